@@ -1,0 +1,122 @@
+/**
+ * The auth contract shared by the Gatehouse shell and every remote.
+ * Types only: the session core implements them, the React layer and remotes read them.
+ */
+import type { AuthError } from './errors';
+
+/** Where the page's session is: `loading` until the identity provider has answered once. */
+export type SessionStatus = 'loading' | 'authenticated' | 'anonymous' | 'error';
+
+/** Why a session ended. */
+export type SignOutReason =
+  /** the visitor pressed sign out on this page */
+  | 'user'
+  /** the identity provider says the session is over (logout elsewhere, admin revocation, idle or max lifespan) */
+  | 'session-ended'
+  /** the provider refused to refresh the token (HTTP 400) */
+  | 'refresh-refused'
+  /** the visitor signed out in another tab of this origin */
+  | 'other-tab';
+
+/** The signed-in person, as the access token names them. */
+export interface User {
+  /** the provider's subject id (`sub`) */
+  readonly id: string;
+  readonly username: string;
+  /** full name; falls back to the username when the provider has none */
+  readonly name: string;
+  readonly email: string | null;
+}
+
+/** What `loadProfile()` returns: user-info and the account endpoint merged. */
+export interface Profile {
+  readonly id: string;
+  readonly username: string;
+  readonly firstName: string | null;
+  readonly lastName: string | null;
+  readonly email: string | null;
+  readonly emailVerified: boolean;
+}
+
+/** An immutable picture of the session; a new object whenever anything in it changes. */
+export interface SessionSnapshot {
+  readonly status: SessionStatus;
+  readonly user: User | null;
+  readonly realmRoles: readonly string[];
+  /** client id → roles of that client */
+  readonly clientRoles: Readonly<Record<string, readonly string[]>>;
+  /** epoch milliseconds at which the current access token expires */
+  readonly tokenExpiresAt: number | null;
+  /** epoch milliseconds at which the visitor signed in (the provider's `auth_time`) */
+  readonly signedInAt: number | null;
+  /** the provider's session id (`sid`) */
+  readonly sessionId: string | null;
+  /** set when `status` is `error` */
+  readonly error: AuthError | null;
+  /** set when the visitor was signed out during this page's life */
+  readonly signOutReason: SignOutReason | null;
+}
+
+/** Events for listeners that care about transitions rather than state. */
+export type SessionEvent =
+  | { readonly type: 'signedIn'; readonly user: User }
+  | { readonly type: 'tokenRefreshed'; readonly tokenExpiresAt: number }
+  | { readonly type: 'signedOut'; readonly reason: SignOutReason };
+
+export interface LoginOptions {
+  /** path (with search and hash) of this app to come back to after sign-in; defaults to the current one */
+  readonly redirectTo?: string;
+}
+
+export interface LogoutOptions {
+  /** path of this app to land on after sign-out; defaults to `/` */
+  readonly redirectTo?: string;
+}
+
+/** What `createSession` accepts. Only `url`, `realm` and `clientId` are required. */
+export interface SessionConfig {
+  /** base URL of the identity provider, without `/realms/…`, e.g. `http://localhost:8080` */
+  readonly url: string;
+  readonly realm: string;
+  readonly clientId: string;
+  /** origins (besides the page's own) that `authFetch` may send the token to */
+  readonly trustedOrigins?: readonly string[];
+  /** the page keycloak-js loads in a hidden frame for silent check-sso; default `${origin}/silent-check-sso.html` */
+  readonly silentCheckSsoRedirectUri?: string;
+  /** seconds between login-status frame checks; default 5 */
+  readonly checkLoginIframeInterval?: number;
+  /** milliseconds keycloak-js waits for a frame message; default 10000 */
+  readonly messageReceiveTimeout?: number;
+  /** a token with fewer seconds than this left is refreshed before use; default 5 */
+  readonly minValidity?: number;
+  /** milliseconds any wait on the identity provider may take before it fails with `idp-unreachable`; default 10000 */
+  readonly timeout?: number;
+}
+
+/** The page's one session. Create it with `createSession`; read it with `getSession` or the React hooks. */
+export interface Session {
+  /** the validated configuration, defaults filled in */
+  readonly config: Readonly<Required<Omit<SessionConfig, 'trustedOrigins'>>> & { readonly trustedOrigins: readonly string[] };
+  /** the current snapshot (stable identity until something changes: safe for `useSyncExternalStore`) */
+  getSnapshot(): SessionSnapshot;
+  /** calls `listener` after every snapshot change; returns the unsubscribe function */
+  subscribe(listener: () => void): () => void;
+  /** calls `listener` on each session event; returns the unsubscribe function */
+  on(listener: (event: SessionEvent) => void): () => void;
+  /** resolves once the session has left `loading` (to any state) */
+  ready(): Promise<SessionSnapshot>;
+  /** after `error` (e.g. provider unreachable): try to reach the provider again */
+  retry(): Promise<SessionSnapshot>;
+  hasRealmRole(role: string): boolean;
+  hasClientRole(clientId: string, role: string): boolean;
+  /** an access token valid for at least `minValidity` seconds; one refresh at a time for the whole page */
+  getToken(): Promise<string>;
+  /** `fetch` with the bearer token for trusted origins; refreshes and retries once on 401 */
+  authFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** navigates to the provider's sign-in page; the visitor comes back to `redirectTo` */
+  login(options?: LoginOptions): Promise<void>;
+  /** ends the session at the provider and in every tab of this origin */
+  logout(options?: LogoutOptions): Promise<void>;
+  /** reads the user-info and account endpoints */
+  loadProfile(): Promise<Profile>;
+}
