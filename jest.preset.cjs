@@ -1,0 +1,23 @@
+// The jest settings every package shares: TypeScript through ts-jest, a browser-like DOM.
+// Type checking is `npm run typecheck`'s job (tsc -b); ts-jest only transpiles, which keeps tests fast.
+module.exports = {
+  testEnvironment: 'jsdom',
+  transform: {
+    '^.+\\.tsx?$': [
+      'ts-jest',
+      {
+        tsconfig: {
+          isolatedModules: true,
+          jsx: 'react-jsx',
+          module: 'commonjs',
+          moduleResolution: 'node10',
+          ignoreDeprecations: '6.0',
+          esModuleInterop: true,
+          target: 'ES2022',
+        },
+      },
+    ],
+  },
+  testMatch: ['<rootDir>/src/**/*.test.ts?(x)', '<rootDir>/test/unit/**/*.test.ts?(x)'],
+  clearMocks: true,
+};
