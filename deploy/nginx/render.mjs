@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// Renders Gatehouse's nginx configuration from the templates beside this file.
+//
+//   node deploy/nginx/render.mjs <deployment.json> <out-dir>
+//
+// writes <out-dir>/gatehouse-http.conf, shell.conf and remote-<name>.conf, ready to be included in
+// the `http { }` block of an nginx.conf. `npm run preview` (scripts/preview.mjs) uses the same
+// functions, so what the preview serves is what a deployment serves.
+//
+// The shell's Content-Security-Policy is computed from the shell's runtime config.json (identity
+// provider + the remotes' manifest URLs), so it cannot drift from the origins the shell really loads
+// code from. Change config.json → render again → reload nginx.
+
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, resolve, join, isAbsolute } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Replaces `${NAME}` placeholders (upper-case names only, so nginx's own `$uri`/`${uri}` stay
+ * untouched). Unlike envsubst, a placeholder without a value is an error, not an empty string: an
+ * empty `root` or `listen` would give a config that starts but serves the wrong thing.
+ */
+export function renderTemplate(text, vars, templateName = 'template') {
+  const missing = new Set();
+  const out = text.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (_, name) => {
+    const value = vars[name];
+    if (value === undefined || value === null || value === '') {
+      missing.add(name);
+      return '';
+    }
+    return String(value);
+  });
+  if (missing.size > 0) {
+    throw new Error(`${templateName}: no value for ${[...missing].join(', ')}. Pass it in the deployment description.`);
+  }
+  return out;
+}
+
+function originOf(url, where) {
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`${where}: "${url}" is not an absolute URL. Use e.g. "https://profile.example.com/mf-manifest.json".`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`${where}: "${url}" must be an http(s) URL.`);
+  }
+  return parsed.origin;
+}
+
+/**
+ * Lists the remotes of a shell config.json: `[{ name, manifestUrl }]`. Accepts the registry as an
+ * array of `{ name, manifest }` entries or as an object keyed by name, and the manifest address
+ * under `manifest`, `manifestUrl` or `entry`.
+ */
+export function remotesOf(config) {
+  const registry = config?.remotes;
+  if (!registry || typeof registry !== 'object') {
+    throw new Error('config.json: no "remotes" registry found; cannot derive the remotes\' origins.');
+  }
+  const entries = Array.isArray(registry)
+    ? registry.map((r, i) => [r?.name ?? `remotes[${i}]`, r])
+    : Object.entries(registry);
+  return entries.map(([name, r]) => {
+    const manifestUrl = typeof r === 'string' ? r : (r?.manifest ?? r?.manifestUrl ?? r?.entry);
+    if (typeof manifestUrl !== 'string') {
+      throw new Error(`config.json: remote "${name}" has no manifest URL ("manifest").`);
+    }
+    return { name, manifestUrl, origin: originOf(manifestUrl, `config.json remote "${name}"`) };
+  });
+}
+
+/** The identity provider's origin, from `identityProvider.url`. */
+export function identityProviderOriginOf(config) {
+  const url = config?.identityProvider?.url;
+  if (typeof url !== 'string') {
+    throw new Error('config.json: "identityProvider.url" is missing; cannot derive the CSP.');
+  }
+  return originOf(url, 'config.json identityProvider.url');
+}
+
+/**
+ * The shell's Content-Security-Policy for a config.json. No 'unsafe-eval', no inline scripts.
+ * frame-src/frame-ancestors allow 'self' because keycloak-js's silent check-sso loads the shell's
+ * own page in a hidden frame; frame-src allows the identity provider for its login-status frame
+ * and third-party-cookie check.
+ *
+ * @param {object} config the shell's config.json
+ * @param {{ connectSrc?: string[], styleSrc?: string[], imgSrc?: string[] }} [extra] more sources
+ *   (for example the APIs the remotes call, which config.json may not name)
+ */
+export function shellCsp(config, extra = {}) {
+  const idp = identityProviderOriginOf(config);
+  const remotes = [...new Set(remotesOf(config).map((r) => r.origin))];
+  const list = (...parts) => [...new Set(parts.flat().filter(Boolean))].join(' ');
+  const directives = [
+    ["default-src", list("'self'")],
+    ['script-src', list("'self'", remotes)],
+    ['style-src', list("'self'", remotes, extra.styleSrc ?? [])],
+    ['img-src', list("'self'", 'data:', remotes, extra.imgSrc ?? [])],
+    ['font-src', list("'self'", remotes)],
+    ['connect-src', list("'self'", remotes, idp, extra.connectSrc ?? [])],
+    ['frame-src', list("'self'", idp)],
+    ['form-action', list("'self'", idp)],
+    ['frame-ancestors', "'self'"],
+    ['object-src', "'none'"],
+    ['base-uri', "'self'"],
+  ];
+  return directives.map(([name, value]) => `${name} ${value}`).join('; ');
+}
+
+/** `listen` accepts one value or a list (e.g. IPv4 and IPv6): one `listen` line each. */
+function listenLines(listen, what) {
+  const values = (Array.isArray(listen) ? listen : [listen]).map(String).filter(Boolean);
+  if (values.length === 0) throw new Error(`${what}: "listen" is required (e.g. 4000 or "443 ssl").`);
+  return values.join(';\n    listen ');
+}
+
+function nginxString(value, what) {
+  if (/["\\\n$]/.test(value)) throw new Error(`${what} must not contain quotes, backslashes, $ or newlines: ${value}`);
+  return value;
+}
+
+/**
+ * Renders every Gatehouse nginx file for one deployment.
+ *
+ * @param {object} deployment
+ * @param {object} deployment.config          the shell's config.json (parsed)
+ * @param {string} deployment.configFile      absolute path served as the shell's /config.json
+ * @param {{ origin: string, listen: string|number|Array<string|number>, serverName: string, root: string }} deployment.shell
+ * @param {Array<{ name: string, listen: string|number, serverName: string, root: string }>} deployment.remotes
+ *   the remotes this nginx serves (remotes hosted elsewhere still appear in the CSP via config.json)
+ * @param {string[]} [deployment.extraShellOrigins] more origins allowed to load the remotes (CORS)
+ * @param {object} [deployment.csp] extra CSP sources, see shellCsp
+ * @returns {Record<string, string>} file name → content
+ */
+export function renderDeployment(deployment) {
+  const { config, configFile, shell, remotes = [], extraShellOrigins = [], csp = {} } = deployment;
+  const read = (name) => readFileSync(join(TEMPLATE_DIR, name), 'utf8');
+  const shellOrigins = [...new Set([originOf(shell.origin, 'shell.origin'), ...extraShellOrigins.map((o) => originOf(o, 'extraShellOrigins'))])];
+  const files = {};
+  files['gatehouse-http.conf'] = renderTemplate(read('gatehouse-http.conf.template'), {
+    CORS_ALLOWED_ORIGINS: shellOrigins.map((o) => `    "${nginxString(o, 'origin')}" $http_origin;`).join('\n'),
+  }, 'gatehouse-http.conf.template');
+  files['shell.conf'] = renderTemplate(read('shell.conf.template'), {
+    SHELL_LISTEN: listenLines(shell.listen, 'shell'),
+    SHELL_SERVER_NAME: shell.serverName,
+    SHELL_ROOT: shell.root,
+    SHELL_CONFIG_FILE: configFile,
+    SHELL_CSP: nginxString(shellCsp(config, csp), 'CSP'),
+  }, 'shell.conf.template');
+  for (const remote of remotes) {
+    if (!/^[A-Za-z0-9_-]+$/.test(remote.name)) throw new Error(`remote name "${remote.name}": use letters, digits, - and _ only.`);
+    files[`remote-${remote.name}.conf`] = renderTemplate(read('remote.conf.template'), {
+      REMOTE_NAME: remote.name,
+      REMOTE_LISTEN: listenLines(remote.listen, `remote ${remote.name}`),
+      REMOTE_SERVER_NAME: remote.serverName,
+      REMOTE_ROOT: remote.root,
+    }, 'remote.conf.template');
+  }
+  return files;
+}
+
+/** Writes rendered files into a folder (created if needed). */
+export function writeFiles(dir, files) {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+}
+
+/**
+ * Reads a deployment description (see deploy/nginx/deployment.example.json): paths in it are
+ * relative to the description file.
+ */
+export function loadDeployment(file) {
+  const base = dirname(resolve(file));
+  const abs = (p) => (isAbsolute(p) ? p : resolve(base, p));
+  const description = JSON.parse(readFileSync(file, 'utf8'));
+  const configFile = abs(description.configFile);
+  const config = JSON.parse(readFileSync(configFile, 'utf8'));
+  return {
+    ...description,
+    config,
+    configFile: description.servedConfigFile ?? configFile,
+    shell: { ...description.shell, root: abs(description.shell.root) },
+    remotes: (description.remotes ?? []).map((r) => ({ ...r, root: abs(r.root) })),
+  };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [file, outDir] = process.argv.slice(2);
+  if (!file || !outDir) {
+    console.error('usage: node deploy/nginx/render.mjs <deployment.json> <out-dir>');
+    process.exit(2);
+  }
+  try {
+    const files = renderDeployment(loadDeployment(file));
+    writeFiles(outDir, files);
+    console.log(`wrote ${Object.keys(files).map((f) => join(outDir, f)).join(', ')}`);
+  } catch (error) {
+    console.error(`render.mjs: ${error.message}`);
+    process.exit(1);
+  }
+}

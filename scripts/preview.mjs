@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// `npm run preview`: serves the production builds the way production does — real nginx, each app
+// on its own origin (shell :4000, remotes from the registry in deploy/config/config.preview.json:
+// profile :4001, admin :4002, reports :4003) — plus the dev identity provider on :8080. Ctrl-C
+// stops everything.
+//
+// nginx runs unprivileged from .preview/ (gitignored): generated nginx.conf with `daemon off`,
+// pid, temp and log paths inside .preview/, errors on stderr. The server blocks are rendered from
+// deploy/nginx/*.template by deploy/nginx/render.mjs — the files a deployment uses.
+//
+// Also importable: `startPreview(options)` is what the production browser tests (e2e/production)
+// use to start the topology with a different config.json or remote folders.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderDeployment, renderTemplate, writeFiles, remotesOf, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
+const SHELL_ORIGIN = 'http://localhost:4000';
+const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
+const MIME_TYPES_CANDIDATES = ['/etc/nginx/mime.types', '/usr/local/etc/nginx/mime.types', '/opt/homebrew/etc/nginx/mime.types'];
+
+function log(message) {
+  process.stderr.write(`[preview] ${message}\n`);
+}
+
+function findMimeTypes() {
+  const found = MIME_TYPES_CANDIDATES.find((p) => existsSync(p));
+  if (!found) throw new Error(`nginx's mime.types not found (looked in ${MIME_TYPES_CANDIDATES.join(', ')}). Is nginx installed?`);
+  return found;
+}
+
+async function answers(url, timeoutMs = 1500) {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    return res.status < 500;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(url, { timeoutMs, child, name }) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`${name} exited (code ${child.exitCode}) before answering at ${url}.`);
+    if (await answers(url)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${name} did not answer at ${url} within ${timeoutMs / 1000} s.`);
+}
+
+/** Kills a child started with `detached: true` together with its own children (its process group). */
+function killGroup(child, signal = 'SIGTERM') {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try { child.kill(signal); } catch { /* already gone */ }
+  }
+}
+
+function exited(child, timeoutMs) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolveExit) => {
+    const timer = setTimeout(() => { killGroup(child, 'SIGKILL'); resolveExit(); }, timeoutMs);
+    child.once('exit', () => { clearTimeout(timer); resolveExit(); });
+  });
+}
+
+/**
+ * Decides which remotes this preview serves: every registry entry whose manifest URL is on this
+ * machine (localhost) and whose build exists in remotes/<name>/dist. The port comes from the
+ * manifest URL, so the registry and the listening ports cannot disagree.
+ */
+function localRemotes(config, remoteRoots) {
+  return remotesOf(config).flatMap(({ name, manifestUrl }) => {
+    const url = new URL(manifestUrl);
+    if (url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') return [];
+    const root = remoteRoots && name in remoteRoots ? remoteRoots[name] : join(REPO_ROOT, 'remotes', name, 'dist');
+    if (root === null) return []; // the caller wants this remote down
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    return [{ name, listen: port, serverName: url.hostname, root }];
+  });
+}
+
+/**
+ * Starts nginx (and, unless one already answers, the dev identity provider) for the production
+ * builds. Resolves once every server answers.
+ *
+ * @param {object} [options]
+ * @param {string} [options.configFile]   the shell's /config.json (default deploy/config/config.preview.json)
+ * @param {string} [options.previewDir]   work folder for nginx (default .preview/)
+ * @param {string} [options.shellRoot]    the shell build (default shell/dist)
+ * @param {Record<string, string|null>} [options.remoteRoots] per remote: another build folder, or
+ *   null to leave that remote's server out (the remote is "down")
+ * @param {boolean} [options.identityProvider] start the dev identity provider if it is not running
+ *   (default true)
+ * @param {boolean} [options.quiet] do not forward nginx's / the provider's output
+ * @returns {Promise<{ stop(): Promise<void>, exited: Promise<string>, urls: Record<string,string> }>}
+ */
+export async function startPreview(options = {}) {
+  const configFile = resolve(options.configFile ?? PREVIEW_CONFIG);
+  const previewDir = resolve(options.previewDir ?? join(REPO_ROOT, '.preview'));
+  const shellRoot = resolve(options.shellRoot ?? join(REPO_ROOT, 'shell/dist'));
+  const stdio = options.quiet ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'inherit', 'inherit'];
+
+  // The config may be deliberately broken (tests of the "invalid config" page): then the CSP
+  // is derived from the default preview config, which names the same origins.
+  let config;
+  try {
+    config = JSON.parse(readFileSync(configFile, 'utf8'));
+    remotesOf(config);
+  } catch {
+    config = JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8'));
+  }
+
+  if (!existsSync(join(shellRoot, 'index.html'))) {
+    throw new Error(`No shell build in ${shellRoot}. Run \`npm run build\` first.`);
+  }
+  const remotes = localRemotes(config, options.remoteRoots);
+  for (const remote of remotes) {
+    if (!existsSync(join(remote.root, 'mf-manifest.json')) && !options.remoteRoots?.[remote.name]) {
+      throw new Error(`No build of remote "${remote.name}" in ${remote.root} (mf-manifest.json missing). Run \`npm run build\` first.`);
+    }
+  }
+
+  // Render the deployable server blocks plus the preview-only top-level nginx.conf.
+  rmSync(join(previewDir, 'conf.d'), { recursive: true, force: true });
+  for (const dir of ['conf.d', 'logs', 'tmp']) mkdirSync(join(previewDir, dir), { recursive: true });
+  writeFiles(join(previewDir, 'conf.d'), renderDeployment({
+    config,
+    configFile,
+    shell: { origin: SHELL_ORIGIN, listen: '4000', serverName: 'localhost', root: shellRoot },
+    remotes,
+  }));
+  const nginxConf = join(previewDir, 'nginx.conf');
+  writeFileSync(nginxConf, renderTemplate(
+    readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'),
+    { PREVIEW_DIR: previewDir, MIME_TYPES: findMimeTypes() },
+    'preview.nginx.conf.template',
+  ));
+  const nginxArgs = ['-p', previewDir, '-c', nginxConf, '-e', 'stderr'];
+  const check = spawnSync(NGINX, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
+  if (check.error) throw new Error(`Cannot run ${NGINX}: ${check.error.message}. Install nginx (Debian: nginx-light) or set NGINX_BIN.`);
+  if (check.status !== 0) throw new Error(`nginx rejected the generated configuration (${nginxConf}):\n${check.stderr}`);
+
+  const children = [];
+  let stopping = false;
+  let onExit;
+  const exitedPromise = new Promise((r) => { onExit = r; });
+  const track = (name, child) => {
+    children.push(child);
+    child.once('exit', (code, signal) => {
+      if (!stopping) onExit(`${name} exited unexpectedly (${signal ?? `code ${code}`})`);
+    });
+    return child;
+  };
+  const stop = async () => {
+    stopping = true;
+    for (const child of children) killGroup(child, 'SIGTERM');
+    await Promise.all(children.map((c) => exited(c, 5000)));
+  };
+
+  try {
+    const idpUrl = `${config.identityProvider.url.replace(/\/$/, '')}/realms/${config.identityProvider.realm}/.well-known/openid-configuration`;
+    if (options.identityProvider !== false) {
+      if (await answers(idpUrl)) {
+        log(`identity provider already answers at ${config.identityProvider.url}; using it`);
+      } else if (new URL(config.identityProvider.url).hostname === 'localhost') {
+        log('starting the dev identity provider (npm run idp)');
+        const idp = track('identity provider', spawn('npm', ['run', '--silent', 'idp'], { cwd: REPO_ROOT, stdio, detached: true }));
+        await waitFor(idpUrl, { timeoutMs: 60_000, child: idp, name: 'the dev identity provider' });
+      } else {
+        log(`warning: ${config.identityProvider.url} does not answer; the shell will show its sign-in error`);
+      }
+    }
+
+    const nginx = track('nginx', spawn(NGINX, nginxArgs, { stdio, detached: true }));
+    const urls = { shell: `${SHELL_ORIGIN}/` };
+    for (const r of remotes) urls[r.name] = `http://localhost:${r.listen}/mf-manifest.json`;
+    await waitFor(urls.shell, { timeoutMs: 10_000, child: nginx, name: 'nginx' });
+    urls.identityProvider = config.identityProvider.url;
+    return { stop, exited: exitedPromise, urls };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  let preview;
+  const shutdown = async (code) => {
+    if (preview) await preview.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => { log('stopping'); void shutdown(0); });
+  process.on('SIGTERM', () => void shutdown(0));
+  try {
+    preview = await startPreview();
+    log('production builds served by nginx:');
+    for (const [name, url] of Object.entries(preview.urls)) log(`  ${name.padEnd(17)} ${url}`);
+    log(`config.json: ${PREVIEW_CONFIG}  (nginx config: .preview/)`);
+    log('Ctrl-C stops everything.');
+    const reason = await preview.exited;
+    log(`${reason}; stopping`);
+    await shutdown(1);
+  } catch (error) {
+    log(error.message);
+    await shutdown(1);
+  }
+}
