@@ -13,6 +13,8 @@ export type AuthErrorCode =
   | 'not-authenticated'
   /** a hook or `getSession()` was used where no session exists */
   | 'no-session'
+  /** a method got an argument it cannot use (e.g. a `redirectTo` that is not a path of this app) */
+  | 'invalid-argument'
   /** a remote was built against a major version of auth-lib the shell does not provide */
   | 'incompatible-version';
 

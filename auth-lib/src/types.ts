@@ -73,6 +73,11 @@ export interface LogoutOptions {
   readonly redirectTo?: string;
 }
 
+export interface TokenOptions {
+  /** refresh even if the current token is still valid (e.g. an API answered 401) */
+  readonly forceRefresh?: boolean;
+}
+
 /** What `createSession` accepts. Only `url`, `realm` and `clientId` are required. */
 export interface SessionConfig {
   /** base URL of the identity provider, without `/realms/…`, e.g. `http://localhost:8080` */
@@ -110,7 +115,7 @@ export interface Session {
   hasRealmRole(role: string): boolean;
   hasClientRole(clientId: string, role: string): boolean;
   /** an access token valid for at least `minValidity` seconds; one refresh at a time for the whole page */
-  getToken(): Promise<string>;
+  getToken(options?: TokenOptions): Promise<string>;
   /** `fetch` with the bearer token for trusted origins; refreshes and retries once on 401 */
   authFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
   /** navigates to the provider's sign-in page; the visitor comes back to `redirectTo` */

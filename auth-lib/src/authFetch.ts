@@ -1,0 +1,78 @@
+import type { TokenOptions } from './types';
+
+export interface AuthFetchDependencies {
+  readonly getToken: (options?: TokenOptions) => Promise<string>;
+  /** origins besides the page's own that may receive the token */
+  readonly trustedOrigins: readonly string[];
+  /** the page's origin and address (relative request URLs resolve against `href`) */
+  readonly location: Pick<Location, 'origin' | 'href'>;
+  /** defaults to the global `fetch` at call time */
+  readonly fetch?: typeof fetch;
+  /** warn about untrusted origins; defaults to "not a production build" */
+  readonly development?: boolean;
+  readonly warn?: (message: string) => void;
+}
+
+/** True unless the bundler declared a production build (webpack/esbuild replace `process.env.NODE_ENV`). */
+export function isDevelopment(): boolean {
+  try {
+    return process.env.NODE_ENV !== 'production';
+  } catch {
+    // no bundler replacement and no `process` in the browser: assume production, stay quiet
+    return false;
+  }
+}
+
+function isRequest(input: RequestInfo | URL): input is Request {
+  return typeof Request === 'function' && input instanceof Request;
+}
+
+function requestUrl(input: RequestInfo | URL, base: string): URL | null {
+  const raw = isRequest(input) ? input.url : input instanceof URL ? input.href : String(input);
+  try {
+    return new URL(raw, base);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Builds `fetch` with the session's bearer token. The token goes only to the page's origin and the
+ * configured trusted origins, so a typo'd or third-party URL never receives it. A 401 means the
+ * token was refused (revoked, rotated keys): refresh once, regardless of expiry, and retry once.
+ */
+export function createAuthFetch(deps: AuthFetchDependencies): (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> {
+  const warned = new Set<string>();
+  const development = deps.development ?? isDevelopment();
+  const warn = deps.warn ?? ((message: string) => console.warn(message));
+
+  return async (input, init) => {
+    const send = deps.fetch ?? globalThis.fetch.bind(globalThis);
+    const url = requestUrl(input, deps.location.href);
+    const origin = url?.origin ?? null;
+    const trusted = origin !== null && (origin === deps.location.origin || deps.trustedOrigins.includes(origin));
+
+    if (!trusted) {
+      const name = origin ?? String(input);
+      if (development && !warned.has(name)) {
+        warned.add(name);
+        warn(
+          `authFetch: sending this request to ${name} without the access token, because ${name} is neither this page's origin ` +
+            `nor in trustedOrigins. If that API should receive the token, add "${name}" to trustedOrigins in config.json.`,
+        );
+      }
+      return send(input, init);
+    }
+
+    const attempt = (token: string): Promise<Response> => {
+      const headers = new Headers(init?.headers ?? (isRequest(input) ? input.headers : undefined));
+      headers.set('Authorization', `Bearer ${token}`);
+      // a Request's body can be read once: send a copy so the retry still has it
+      return send(isRequest(input) ? input.clone() : input, { ...init, headers });
+    };
+
+    const response = await attempt(await deps.getToken());
+    if (response.status !== 401) return response;
+    return attempt(await deps.getToken({ forceRefresh: true }));
+  };
+}

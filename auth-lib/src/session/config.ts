@@ -1,0 +1,113 @@
+import { AuthError } from '../errors';
+import type { Session, SessionConfig } from '../types';
+
+/** The configuration a session runs with: validated, normalised, defaults filled in. */
+export type ResolvedConfig = Session['config'];
+
+const KNOWN_KEYS: readonly (keyof SessionConfig)[] = [
+  'url',
+  'realm',
+  'clientId',
+  'trustedOrigins',
+  'silentCheckSsoRedirectUri',
+  'checkLoginIframeInterval',
+  'messageReceiveTimeout',
+  'minValidity',
+  'timeout',
+];
+
+function invalid(message: string): AuthError {
+  return new AuthError('invalid-config', `Invalid auth config: ${message}`);
+}
+
+function requireName(config: Record<string, unknown>, key: 'realm' | 'clientId', example: string): string {
+  const value = config[key];
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw invalid(`config.${key} is missing or empty: set it to your ${key === 'realm' ? 'realm name' : 'client id'}, e.g. "${example}".`);
+  }
+  return value.trim();
+}
+
+function parseHttpUrl(value: unknown, key: string, example: string): URL {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw invalid(`config.${key} is missing: set it to an absolute http(s) URL, e.g. "${example}".`);
+  }
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw invalid(`config.${key} is "${value}", which is not an absolute URL: use e.g. "${example}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalid(`config.${key} is "${value}": only http: and https: URLs work, e.g. "${example}".`);
+  }
+  return url;
+}
+
+function positiveNumber(config: Record<string, unknown>, key: keyof SessionConfig, fallback: number, unit: string): number {
+  const value = config[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw invalid(`config.${key} is ${JSON.stringify(value)}: it must be a positive number of ${unit} (default ${fallback}).`);
+  }
+  return value;
+}
+
+function trustedOrigins(value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    throw invalid('config.trustedOrigins must be an array of origins, e.g. ["https://api.example.com"].');
+  }
+  return value.map((entry: unknown, index) => {
+    const url = parseHttpUrl(entry, `trustedOrigins[${index}]`, 'https://api.example.com');
+    if (url.origin !== String(entry).replace(/\/$/, '')) {
+      throw invalid(`config.trustedOrigins[${index}] is "${String(entry)}": list origins only (scheme, host, port), e.g. "${url.origin}".`);
+    }
+    return url.origin;
+  });
+}
+
+/**
+ * Checks a config the way a person would want to hear about it: one message naming the field and
+ * what to put there. Unknown keys are refused because a misspelt option would otherwise be ignored
+ * silently (and the default used instead).
+ */
+export function resolveConfig(input: unknown, origin: string): ResolvedConfig {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw invalid('createSession() needs an object such as { url: "http://localhost:8080", realm: "gatehouse", clientId: "gatehouse-shell" }.');
+  }
+  const config = input as Record<string, unknown>;
+  const unknown = Object.keys(config).filter((key) => !(KNOWN_KEYS as readonly string[]).includes(key));
+  if (unknown.length > 0) {
+    throw invalid(`unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}: the options are ${KNOWN_KEYS.join(', ')}.`);
+  }
+
+  const idp = parseHttpUrl(config.url, 'url', 'http://localhost:8080');
+  if (/\/realms(\/|$)/.test(idp.pathname)) {
+    throw invalid(`config.url is "${String(config.url)}": give the provider's base URL without "/realms/…" (e.g. "${idp.origin}"), and the realm in config.realm.`);
+  }
+  const realm = requireName(config, 'realm', 'gatehouse');
+  const clientId = requireName(config, 'clientId', 'gatehouse-shell');
+  const silent = config.silentCheckSsoRedirectUri === undefined
+    ? `${origin}/silent-check-sso.html`
+    : parseHttpUrl(config.silentCheckSsoRedirectUri, 'silentCheckSsoRedirectUri', `${origin}/silent-check-sso.html`).href;
+
+  return {
+    url: idp.href.replace(/\/+$/, ''),
+    realm,
+    clientId,
+    trustedOrigins: trustedOrigins(config.trustedOrigins),
+    silentCheckSsoRedirectUri: silent,
+    checkLoginIframeInterval: positiveNumber(config, 'checkLoginIframeInterval', 5, 'seconds'),
+    messageReceiveTimeout: positiveNumber(config, 'messageReceiveTimeout', 10000, 'milliseconds'),
+    minValidity: positiveNumber(config, 'minValidity', 5, 'seconds'),
+    timeout: positiveNumber(config, 'timeout', 10000, 'milliseconds'),
+  };
+}
+
+/** Lists the fields in which two resolved configs differ (empty when they are the same). */
+export function configDifferences(a: ResolvedConfig, b: ResolvedConfig): string[] {
+  return (Object.keys(a) as (keyof ResolvedConfig)[]).filter(
+    (key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]),
+  );
+}

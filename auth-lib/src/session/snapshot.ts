@@ -1,0 +1,69 @@
+import type { SessionSnapshot, User } from '../types';
+import type { KeycloakLike } from './keycloak';
+
+type Claims = Record<string, unknown>;
+
+function text(claims: Claims, key: string): string | null {
+  const value = claims[key];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function roleList(value: unknown): readonly string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const roles = (value as { roles?: unknown }).roles;
+  return Array.isArray(roles) ? Object.freeze(roles.filter((r): r is string => typeof r === 'string')) : [];
+}
+
+/** The user as the access token names them (Keycloak's standard claims). */
+export function userFromClaims(claims: Claims): User | null {
+  const id = text(claims, 'sub');
+  if (!id) return null;
+  const username = text(claims, 'preferred_username') ?? id;
+  const name = text(claims, 'name') ?? ([text(claims, 'given_name'), text(claims, 'family_name')].filter(Boolean).join(' ') || username);
+  return Object.freeze({ id, username, name, email: text(claims, 'email') });
+}
+
+/** Roles from `realm_access` and `resource_access`, as Keycloak puts them in the access token. */
+export function rolesFromClaims(claims: Claims): Pick<SessionSnapshot, 'realmRoles' | 'clientRoles'> {
+  const clientRoles: Record<string, readonly string[]> = {};
+  const access = claims.resource_access;
+  if (typeof access === 'object' && access !== null) {
+    for (const [client, entry] of Object.entries(access as Record<string, unknown>)) {
+      clientRoles[client] = roleList(entry);
+    }
+  }
+  return { realmRoles: roleList(claims.realm_access), clientRoles: Object.freeze(clientRoles) };
+}
+
+/**
+ * The signed-in part of a snapshot, read from keycloak-js after it set tokens. Expiry is converted to
+ * this browser's clock with keycloak-js's measured skew, so it agrees with `isTokenExpired()`.
+ */
+export function signedInSnapshot(kc: KeycloakLike): Partial<SessionSnapshot> {
+  const access = (kc.tokenParsed ?? {}) as Claims;
+  const id = (kc.idTokenParsed ?? {}) as Claims;
+  const exp = typeof access.exp === 'number' ? access.exp : null;
+  const authTime = typeof id.auth_time === 'number' ? id.auth_time : typeof access.auth_time === 'number' ? access.auth_time : null;
+  return {
+    status: 'authenticated',
+    user: userFromClaims(access) ?? userFromClaims(id),
+    ...rolesFromClaims(access),
+    tokenExpiresAt: exp === null ? null : (exp - (kc.timeSkew ?? 0)) * 1000,
+    signedInAt: authTime === null ? null : authTime * 1000,
+    sessionId: text(access, 'sid') ?? kc.sessionId ?? null,
+    error: null,
+    signOutReason: null,
+  };
+}
+
+/** Everything a signed-out snapshot clears. */
+export const SIGNED_OUT: Partial<SessionSnapshot> = Object.freeze({
+  status: 'anonymous',
+  user: null,
+  realmRoles: Object.freeze([]) as readonly string[],
+  clientRoles: Object.freeze({}),
+  tokenExpiresAt: null,
+  signedInAt: null,
+  sessionId: null,
+  error: null,
+});
