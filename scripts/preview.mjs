@@ -76,7 +76,8 @@ function exited(child, timeoutMs) {
  * manifest URL, so the registry and the listening ports cannot disagree.
  */
 function localRemotes(config, remoteRoots) {
-  return remotesOf(config).flatMap(({ name, manifestUrl }) => {
+  return remotesOf(config).flatMap(({ name, manifestUrl, origin }) => {
+    if (origin === null) return []; // served by the shell's own origin
     const url = new URL(manifestUrl);
     if (url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') return [];
     const root = remoteRoots && name in remoteRoots ? remoteRoots[name] : join(REPO_ROOT, 'remotes', name, 'dist');

@@ -52,24 +52,25 @@ function originOf(url, where) {
 }
 
 /**
- * Lists the remotes of a shell config.json: `[{ name, manifestUrl }]`. Accepts the registry as an
- * array of `{ name, manifest }` entries or as an object keyed by name, and the manifest address
- * under `manifest`, `manifestUrl` or `entry`.
+ * Lists the remotes of a shell config.json (format: shell/README.md): `[{ name, manifestUrl, origin }]`.
+ * `origin` is null for a manifest given as a path on the shell's own origin ("/remotes/x/mf-manifest.json"),
+ * which 'self' already covers.
  */
 export function remotesOf(config) {
   const registry = config?.remotes;
-  if (!registry || typeof registry !== 'object') {
-    throw new Error('config.json: no "remotes" registry found; cannot derive the remotes\' origins.');
+  if (!Array.isArray(registry)) {
+    throw new Error('config.json: "remotes" must be an array; cannot derive the remotes\' origins.');
   }
-  const entries = Array.isArray(registry)
-    ? registry.map((r, i) => [r?.name ?? `remotes[${i}]`, r])
-    : Object.entries(registry);
-  return entries.map(([name, r]) => {
-    const manifestUrl = typeof r === 'string' ? r : (r?.manifest ?? r?.manifestUrl ?? r?.entry);
+  return registry.map((remote, i) => {
+    const name = remote?.name ?? `remotes[${i}]`;
+    const manifestUrl = remote?.manifest;
     if (typeof manifestUrl !== 'string') {
-      throw new Error(`config.json: remote "${name}" has no manifest URL ("manifest").`);
+      throw new Error(`config.json: remote "${name}" has no "manifest" URL.`);
     }
-    return { name, manifestUrl, origin: originOf(manifestUrl, `config.json remote "${name}"`) };
+    const origin = manifestUrl.startsWith('/') && !manifestUrl.startsWith('//')
+      ? null
+      : originOf(manifestUrl, `config.json remote "${name}"`);
+    return { name, manifestUrl, origin };
   });
 }
 
@@ -90,11 +91,13 @@ export function identityProviderOriginOf(config) {
  *
  * @param {object} config the shell's config.json
  * @param {{ connectSrc?: string[], styleSrc?: string[], imgSrc?: string[] }} [extra] more sources
- *   (for example the APIs the remotes call, which config.json may not name)
+ *   than config.json names (its identityProvider.trustedOrigins are already in connect-src)
  */
 export function shellCsp(config, extra = {}) {
   const idp = identityProviderOriginOf(config);
-  const remotes = [...new Set(remotesOf(config).map((r) => r.origin))];
+  const remotes = remotesOf(config).map((r) => r.origin);
+  // APIs that authFetch may send the token to: the remotes call them, so the page must reach them.
+  const apis = (config.identityProvider.trustedOrigins ?? []).map((o) => originOf(o, 'config.json identityProvider.trustedOrigins'));
   const list = (...parts) => [...new Set(parts.flat().filter(Boolean))].join(' ');
   const directives = [
     ["default-src", list("'self'")],
@@ -102,7 +105,7 @@ export function shellCsp(config, extra = {}) {
     ['style-src', list("'self'", remotes, extra.styleSrc ?? [])],
     ['img-src', list("'self'", 'data:', remotes, extra.imgSrc ?? [])],
     ['font-src', list("'self'", remotes)],
-    ['connect-src', list("'self'", remotes, idp, extra.connectSrc ?? [])],
+    ['connect-src', list("'self'", remotes, idp, apis, extra.connectSrc ?? [])],
     ['frame-src', list("'self'", idp)],
     ['form-action', list("'self'", idp)],
     ['frame-ancestors', "'self'"],
