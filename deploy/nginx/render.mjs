@@ -20,13 +20,14 @@ export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
 /**
  * Replaces `${NAME}` placeholders (upper-case names only, so nginx's own `$uri`/`${uri}` stay
  * untouched). Unlike envsubst, a placeholder without a value is an error, not an empty string: an
- * empty `root` or `listen` would give a config that starts but serves the wrong thing.
+ * empty `root` or `listen` would give a config that starts but serves the wrong thing. Only names
+ * ending in `_EXTRA` (optional directives) may be empty.
  */
 export function renderTemplate(text, vars, templateName = 'template') {
   const missing = new Set();
   const out = text.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (_, name) => {
     const value = vars[name];
-    if (value === undefined || value === null || value === '') {
+    if (value === undefined || value === null || (value === '' && !name.endsWith('_EXTRA'))) {
       missing.add(name);
       return '';
     }
@@ -122,6 +123,20 @@ function listenLines(listen, what) {
   return values.join(';\n    listen ');
 }
 
+/** Optional directives for one server block (TLS certificates, logs…), one per line. */
+function extraLines(directives, what) {
+  if (directives === undefined) return '';
+  if (!Array.isArray(directives) || !directives.every((d) => typeof d === 'string')) {
+    throw new Error(`${what}: "directives" must be an array of nginx directives, e.g. ["ssl_certificate /etc/ssl/app.pem;"].`);
+  }
+  return directives.map((d) => `    ${d.trim().replace(/;?$/, ';')}\n`).join('');
+}
+
+function required(value, what) {
+  if (typeof value !== 'string' || value.trim() === '') throw new Error(`${what} is required.`);
+  return value;
+}
+
 function nginxString(value, what) {
   if (/["\\\n$]/.test(value)) throw new Error(`${what} must not contain quotes, backslashes, $ or newlines: ${value}`);
   return value;
@@ -133,8 +148,9 @@ function nginxString(value, what) {
  * @param {object} deployment
  * @param {object} deployment.config          the shell's config.json (parsed)
  * @param {string} deployment.configFile      absolute path served as the shell's /config.json
- * @param {{ origin: string, listen: string|number|Array<string|number>, serverName: string, root: string }} deployment.shell
- * @param {Array<{ name: string, listen: string|number, serverName: string, root: string }>} deployment.remotes
+ * @param {{ origin: string, listen: string|number|Array<string|number>, serverName: string, root: string, directives?: string[] }} deployment.shell
+ *   `directives`: more nginx directives for the server block (ssl_certificate, access_log…)
+ * @param {Array<{ name: string, listen: string|number|Array<string|number>, serverName: string, root: string, directives?: string[] }>} deployment.remotes
  *   the remotes this nginx serves (remotes hosted elsewhere still appear in the CSP via config.json)
  * @param {string[]} [deployment.extraShellOrigins] more origins allowed to load the remotes (CORS)
  * @param {object} [deployment.csp] extra CSP sources, see shellCsp
@@ -150,8 +166,9 @@ export function renderDeployment(deployment) {
   }, 'gatehouse-http.conf.template');
   files['shell.conf'] = renderTemplate(read('shell.conf.template'), {
     SHELL_LISTEN: listenLines(shell.listen, 'shell'),
-    SHELL_SERVER_NAME: shell.serverName,
-    SHELL_ROOT: shell.root,
+    SHELL_SERVER_NAME: required(shell.serverName, 'shell.serverName'),
+    SHELL_ROOT: required(shell.root, 'shell.root'),
+    SHELL_EXTRA: extraLines(shell.directives, 'shell'),
     SHELL_CONFIG_FILE: configFile,
     SHELL_CSP: nginxString(shellCsp(config, csp), 'CSP'),
   }, 'shell.conf.template');
@@ -160,8 +177,9 @@ export function renderDeployment(deployment) {
     files[`remote-${remote.name}.conf`] = renderTemplate(read('remote.conf.template'), {
       REMOTE_NAME: remote.name,
       REMOTE_LISTEN: listenLines(remote.listen, `remote ${remote.name}`),
-      REMOTE_SERVER_NAME: remote.serverName,
-      REMOTE_ROOT: remote.root,
+      REMOTE_SERVER_NAME: required(remote.serverName, `remote ${remote.name} serverName`),
+      REMOTE_ROOT: required(remote.root, `remote ${remote.name} root`),
+      REMOTE_EXTRA: extraLines(remote.directives, `remote ${remote.name}`),
     }, 'remote.conf.template');
   }
   return files;
