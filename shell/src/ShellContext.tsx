@@ -1,0 +1,20 @@
+import type { Session } from '@gatehouse/auth-lib';
+import { createContext, useContext } from 'react';
+import type { ShellConfig } from './config/types';
+import type { RemoteRegistry } from './registry/RemoteRegistry';
+
+/** What every part of the shell needs: the config, the page's session and the remote registry. */
+export interface Shell {
+  readonly config: ShellConfig;
+  readonly session: Session;
+  readonly registry: RemoteRegistry;
+}
+
+export const ShellContext = createContext<Shell | null>(null);
+
+/** The shell's services; throws outside <ShellContext.Provider>. */
+export function useShell(): Shell {
+  const shell = useContext(ShellContext);
+  if (!shell) throw new Error('useShell() must be used inside <ShellContext.Provider>.');
+  return shell;
+}

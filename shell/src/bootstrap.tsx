@@ -1,0 +1,57 @@
+import { AuthProvider, createSession } from '@gatehouse/auth-lib';
+import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { ConfigErrorPage } from './config/ConfigErrorPage';
+import { loadConfig } from './config/load';
+import { FailureLog } from './registry/FailureLog';
+import { loadErrorPlugin } from './registry/loadErrorPlugin';
+import { RemoteRegistry } from './registry/RemoteRegistry';
+import { ShellApp } from './ShellApp';
+import { ShellContext } from './ShellContext';
+
+async function start(): Promise<void> {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('The shell needs a <div id="root"> in index.html.');
+  const root = createRoot(container);
+
+  const result = await loadConfig();
+  if (!result.ok) {
+    root.render(<ConfigErrorPage problems={result.problems} />);
+    return;
+  }
+  const { config } = result;
+
+  let session;
+  try {
+    session = createSession(config.identityProvider);
+  } catch (error) {
+    root.render(<ConfigErrorPage problems={[error instanceof Error ? error.message : String(error)]} />);
+    return;
+  }
+
+  const failures = new FailureLog();
+  registerPlugins([loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name))]);
+  const registry = new RemoteRegistry(config.remotes, { registerRemotes, loadRemote }, failures);
+
+  root.render(
+    <StrictMode>
+      <AuthProvider session={session}>
+        <ShellContext.Provider value={{ config, session, registry }}>
+          <BrowserRouter>
+            <ShellApp />
+          </BrowserRouter>
+        </ShellContext.Provider>
+      </AuthProvider>
+    </StrictMode>,
+  );
+}
+
+start().catch((error: unknown) => {
+  // Last resort: a visitor gets a sentence instead of a blank page, the console gets the error.
+  console.error('Gatehouse: the shell failed to start', error);
+  const message = document.createElement('p');
+  message.textContent = `Gatehouse failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  document.body.append(message);
+});

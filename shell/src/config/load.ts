@@ -1,0 +1,32 @@
+import type { ConfigResult } from './types';
+import { validateConfig } from './validate';
+
+/** Where the shell finds its runtime config: next to its index.html, never inside the bundle. */
+export const CONFIG_URL = '/config.json';
+
+/**
+ * Fetches and validates the runtime config. Never throws: a missing, unreadable or invalid config
+ * comes back as problems that the start page lists.
+ */
+export async function loadConfig(fetchConfig: typeof fetch = fetch, url: string = CONFIG_URL): Promise<ConfigResult> {
+  let response: Response;
+  try {
+    response = await fetchConfig(url, { cache: 'no-store', headers: { Accept: 'application/json' } });
+  } catch (error) {
+    return { ok: false, problems: [`${url} could not be fetched (${describe(error)}). Is the shell's server running?`] };
+  }
+  if (!response.ok) {
+    return { ok: false, problems: [`${url} answered HTTP ${response.status}. Deploy a config.json next to the shell's index.html.`] };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await response.text());
+  } catch (error) {
+    return { ok: false, problems: [`${url} is not valid JSON (${describe(error)}).`] };
+  }
+  return validateConfig(raw);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

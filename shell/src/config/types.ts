@@ -1,0 +1,41 @@
+/** What the shell reads from `/config.json` at start-up; see shell/README.md for the format. */
+
+/** The identity provider: the fields of auth-lib's SessionConfig that a deployment sets. */
+export interface IdentityProviderConfig {
+  /** base URL of the provider, without `/realms/…` */
+  readonly url: string;
+  readonly realm: string;
+  readonly clientId: string;
+  /** origins besides the page's own that `authFetch` may send the token to (APIs) */
+  readonly trustedOrigins?: readonly string[];
+  /** seconds between login-status checks */
+  readonly checkLoginIframeInterval?: number;
+}
+
+/** One remote of the registry. */
+export interface RemoteConfig {
+  /** the remote's federation name (its container's global), e.g. `profile` */
+  readonly name: string;
+  /** absolute URL (or path on the shell's origin) of the remote's `mf-manifest.json` */
+  readonly manifest: string;
+  /** the federated module to render; `./App` unless said otherwise */
+  readonly module: string;
+  /** the route the remote owns, e.g. `/profile`; the remote routes relatively below it */
+  readonly route: string;
+  /** the navigation title */
+  readonly title: string;
+  /** realm roles the visitor needs (all of them) */
+  readonly realmRoles: readonly string[];
+  /** client id → roles of that client the visitor needs (all of them) */
+  readonly clientRoles: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface ShellConfig {
+  readonly identityProvider: IdentityProviderConfig;
+  readonly remotes: readonly RemoteConfig[];
+}
+
+/** The result of reading or validating the config: the config, or every problem found in it. */
+export type ConfigResult =
+  | { readonly ok: true; readonly config: ShellConfig }
+  | { readonly ok: false; readonly problems: readonly string[] };

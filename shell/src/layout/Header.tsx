@@ -1,0 +1,42 @@
+import { NavLink } from 'react-router-dom';
+import { canOpen } from '../routing/access';
+import { useSnapshot } from '../session/useSnapshot';
+import { useShell } from '../ShellContext';
+
+/** The shell's header: navigation to the remotes the visitor may open, who is signed in, sign in/out. */
+export function Header() {
+  const { session, config } = useShell();
+  const snapshot = useSnapshot(session);
+  const links = config.remotes.filter((remote) => canOpen(snapshot, remote));
+  return (
+    <header className="gh-header">
+      <span className="gh-brand">Gatehouse</span>
+      <nav className="gh-nav" aria-label="Main">
+        <NavLink to="/" end>
+          Home
+        </NavLink>
+        {links.map((remote) => (
+          <NavLink key={remote.name} to={remote.route}>
+            {remote.title}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="gh-user">
+        {snapshot.status === 'loading' && <span className="gh-muted">Checking sign-in…</span>}
+        {snapshot.status === 'authenticated' && (
+          <>
+            <span data-testid="user-name">{snapshot.user?.name}</span>
+            <button type="button" className="gh-button secondary" onClick={() => void session.logout({ redirectTo: '/' })}>
+              Sign out
+            </button>
+          </>
+        )}
+        {(snapshot.status === 'anonymous' || snapshot.status === 'error') && (
+          <button type="button" className="gh-button" onClick={() => void session.login()}>
+            Sign in
+          </button>
+        )}
+      </div>
+    </header>
+  );
+}

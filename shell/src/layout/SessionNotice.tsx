@@ -1,0 +1,23 @@
+import type { SignOutReason } from '@gatehouse/auth-lib';
+import { useSnapshot } from '../session/useSnapshot';
+import { useShell } from '../ShellContext';
+
+const REASONS: Record<SignOutReason, string | null> = {
+  user: null,
+  'session-ended': 'Your session ended at the identity provider, so you have been signed out.',
+  'refresh-refused': 'The identity provider no longer accepts your session, so you have been signed out.',
+  'other-tab': 'You signed out in another tab.',
+};
+
+/** Tells a visitor who was signed out while the page was open why, instead of silently changing the page. */
+export function SessionNotice() {
+  const { session } = useShell();
+  const snapshot = useSnapshot(session);
+  const text = snapshot.status === 'anonymous' && snapshot.signOutReason ? REASONS[snapshot.signOutReason] : null;
+  if (!text) return null;
+  return (
+    <p className="gh-card gh-notice" role="status" data-testid="session-notice">
+      {text}
+    </p>
+  );
+}

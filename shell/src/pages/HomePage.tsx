@@ -1,0 +1,38 @@
+import { Link } from 'react-router-dom';
+import { canOpen } from '../routing/access';
+import { useSnapshot } from '../session/useSnapshot';
+import { useShell } from '../ShellContext';
+
+export function HomePage() {
+  const { session, config } = useShell();
+  const snapshot = useSnapshot(session);
+  const apps = config.remotes.filter((remote) => canOpen(snapshot, remote));
+  return (
+    <>
+      <h1>Home</h1>
+      <p>Gatehouse brings independently deployed apps together behind one sign-in.</p>
+      {snapshot.status === 'anonymous' && (
+        <section className="gh-card">
+          <p>Sign in to see the apps your account may use.</p>
+          <button type="button" className="gh-button" onClick={() => void session.login({ redirectTo: '/' })}>
+            Sign in
+          </button>
+        </section>
+      )}
+      {snapshot.status === 'authenticated' && (
+        <section className="gh-card">
+          <p>
+            Welcome, {snapshot.user?.name}. {apps.length === 0 ? 'No apps are open to your account yet.' : 'Your apps:'}
+          </p>
+          <ul>
+            {apps.map((remote) => (
+              <li key={remote.name}>
+                <Link to={remote.route}>{remote.title}</Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </>
+  );
+}

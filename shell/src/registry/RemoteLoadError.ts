@@ -1,0 +1,28 @@
+/** Why a remote could not be shown, in the words its slot uses. */
+export type RemoteFailureReason =
+  /** its server did not answer (down, wrong host or port) */
+  | 'unreachable'
+  /** its server answered, but not with a federation manifest at the configured address */
+  | 'manifest-missing'
+  /** its remote entry or a chunk of its code could not be loaded */
+  | 'code-unavailable'
+  /** it was built against a major of @gatehouse/auth-lib that this shell does not provide */
+  | 'incompatible-auth-lib'
+  /** its code loaded but threw (while starting or rendering) */
+  | 'code-failed'
+  /** it does not expose the module the registry names, or that module is not a component */
+  | 'no-app';
+
+/** A remote that failed to load or render; its slot shows `message` and offers a retry. */
+export class RemoteLoadError extends Error {
+  override readonly name = 'RemoteLoadError';
+
+  constructor(
+    readonly remote: string,
+    readonly reason: RemoteFailureReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,67 @@
+import type { ComponentType } from 'react';
+import type { RemoteConfig } from '../config/types';
+import { classifyFailure } from './classify';
+import type { FailureLog } from './FailureLog';
+import { RemoteLoadError } from './RemoteLoadError';
+
+/** The part of the federation runtime the registry uses (injectable for tests). */
+export interface FederationRuntime {
+  registerRemotes(remotes: { name: string; entry: string }[], options?: { force?: boolean }): void;
+  loadRemote<T>(id: string): Promise<T | null>;
+}
+
+/** What a remote's `./App` module provides. */
+export interface RemoteAppModule {
+  readonly default: ComponentType;
+}
+
+/**
+ * The remotes of config.json, registered with the federation runtime only when one is first opened,
+ * so that nothing of a remote is fetched before its route is.
+ */
+export class RemoteRegistry {
+  private readonly registered = new Set<string>();
+
+  constructor(
+    readonly remotes: readonly RemoteConfig[],
+    private readonly runtime: FederationRuntime,
+    private readonly failures: FailureLog,
+  ) {}
+
+  /** Loads a remote's module; rejects with a RemoteLoadError that names the remote and the cause. */
+  async load(remote: RemoteConfig): Promise<RemoteAppModule> {
+    if (!this.registered.has(remote.name)) {
+      this.runtime.registerRemotes([{ name: remote.name, entry: remote.manifest }]);
+      this.registered.add(remote.name);
+    }
+    this.failures.clear(remote.name);
+    let module: unknown;
+    try {
+      module = await this.runtime.loadRemote<unknown>(`${remote.name}/${remote.module.replace(/^\.\//, '')}`);
+    } catch (error) {
+      const cause = this.failures.take(remote.name);
+      throw classifyFailure(remote.name, remote.manifest, cause?.lifecycle ?? 'onLoad', cause?.error ?? error);
+    }
+    if (!isAppModule(module)) {
+      throw new RemoteLoadError(remote.name, 'no-app', `The remote "${remote.name}" does not expose a React component as ${remote.module}.`);
+    }
+    return module;
+  }
+
+  /**
+   * Forgets everything the runtime cached for a remote (manifest, entry, module, even a failed one),
+   * so the next load really fetches again.
+   */
+  reset(remote: RemoteConfig): void {
+    if (this.registered.has(remote.name)) {
+      this.runtime.registerRemotes([{ name: remote.name, entry: remote.manifest }], { force: true });
+    }
+    this.failures.clear(remote.name);
+  }
+}
+
+function isAppModule(module: unknown): module is RemoteAppModule {
+  if (typeof module !== 'object' || module === null) return false;
+  const component = (module as { default?: unknown }).default;
+  return typeof component === 'function' || (typeof component === 'object' && component !== null);
+}

@@ -1,0 +1,31 @@
+import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { ManifestHttpError } from './classify';
+import type { FailureLog } from './FailureLog';
+
+interface ErrorArgs {
+  id: string;
+  error: unknown;
+  lifecycle?: string;
+  remote?: { name?: string } | undefined;
+}
+
+/**
+ * The shell's federation runtime plugin: records why a remote failed (errorLoadRemote) so its slot can
+ * say so, and makes a manifest answered with an error status fail as such instead of as bad JSON.
+ * It never substitutes a module: the slot shows the failure and offers a retry.
+ */
+export function loadErrorPlugin(failures: FailureLog, remoteNames: () => readonly string[]): ModuleFederationRuntimePlugin {
+  return {
+    name: 'gatehouse-remote-errors',
+    errorLoadRemote(args: ErrorArgs) {
+      const name = args.remote?.name ?? remoteNames().find((n) => args.id === n || args.id.startsWith(`${n}/`));
+      if (name) failures.record(name, { lifecycle: args.lifecycle ?? 'onLoad', error: args.error });
+      return undefined;
+    },
+    async fetch(url: string, init: RequestInit) {
+      const response = await fetch(url, init);
+      if (!response.ok) throw new ManifestHttpError(url, response.status);
+      return response;
+    },
+  } as ModuleFederationRuntimePlugin;
+}

@@ -1,0 +1,48 @@
+import { useLocation } from 'react-router-dom';
+import type { RemoteConfig } from '../config/types';
+import { AccessDeniedPage } from '../pages/AccessDeniedPage';
+import { SignInPage } from '../pages/SignInPage';
+import { useSnapshot } from '../session/useSnapshot';
+import { useShell } from '../ShellContext';
+import { RemoteSlot } from '../slots/RemoteSlot';
+import { missingRoles } from './access';
+
+/**
+ * The guard in front of a remote: sign-in first, then the roles the registry names. Only a visitor who
+ * passes both gets the slot, which is when the remote's code is first requested.
+ */
+export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
+  const { session, registry } = useShell();
+  const snapshot = useSnapshot(session);
+  const location = useLocation();
+
+  switch (snapshot.status) {
+    case 'loading':
+      return <p className="gh-muted" role="status">Checking your sign-in…</p>;
+    case 'error':
+      return (
+        <section className="gh-card gh-error" role="alert">
+          <h1>Sign-in unavailable</h1>
+          <p>{snapshot.error?.message ?? 'The identity provider did not answer.'}</p>
+          <button type="button" className="gh-button" onClick={() => void session.retry()}>
+            Retry
+          </button>
+        </section>
+      );
+    case 'anonymous':
+      return (
+        <SignInPage
+          title={remote.title}
+          redirectTo={location.pathname + location.search + location.hash}
+          automatic={snapshot.signOutReason === null}
+        />
+      );
+    case 'authenticated': {
+      const missing = missingRoles(snapshot, remote);
+      if (missing.length > 0) {
+        return <AccessDeniedPage title={remote.title} missing={missing} username={snapshot.user?.username ?? 'unknown'} />;
+      }
+      return <RemoteSlot remote={remote} registry={registry} />;
+    }
+  }
+}

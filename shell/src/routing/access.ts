@@ -1,0 +1,35 @@
+import type { SessionSnapshot } from '@gatehouse/auth-lib';
+import type { RemoteConfig } from '../config/types';
+
+/** A role a route needs and the visitor lacks. */
+export type MissingRole =
+  | { readonly kind: 'realm'; readonly role: string }
+  | { readonly kind: 'client'; readonly client: string; readonly role: string };
+
+type Requirements = Pick<RemoteConfig, 'realmRoles' | 'clientRoles'>;
+type Roles = Pick<SessionSnapshot, 'realmRoles' | 'clientRoles'>;
+
+/** Every role of `requirements` that `roles` lacks; empty when the visitor may open the route. */
+export function missingRoles(roles: Roles, requirements: Requirements): MissingRole[] {
+  const missing: MissingRole[] = [];
+  for (const role of requirements.realmRoles) {
+    if (!roles.realmRoles.includes(role)) missing.push({ kind: 'realm', role });
+  }
+  for (const [client, clientRoles] of Object.entries(requirements.clientRoles)) {
+    const held = roles.clientRoles[client] ?? [];
+    for (const role of clientRoles) {
+      if (!held.includes(role)) missing.push({ kind: 'client', client, role });
+    }
+  }
+  return missing;
+}
+
+/** Whether a signed-in visitor may open the remote (used to filter the navigation). */
+export function canOpen(snapshot: SessionSnapshot, remote: Requirements): boolean {
+  return snapshot.status === 'authenticated' && missingRoles(snapshot, remote).length === 0;
+}
+
+/** "realm role admin", "client role viewer of client reports" */
+export function describeRole(missing: MissingRole): string {
+  return missing.kind === 'realm' ? `realm role "${missing.role}"` : `client role "${missing.role}" of client "${missing.client}"`;
+}

@@ -1,0 +1,27 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import type { RemoteConfig } from '../config/types';
+import type { RemoteRegistry } from '../registry/RemoteRegistry';
+import { RemoteErrorBoundary } from './RemoteErrorBoundary';
+
+/**
+ * One remote's place on the page: its code is requested when the slot first renders, it suspends while
+ * loading, and fails alone. Retry clears what the runtime cached for the remote and loads it afresh.
+ */
+export function RemoteSlot({ remote, registry }: { remote: RemoteConfig; registry: RemoteRegistry }) {
+  const [attempt, setAttempt] = useState(0);
+  // A new lazy component per attempt: React caches a lazy component's rejection forever.
+  const RemoteApp = useMemo(() => lazy(() => registry.load(remote)), [registry, remote, attempt]);
+  const retry = () => {
+    registry.reset(remote);
+    setAttempt((n) => n + 1);
+  };
+  return (
+    <div className="gh-slot" data-remote={remote.name}>
+      <RemoteErrorBoundary key={attempt} remote={remote.name} title={remote.title} manifest={remote.manifest} onRetry={retry}>
+        <Suspense fallback={<p className="gh-muted" role="status">Loading {remote.title}…</p>}>
+          <RemoteApp />
+        </Suspense>
+      </RemoteErrorBoundary>
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import path from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import TerserPlugin from 'terser-webpack-plugin';
+import type { Configuration } from 'webpack';
+import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
+import { PublicFilesPlugin } from './publicFiles';
+import { installedVersion, sharedDependencies } from './shared';
+
+/** What an app's webpack config says about itself; everything else is common to every Gatehouse app. */
+export interface AppDefinition {
+  /** the federation name (`gatehouse_shell`, `profile`, …): the container's global and the manifest's name */
+  readonly name: string;
+  /** the app's folder (`__dirname` of its webpack config) */
+  readonly dir: string;
+  /** the dev server's port; production builds never see it (remotes are found through config.json) */
+  readonly port: number;
+  /** federated modules, e.g. `{ './App': './src/App.tsx' }` */
+  readonly exposes?: Readonly<Record<string, string>>;
+  /** the page title of the app's own HTML page */
+  readonly title?: string;
+}
+
+/** The arguments webpack-cli passes to a config function (`--mode`). */
+export interface WebpackArgv {
+  readonly mode?: 'development' | 'production' | 'none';
+}
+
+/** The remote entry file, the same name in every app so the manifest is the only thing a host needs. */
+export const REMOTE_ENTRY = 'remoteEntry.js';
+/** The federation manifest every app publishes; config.json points the shell at it. */
+export const MANIFEST = 'mf-manifest.json';
+/** The stylesheet every app's page links (emitted from tooling/federation/assets). */
+export const STYLESHEET = 'gatehouse.css';
+
+const ASSETS_DIR = path.join(__dirname, '..', 'assets');
+
+/**
+ * The whole webpack configuration of a Gatehouse app from its name and exposes.
+ * Entry `src/index.ts` (an async boundary that imports the real bootstrap), static files from `public/`.
+ *
+ * @example
+ * // remotes/profile/webpack.config.ts
+ * export default defineApp({ name: 'profile', dir: __dirname, port: 3001, exposes: { './App': './src/App.tsx' } });
+ */
+export function defineApp(app: AppDefinition) {
+  return (_env: unknown, argv: WebpackArgv = {}): Configuration & { devServer: DevServerConfiguration } => {
+    const production = argv.mode !== 'development';
+    const hashed = production ? '[name].[contenthash:8].js' : '[name].js';
+    return {
+      mode: production ? 'production' : 'development',
+      context: app.dir,
+      entry: { main: './src/index.ts' },
+      devtool: production ? 'source-map' : 'cheap-module-source-map',
+      output: {
+        path: path.join(app.dir, 'dist'),
+        // Where the code is served is known only at run time (dev ports, nginx ports, a CDN).
+        publicPath: 'auto',
+        uniqueName: app.name,
+        filename: hashed,
+        chunkFilename: hashed,
+        clean: true,
+      },
+      resolve: { extensions: ['.tsx', '.ts', '.js'] },
+      module: {
+        rules: [
+          {
+            test: /\.tsx?$/,
+            exclude: /node_modules/,
+            loader: require.resolve('ts-loader'),
+            options: {
+              // Type checking is `npm run typecheck` (tsc); the bundler only strips types, which is fast.
+              transpileOnly: true,
+              configFile: path.join(app.dir, 'tsconfig.json'),
+              compilerOptions: { noEmit: false, module: 'esnext', sourceMap: true },
+            },
+          },
+        ],
+      },
+      plugins: [
+        new ModuleFederationPlugin({
+          name: app.name,
+          filename: REMOTE_ENTRY,
+          exposes: { ...(app.exposes ?? {}) },
+          shared: { ...sharedDependencies((pkg) => installedVersion(pkg, app.dir)) },
+          // Use what is already on the page; never fetch every remote's entry to compare versions at start-up.
+          shareStrategy: 'loaded-first',
+          manifest: { fileName: MANIFEST },
+          dts: false,
+          dev: false,
+        }),
+        new HtmlWebpackPlugin({
+          // Only the app's own entry: the container entry (remoteEntry.js) is for hosts, not for this page.
+          chunks: ['main'],
+          scriptLoading: 'defer',
+          templateContent: htmlPage(app.title ?? app.name),
+        }),
+        new PublicFilesPlugin(ASSETS_DIR),
+        new PublicFilesPlugin(path.join(app.dir, 'public')),
+      ],
+      optimization: production
+        ? { minimize: true, minimizer: [new TerserPlugin({ minify: TerserPlugin.esbuildMinify })] }
+        : {},
+      performance: false,
+      devServer: {
+        port: app.port,
+        host: 'localhost',
+        historyApiFallback: true,
+        hot: true,
+        // Hosts on other origins fetch this app's manifest and chunks.
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        static: { directory: path.join(app.dir, 'public'), watch: true },
+        // Errors of a remote are shown in its slot; an overlay over the whole page would hide that.
+        client: { overlay: { errors: true, warnings: false, runtimeErrors: false } },
+      },
+    };
+  };
+}
+
+/** The HTML page: no inline script or style, so it passes a strict Content-Security-Policy. */
+export function htmlPage(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${escapeHtml(title)}</title>
+    <link rel="stylesheet" href="/${STYLESHEET}" />
+  </head>
+  <body>
+    <div id="root"></div>
+    <noscript>Gatehouse needs JavaScript.</noscript>
+  </body>
+</html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
