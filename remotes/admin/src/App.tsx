@@ -1,0 +1,41 @@
+import { Link, Route, Routes } from 'react-router-dom';
+import { useSessionSnapshot } from './useSessionSnapshot';
+
+/** The admin remote: the current session as the identity provider issued it, and a sign-out. */
+export default function AdminApp() {
+  return (
+    <Routes>
+      <Route index element={<SessionPage />} />
+      <Route path="*" element={<p>Nothing here. <Link to=".">Back to Admin</Link>.</p>} />
+    </Routes>
+  );
+}
+
+function time(epochMs: number | null): string {
+  return epochMs === null ? '—' : new Date(epochMs).toLocaleString();
+}
+
+function SessionPage() {
+  const [session, snapshot] = useSessionSnapshot();
+  return (
+    <>
+      <h1>Admin</h1>
+      <section className="gh-card">
+        <h2>Current session</h2>
+        <dl className="gh-facts">
+          <dt>User</dt>
+          <dd>{snapshot.user ? `${snapshot.user.name} (${snapshot.user.username})` : '—'}</dd>
+          <dt>Signed in at</dt>
+          <dd data-testid="signed-in-at">{time(snapshot.signedInAt)}</dd>
+          <dt>Session id</dt>
+          <dd data-testid="session-id"><code>{snapshot.sessionId ?? '—'}</code></dd>
+          <dt>Access token expires at</dt>
+          <dd data-testid="token-expires-at">{time(snapshot.tokenExpiresAt)}</dd>
+        </dl>
+        <button type="button" className="gh-button" onClick={() => void session.logout({ redirectTo: '/' })}>
+          Sign out of this session
+        </button>
+      </section>
+    </>
+  );
+}

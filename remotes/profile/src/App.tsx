@@ -1,0 +1,66 @@
+import type { Profile } from '@gatehouse/auth-lib';
+import { useEffect, useState } from 'react';
+import { Link, Route, Routes } from 'react-router-dom';
+import { Countdown } from './Countdown';
+import { useSessionSnapshot } from './useSessionSnapshot';
+
+type ProfileState = { status: 'loading' } | { status: 'loaded'; profile: Profile } | { status: 'failed'; message: string };
+
+/** The profile remote: who the signed-in user is, their roles, and how long their token lasts. */
+export default function ProfileApp() {
+  return (
+    <Routes>
+      <Route index element={<ProfilePage />} />
+      <Route path="*" element={<p>Nothing here. <Link to=".">Back to your profile</Link>.</p>} />
+    </Routes>
+  );
+}
+
+function ProfilePage() {
+  const [session, snapshot] = useSessionSnapshot();
+  const [state, setState] = useState<ProfileState>({ status: 'loading' });
+
+  useEffect(() => {
+    let current = true;
+    session.loadProfile().then(
+      (profile) => current && setState({ status: 'loaded', profile }),
+      (error: unknown) => current && setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [session]);
+
+  const user = snapshot.user;
+  const profile = state.status === 'loaded' ? state.profile : null;
+  const fullName = profile ? [profile.firstName, profile.lastName].filter(Boolean).join(' ') || user?.name : user?.name;
+  return (
+    <>
+      <h1>Profile</h1>
+      <section className="gh-card">
+        <dl className="gh-facts">
+          <dt>Username</dt>
+          <dd data-testid="username">{profile?.username ?? user?.username}</dd>
+          <dt>Full name</dt>
+          <dd data-testid="full-name">{fullName}</dd>
+          <dt>Email</dt>
+          <dd data-testid="email">
+            {profile?.email ?? user?.email ?? '—'} {profile?.emailVerified ? <span className="gh-badge">verified</span> : null}
+          </dd>
+          <dt>Realm roles</dt>
+          <dd data-testid="realm-roles">{snapshot.realmRoles.map((role) => <span key={role} className="gh-badge">{role}</span>)}</dd>
+          <dt>Client roles</dt>
+          <dd data-testid="client-roles">
+            {Object.entries(snapshot.clientRoles).flatMap(([client, roles]) =>
+              roles.map((role) => <span key={`${client}/${role}`} className="gh-badge">{client}: {role}</span>),
+            )}
+          </dd>
+          <dt>Access token expires</dt>
+          <dd>{snapshot.tokenExpiresAt ? <Countdown at={snapshot.tokenExpiresAt} /> : '—'}</dd>
+        </dl>
+        {state.status === 'loading' && <p className="gh-muted" role="status">Loading your account details…</p>}
+        {state.status === 'failed' && <p className="gh-error" role="alert">Your account details could not be loaded: {state.message}</p>}
+      </section>
+    </>
+  );
+}

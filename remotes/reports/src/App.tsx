@@ -1,0 +1,68 @@
+import { RequireRole } from '@gatehouse/auth-lib';
+import { Link, Route, Routes } from 'react-router-dom';
+import { failureRate, totals, WEEKLY_SIGN_INS } from './report';
+
+/** The reports remote: a small report for viewers, with a part only administrators see. */
+export default function ReportsApp() {
+  return (
+    <Routes>
+      <Route index element={<ReportPage />} />
+      <Route path="*" element={<p>Nothing here. <Link to=".">Back to Reports</Link>.</p>} />
+    </Routes>
+  );
+}
+
+function ReportPage() {
+  const total = totals(WEEKLY_SIGN_INS);
+  return (
+    <>
+      <h1>Reports</h1>
+      <section className="gh-card">
+        <h2>Sign-ins this week</h2>
+        <table className="gh-table">
+          <thead>
+            <tr>
+              <th>App</th>
+              <th>Sign-ins</th>
+            </tr>
+          </thead>
+          <tbody>
+            {WEEKLY_SIGN_INS.map((row) => (
+              <tr key={row.app}>
+                <td>{row.app}</td>
+                <td>{row.signIns}</td>
+              </tr>
+            ))}
+            <tr>
+              <th>{total.app}</th>
+              <th>{total.signIns}</th>
+            </tr>
+          </tbody>
+        </table>
+      </section>
+      <RequireRole realm="admin" fallback={<p className="gh-muted" data-testid="admin-part-hidden">Failed sign-ins are visible to administrators.</p>}>
+        <section className="gh-card" data-testid="admin-part">
+          <h2>Failed sign-ins (administrators)</h2>
+          <table className="gh-table">
+            <thead>
+              <tr>
+                <th>App</th>
+                <th>Failures</th>
+                <th>Failure rate</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...WEEKLY_SIGN_INS, total].map((row) => (
+                <tr key={row.app}>
+                  <td>{row.app}</td>
+                  <td>{row.failures}</td>
+                  <td>{failureRate(row)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      </RequireRole>
+    </>
+  );
+}

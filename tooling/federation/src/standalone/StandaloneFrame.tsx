@@ -1,0 +1,66 @@
+import type { Session } from '@gatehouse/auth-lib';
+import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
+
+// keycloak-js' login() navigates away; StrictMode's second effect run must not start a second sign-in.
+let signInStarted = false;
+
+/**
+ * The minimal page around a remote that runs on its own: a header with the signed-in user and
+ * sign-out, and sign-in before the remote renders (a remote team develops against the real provider).
+ */
+export function StandaloneFrame({ title, session, children }: { title: string; session: Session; children: ReactNode }) {
+  const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
+  const location = useLocation();
+  const redirectTo = location.pathname + location.search + location.hash;
+  const signInNow = snapshot.status === 'anonymous' && snapshot.signOutReason === null;
+
+  useEffect(() => {
+    if (!signInNow || signInStarted) return;
+    signInStarted = true;
+    void session.login({ redirectTo });
+  }, [signInNow, redirectTo, session]);
+
+  let body: ReactNode;
+  if (snapshot.status === 'authenticated') body = children;
+  else if (snapshot.status === 'loading') body = <p className="gh-muted" role="status">Checking your sign-in…</p>;
+  else if (snapshot.status === 'error') {
+    body = (
+      <section className="gh-card gh-error" role="alert">
+        <p>{snapshot.error?.message ?? 'The identity provider did not answer.'}</p>
+        <button type="button" className="gh-button" onClick={() => void session.retry()}>
+          Retry
+        </button>
+      </section>
+    );
+  } else {
+    body = (
+      <section className="gh-card">
+        <p>{signInNow ? 'Taking you to sign in…' : 'You have been signed out.'}</p>
+        <button type="button" className="gh-button" onClick={() => void session.login({ redirectTo })}>
+          Sign in
+        </button>
+      </section>
+    );
+  }
+
+  return (
+    <>
+      <header className="gh-header">
+        <span className="gh-brand">{title}</span>
+        <span className="gh-nav gh-muted">standalone</span>
+        <div className="gh-user">
+          {snapshot.status === 'authenticated' && (
+            <>
+              <span data-testid="user-name">{snapshot.user?.name}</span>
+              <button type="button" className="gh-button secondary" onClick={() => void session.logout({ redirectTo: '/' })}>
+                Sign out
+              </button>
+            </>
+          )}
+        </div>
+      </header>
+      <main className="gh-main">{body}</main>
+    </>
+  );
+}
