@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// `npm start`: the dev identity provider, the shell and every remote with their dev servers, in one
+// terminal. Prints the addresses and the demo users once everything answers; Ctrl-C stops it all
+// (each app runs in its own process group, which is killed as a whole: npm → sh → webpack → workers).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** What runs, and the address that answers once it is ready. */
+export const APPS = [
+  { name: 'idp', args: ['run', 'idp'], ready: 'http://localhost:8080/realms/gatehouse/.well-known/openid-configuration' },
+  { name: 'shell', args: ['start', '-w', '@gatehouse/shell'], ready: 'http://localhost:3000/config.json' },
+  { name: 'profile', args: ['start', '-w', '@gatehouse/remote-profile'], ready: 'http://localhost:3001/mf-manifest.json' },
+  { name: 'admin', args: ['start', '-w', '@gatehouse/remote-admin'], ready: 'http://localhost:3002/mf-manifest.json' },
+  { name: 'reports', args: ['start', '-w', '@gatehouse/remote-reports'], ready: 'http://localhost:3003/mf-manifest.json' },
+];
+
+const COLORS = [35, 36, 32, 33, 34];
+const children = new Map();
+let stopping = false;
+
+function prefixLines(name, color, stream, target) {
+  let rest = '';
+  stream.on('data', (chunk) => {
+    const lines = (rest + chunk.toString()).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) target.write(`\x1b[${color}m${name.padEnd(8)}\x1b[0m| ${line}\n`);
+  });
+}
+
+function startApp(app, index) {
+  const child = spawn('npm', app.args, {
+    cwd: root,
+    detached: true, // its own process group, so stop() can kill the whole tree
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' },
+  });
+  children.set(app.name, child);
+  const color = COLORS[index % COLORS.length];
+  prefixLines(app.name, color, child.stdout, process.stdout);
+  prefixLines(app.name, color, child.stderr, process.stderr);
+  child.on('exit', (code, signal) => {
+    children.delete(app.name);
+    if (stopping) return;
+    console.error(`\n${app.name} stopped (${signal ?? `exit code ${code}`}); stopping everything.`);
+    stop(1);
+  });
+}
+
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children.values()) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  // Anything that ignores SIGTERM gets SIGKILL after a grace period.
+  const deadline = setTimeout(() => {
+    for (const child of children.values()) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(code);
+  }, 3000);
+  deadline.unref();
+  const check = setInterval(() => {
+    if (children.size === 0) {
+      clearInterval(check);
+      process.exit(code);
+    }
+  }, 100);
+}
+
+async function answers(url) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function waitForAll(timeoutMs = 180_000) {
+  const pending = new Set(APPS);
+  const started = Date.now();
+  while (pending.size > 0 && !stopping) {
+    for (const app of [...pending]) if (await answers(app.ready)) pending.delete(app);
+    if (pending.size === 0) return true;
+    if (Date.now() - started > timeoutMs) {
+      console.error(`Still waiting for: ${[...pending].map((a) => a.name).join(', ')}`);
+      return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return pending.size === 0;
+}
+
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+process.on('SIGHUP', () => stop(0));
+
+APPS.forEach(startApp);
+
+if (await waitForAll()) {
+  console.log(`
+  Gatehouse is running.
+
+    shell              http://localhost:3000
+    remote profile     http://localhost:3001   (standalone)
+    remote admin       http://localhost:3002   (standalone)
+    remote reports     http://localhost:3003   (standalone)
+    identity provider  http://localhost:8080   (realm "gatehouse")
+
+  Demo users (password = username):
+    alice / alice   Alice Anders   realm roles user, admin · client role reports/viewer
+    bob   / bob     Bob Brown      realm role user
+    carol / carol   Carol Chen     realm role user · client role reports/viewer
+
+  Press Ctrl-C to stop everything.
+`);
+}
