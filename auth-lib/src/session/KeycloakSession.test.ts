@@ -1,0 +1,168 @@
+import type { SessionEvent } from '../types';
+import { ALICE } from '../test-support/fakeKeycloak';
+import { flush, sessionWithFake } from '../test-support/sessions';
+
+describe('session state', () => {
+  test('starts loading, then authenticated with the user, roles and times from the token', async () => {
+    const { session } = sessionWithFake();
+    expect(session.getSnapshot().status).toBe('loading');
+
+    const snapshot = await session.ready();
+
+    expect(snapshot.status).toBe('authenticated');
+    expect(snapshot.user).toEqual({ id: 'id-alice', username: 'alice', name: 'Alice Anders', email: 'alice@example.com' });
+    expect(snapshot.realmRoles).toEqual(['user', 'admin']);
+    expect(snapshot.clientRoles).toEqual({ reports: ['viewer'] });
+    expect(snapshot.sessionId).toBe('sid-1');
+    expect(snapshot.tokenExpiresAt).toBeGreaterThan(Date.now());
+    expect(snapshot.signedInAt).toBeLessThanOrEqual(Date.now());
+    expect(session.hasRealmRole('admin')).toBe(true);
+    expect(session.hasRealmRole('owner')).toBe(false);
+    expect(session.hasClientRole('reports', 'viewer')).toBe(true);
+    expect(session.hasClientRole('billing', 'viewer')).toBe(false);
+  });
+
+  test('passes the platform settings to keycloak-js init', async () => {
+    const { session, kc } = sessionWithFake();
+    await session.ready();
+    expect(kc().initCalls).toEqual([
+      {
+        onLoad: 'check-sso',
+        silentCheckSsoRedirectUri: 'http://localhost/silent-check-sso.html',
+        pkceMethod: 'S256',
+        checkLoginIframe: true,
+        checkLoginIframeInterval: 5,
+        messageReceiveTimeout: 10000,
+        responseMode: 'fragment',
+        enableLogging: false,
+      },
+    ]);
+  });
+
+  test('is anonymous when check-sso finds no session', async () => {
+    const { session } = sessionWithFake((kc) => (kc.initOutcome = 'anonymous'));
+    expect((await session.ready()).status).toBe('anonymous');
+    await expect(session.getToken()).rejects.toMatchObject({ code: 'not-authenticated' });
+  });
+
+  test('a refused sign-in callback is an error with code login-failed', async () => {
+    const { session } = sessionWithFake((kc) => (kc.initOutcome = { fails: { error: 'invalid_grant', error_description: 'Code not valid' } }));
+    const snapshot = await session.ready();
+    expect(snapshot.status).toBe('error');
+    expect(snapshot.error).toMatchObject({ code: 'login-failed' });
+    expect(snapshot.error?.message).toMatch(/invalid_grant: Code not valid/);
+  });
+
+  test('getSnapshot returns the same object until something changes', async () => {
+    const { session } = sessionWithFake();
+    await session.ready();
+    const first = session.getSnapshot();
+    expect(session.getSnapshot()).toBe(first);
+    await session.getToken();
+    expect(session.getSnapshot()).toBe(first);
+  });
+
+  test('subscribers hear each change; unsubscribe stops them', async () => {
+    const { session } = sessionWithFake();
+    const listener = jest.fn();
+    const unsubscribe = session.subscribe(listener);
+    await session.ready();
+    expect(listener).toHaveBeenCalledTimes(1);
+    unsubscribe();
+    await session.getToken({ forceRefresh: true });
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  test('emits signedIn, tokenRefreshed and signedOut events', async () => {
+    const events: SessionEvent[] = [];
+    const { session, kc } = sessionWithFake();
+    session.on((event) => events.push(event));
+    await session.ready();
+    await session.getToken({ forceRefresh: true });
+    kc().frameReportsChanged();
+    await flush();
+
+    expect(events.map((e) => e.type)).toEqual(['signedIn', 'tokenRefreshed', 'signedOut']);
+    expect(events[0]).toMatchObject({ user: { username: 'alice' } });
+    expect(events[2]).toEqual({ type: 'signedOut', reason: 'session-ended' });
+  });
+
+  test('a session ended at the provider (login-status frame says changed) turns anonymous with reason session-ended', async () => {
+    const { session, kc } = sessionWithFake();
+    await session.ready();
+
+    kc().frameReportsChanged();
+    await flush();
+
+    expect(session.getSnapshot()).toMatchObject({ status: 'anonymous', user: null, signOutReason: 'session-ended', realmRoles: [] });
+    await expect(session.getToken()).rejects.toMatchObject({ code: 'not-authenticated' });
+  });
+});
+
+describe('login and logout', () => {
+  test('login returns the visitor to the route they asked for', async () => {
+    const { session, kc } = sessionWithFake((k) => (k.initOutcome = 'anonymous'));
+    await session.login({ redirectTo: '/reports?year=2024#top' });
+    expect(kc().loginCalls).toEqual([{ redirectUri: 'http://localhost/reports?year=2024#top' }]);
+  });
+
+  test('login without redirectTo returns to the current path', async () => {
+    window.history.pushState({}, '', '/profile?tab=1');
+    const { session, kc } = sessionWithFake((k) => (k.initOutcome = 'anonymous'));
+    await session.login();
+    expect(kc().loginCalls).toEqual([{ redirectUri: 'http://localhost/profile?tab=1' }]);
+    window.history.pushState({}, '', '/');
+  });
+
+  test('login refuses a redirect to another site', async () => {
+    const { session } = sessionWithFake((k) => (k.initOutcome = 'anonymous'));
+    await expect(session.login({ redirectTo: 'https://evil.example/' })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(session.login({ redirectTo: '//evil.example/' })).rejects.toMatchObject({ code: 'invalid-argument' });
+  });
+
+  test('logout ends the session with reason user and signs out at the provider', async () => {
+    const { session, kc } = sessionWithFake();
+    await session.ready();
+    const events: SessionEvent[] = [];
+    session.on((e) => events.push(e));
+
+    await session.logout({ redirectTo: '/bye' });
+
+    expect(session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'user' });
+    expect(events).toEqual([{ type: 'signedOut', reason: 'user' }]);
+    expect(kc().logoutCalls).toEqual([{ redirectUri: 'http://localhost/bye' }]);
+  });
+});
+
+describe('loadProfile', () => {
+  test('merges user-info and the account endpoint', async () => {
+    const { session } = sessionWithFake();
+    await session.ready();
+    expect(await session.loadProfile()).toEqual({
+      id: 'id-alice',
+      username: 'alice',
+      firstName: 'Alice',
+      lastName: 'Anders',
+      email: 'alice@example.com',
+      emailVerified: true,
+    });
+  });
+
+  test('an account endpoint that refuses is reported with what to check', async () => {
+    const { session, kc } = sessionWithFake();
+    await session.ready();
+    kc().loadUserProfile = () => Promise.reject(new Error('Server responded with an invalid status.'));
+    await expect(session.loadProfile()).rejects.toMatchObject({ code: 'idp-unreachable', message: expect.stringMatching(/default-roles-gatehouse/) });
+  });
+
+  test('needs a signed-in visitor', async () => {
+    const { session } = sessionWithFake((k) => (k.initOutcome = 'anonymous'));
+    await session.ready();
+    await expect(session.loadProfile()).rejects.toMatchObject({ code: 'not-authenticated' });
+  });
+});
+
+test('the user falls back to the username when the token has no name', async () => {
+  const { session } = sessionWithFake((kc) => (kc.initOutcome = { signedInAs: { ...ALICE, name: undefined, email: undefined } }));
+  expect((await session.ready()).user).toEqual({ id: 'id-alice', username: 'alice', name: 'alice', email: null });
+});

@@ -1,0 +1,46 @@
+import { resolveConfig } from './config';
+
+const base = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
+const resolve = (config: unknown) => resolveConfig(config, 'http://localhost:3000');
+
+test('fills in the defaults', () => {
+  expect(resolve(base)).toEqual({
+    url: 'http://localhost:8080',
+    realm: 'gatehouse',
+    clientId: 'gatehouse-shell',
+    trustedOrigins: [],
+    silentCheckSsoRedirectUri: 'http://localhost:3000/silent-check-sso.html',
+    checkLoginIframeInterval: 5,
+    messageReceiveTimeout: 10000,
+    minValidity: 5,
+    timeout: 10000,
+  });
+});
+
+test('normalises the url and trusted origins', () => {
+  const config = resolve({ ...base, url: 'https://sso.example.com/auth/', trustedOrigins: ['https://api.example.com/'] });
+  expect(config.url).toBe('https://sso.example.com/auth');
+  expect(config.trustedOrigins).toEqual(['https://api.example.com']);
+});
+
+test.each([
+  [undefined, /needs an object/],
+  [{ ...base, url: undefined }, /config\.url is missing: set it to an absolute http\(s\) URL/],
+  [{ ...base, url: 'localhost:8080' }, /config\.url is "localhost:8080": only http: and https: URLs work/],
+  [{ ...base, url: 'not a url' }, /config\.url is "not a url", which is not an absolute URL/],
+  [{ ...base, url: 'http://localhost:8080/realms/gatehouse' }, /without "\/realms\/…".*config\.realm/],
+  [{ ...base, realm: '' }, /config\.realm is missing or empty: set it to your realm name/],
+  [{ ...base, clientId: 42 }, /config\.clientId is missing or empty: set it to your client id/],
+  [{ ...base, timeout: 0 }, /config\.timeout is 0: it must be a positive number of milliseconds \(default 10000\)/],
+  [{ ...base, minValidity: 'five' }, /config\.minValidity is "five"/],
+  [{ ...base, trustedOrigins: 'https://api.example.com' }, /trustedOrigins must be an array/],
+  [{ ...base, trustedOrigins: ['https://api.example.com/v1'] }, /list origins only.*"https:\/\/api\.example\.com"/],
+  [{ ...base, checkLoginIframInterval: 5 }, /unknown option "checkLoginIframInterval": the options are/],
+])('refuses %j with a message that says what to fix', (config, message) => {
+  expect(() => resolve(config)).toThrow(message);
+  try {
+    resolve(config);
+  } catch (error) {
+    expect(error).toMatchObject({ name: 'AuthError', code: 'invalid-config' });
+  }
+});

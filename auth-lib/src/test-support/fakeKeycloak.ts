@@ -1,0 +1,200 @@
+/**
+ * A stand-in for a keycloak-js instance, used only by this package's unit tests. It follows
+ * keycloak-js 26's observable behaviour where the session depends on it: `updateToken` returns
+ * false without a request while the token is fresh, clears tokens (onAuthLogout, then
+ * onAuthRefreshError) only on HTTP 400, and `init` can be held open like a silent frame that never answers.
+ */
+import type { KeycloakInitOptions, KeycloakLike } from '../session/keycloak';
+
+export type RefreshOutcome = 'ok' | 'network-error' | 'refused' | 'hang';
+
+export interface FakeUser {
+  sub: string;
+  preferred_username: string;
+  name?: string;
+  email?: string;
+  realmRoles?: string[];
+  clientRoles?: Record<string, string[]>;
+}
+
+export const ALICE: FakeUser = {
+  sub: 'id-alice',
+  preferred_username: 'alice',
+  name: 'Alice Anders',
+  email: 'alice@example.com',
+  realmRoles: ['user', 'admin'],
+  clientRoles: { reports: ['viewer'] },
+};
+
+function base64url(value: object): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+export class FakeKeycloak implements KeycloakLike {
+  authenticated = false;
+  token?: string;
+  tokenParsed?: Record<string, unknown>;
+  idTokenParsed?: Record<string, unknown>;
+  refreshToken?: string;
+  timeSkew: number | null = 0;
+  sessionId?: string;
+  onAuthRefreshSuccess?: () => void;
+  onAuthRefreshError?: () => void;
+  onAuthLogout?: () => void;
+
+  /** what the next `init()` does: sign in as this user, stay anonymous, fail, or never answer */
+  initOutcome: { signedInAs: FakeUser } | 'anonymous' | 'hang' | { fails: unknown } = { signedInAs: ALICE };
+  refreshOutcome: RefreshOutcome = 'ok';
+  tokenLifespanSeconds = 60;
+  initCalls: KeycloakInitOptions[] = [];
+  updateTokenCalls: number[] = [];
+  /** refreshes that went to the (pretend) network */
+  networkRefreshes = 0;
+  loginCalls: unknown[] = [];
+  logoutCalls: unknown[] = [];
+  userInfo: Record<string, unknown> = { sub: 'id-alice', preferred_username: 'alice', given_name: 'Alice', email_verified: true };
+  account: Record<string, unknown> = { id: 'id-alice', username: 'alice', firstName: 'Alice', lastName: 'Anders', email: 'alice@example.com', emailVerified: true };
+  private user: FakeUser | null = null;
+  private tokenCounter = 0;
+  /** settles a held `init()` or `updateToken()` from a test */
+  pendingInit = deferred<boolean>();
+
+  init = async (options?: KeycloakInitOptions): Promise<boolean> => {
+    this.initCalls.push(options ?? {});
+    if (this.initCalls.length > 1) throw new Error("A 'Keycloak' instance can only be initialized once.");
+    const outcome = this.initOutcome;
+    if (outcome === 'hang') return this.pendingInit.promise;
+    if (outcome === 'anonymous') return false;
+    if ('fails' in outcome) throw outcome.fails;
+    this.signIn(outcome.signedInAs);
+    return true;
+  };
+
+  signIn(user: FakeUser): void {
+    this.user = user;
+    this.issueTokens();
+  }
+
+  private issueTokens(): void {
+    const user = this.user;
+    if (!user) return;
+    const now = Math.floor(Date.now() / 1000);
+    this.tokenCounter += 1;
+    this.tokenParsed = {
+      sub: user.sub,
+      preferred_username: user.preferred_username,
+      name: user.name,
+      email: user.email,
+      sid: 'sid-1',
+      iat: now,
+      exp: now + this.tokenLifespanSeconds,
+      realm_access: { roles: user.realmRoles ?? [] },
+      resource_access: Object.fromEntries(Object.entries(user.clientRoles ?? {}).map(([c, roles]) => [c, { roles }])),
+    };
+    this.idTokenParsed = { sub: user.sub, auth_time: now - 10, sid: 'sid-1' };
+    this.token = `eyJhbGciOiJSUzI1NiJ9.${base64url(this.tokenParsed)}.sig${this.tokenCounter}`;
+    this.refreshToken = `refresh-${this.tokenCounter}`;
+    this.authenticated = true;
+  }
+
+  isTokenExpired = (minValidity?: number): boolean => {
+    const exp = this.tokenParsed?.exp;
+    if (typeof exp !== 'number') return true;
+    return exp - Math.ceil(Date.now() / 1000) - (minValidity ?? 0) < 0;
+  };
+
+  updateToken = async (minValidity?: number): Promise<boolean> => {
+    this.updateTokenCalls.push(minValidity ?? 5);
+    if (!this.refreshToken) throw new Error('Unable to update token, no refresh token available.');
+    if (minValidity !== -1 && !this.isTokenExpired(minValidity || 5)) return false;
+    this.networkRefreshes += 1;
+    await Promise.resolve();
+    switch (this.refreshOutcome) {
+      case 'ok':
+        this.issueTokens();
+        this.onAuthRefreshSuccess?.();
+        return true;
+      case 'network-error':
+        this.onAuthRefreshError?.();
+        throw new TypeError('Failed to fetch');
+      case 'refused':
+        this.clearToken();
+        this.onAuthRefreshError?.();
+        throw new Error('Server responded with an invalid status.');
+      case 'hang':
+        return new Promise<boolean>(() => undefined);
+    }
+  };
+
+  clearToken = (): void => {
+    if (!this.token) return;
+    this.token = undefined;
+    this.tokenParsed = undefined;
+    this.idTokenParsed = undefined;
+    this.refreshToken = undefined;
+    this.authenticated = false;
+    this.onAuthLogout?.();
+  };
+
+  /** what keycloak-js does when the login-status frame answers `changed` */
+  frameReportsChanged(): void {
+    this.clearToken();
+  }
+
+  login = async (options?: unknown): Promise<void> => {
+    this.loginCalls.push(options);
+  };
+
+  logout = async (options?: unknown): Promise<void> => {
+    this.logoutCalls.push(options);
+  };
+
+  loadUserInfo = async () => this.userInfo as never;
+  loadUserProfile = async () => this.account as never;
+}
+
+/** A factory that records every instance it builds. */
+export function fakeKeycloakFactory(configure: (kc: FakeKeycloak) => void = () => undefined) {
+  const instances: FakeKeycloak[] = [];
+  const factory = jest.fn(() => {
+    const kc = new FakeKeycloak();
+    configure(kc);
+    instances.push(kc);
+    return kc;
+  });
+  return { factory, instances };
+}
+
+/** An in-memory BroadcastChannel stand-in: channels with the same name deliver to each other. */
+export function fakeTabBus() {
+  const channels: { name: string; listener: ((data: unknown) => void) | null; closed: boolean }[] = [];
+  const messages: unknown[] = [];
+  const factory = (name: string) => {
+    const self: (typeof channels)[number] = { name, listener: null, closed: false };
+    channels.push(self);
+    return {
+      postMessage: (message: unknown) => {
+        messages.push(message);
+        const copy: unknown = JSON.parse(JSON.stringify(message));
+        for (const other of channels) if (other !== self && other.name === name && !other.closed) other.listener?.(copy);
+      },
+      onMessage: (listener: (data: unknown) => void) => {
+        self.listener = listener;
+      },
+      close: () => {
+        self.closed = true;
+      },
+    };
+  };
+  return { factory, channels, messages };
+}

@@ -1,0 +1,31 @@
+import { resolveConfig } from '../session/config';
+import { KeycloakSession, type SessionDependencies } from '../session/KeycloakSession';
+import type { SessionConfig } from '../types';
+import { fakeKeycloakFactory, type FakeKeycloak } from './fakeKeycloak';
+
+export const CONFIG: SessionConfig = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
+
+/** A KeycloakSession over a FakeKeycloak, outside the page registry. */
+export function sessionWithFake(
+  configure: (kc: FakeKeycloak) => void = () => undefined,
+  deps: SessionDependencies = {},
+  config: Partial<SessionConfig> = {},
+) {
+  const { factory, instances } = fakeKeycloakFactory(configure);
+  const session = new KeycloakSession(resolveConfig({ ...CONFIG, ...config }, 'http://localhost'), {
+    keycloakFactory: factory,
+    tabChannel: null,
+    ...deps,
+  });
+  const kc = (): FakeKeycloak => {
+    const last = instances[instances.length - 1];
+    if (!last) throw new Error('no keycloak instance yet');
+    return last;
+  };
+  return { session, factory, instances, kc };
+}
+
+/** Lets queued promise callbacks run (the fake's async steps take a few microtasks). */
+export async function flush(): Promise<void> {
+  for (let i = 0; i < 10; i += 1) await Promise.resolve();
+}
