@@ -1,0 +1,76 @@
+import path from 'node:path';
+import type { Configuration } from 'webpack';
+import { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY } from './appConfig';
+
+const dir = path.join(__dirname, '..', '..', '..', 'remotes', 'profile');
+const app = defineApp({ name: 'profile', dir, port: 3001, exposes: { './App': './src/App.tsx' } });
+
+/** The options the Module Federation plugin was given. */
+function federationOptions(config: Configuration): Record<string, unknown> {
+  const plugin = config.plugins?.find((p) => p?.constructor?.name === 'ModuleFederationPlugin') as { _options?: Record<string, unknown> } | undefined;
+  if (!plugin?._options) throw new Error('no ModuleFederationPlugin in the config');
+  return plugin._options;
+}
+
+describe('defineApp', () => {
+  it('names hashed output files in production, so browsers can cache them forever', () => {
+    const config = app({}, { mode: 'production' });
+    expect(config.mode).toBe('production');
+    expect(config.output?.filename).toContain('[contenthash');
+    expect(config.output?.chunkFilename).toContain('[contenthash');
+  });
+
+  it('keeps plain names in development', () => {
+    const config = app({}, { mode: 'development' });
+    expect(config.output?.filename).toBe('[name].js');
+  });
+
+  it('resolves the public path at run time, so no port or host is baked into a build', () => {
+    expect(app({}, { mode: 'production' }).output?.publicPath).toBe('auto');
+  });
+
+  it('publishes a manifest and a remote entry with stable names', () => {
+    const options = federationOptions(app({}, { mode: 'production' }));
+    expect(options.manifest).toEqual({ fileName: MANIFEST });
+    expect(options.filename).toBe(REMOTE_ENTRY);
+    expect(options.name).toBe('profile');
+    expect(options.exposes).toEqual({ './App': './src/App.tsx' });
+  });
+
+  it('never fetches remote entries at start-up to negotiate versions', () => {
+    expect(federationOptions(app({}, { mode: 'development' })).shareStrategy).toBe('loaded-first');
+  });
+
+  it('shares the singletons, auth-lib strictly', () => {
+    const shared = federationOptions(app({}, { mode: 'production' })).shared as Record<string, { singleton: boolean; strictVersion: boolean }>;
+    expect(shared.react?.singleton).toBe(true);
+    expect(shared['@gatehouse/auth-lib']).toMatchObject({ singleton: true, strictVersion: true });
+  });
+
+  it('transpiles TypeScript without type checking (tsc does that)', () => {
+    const rule = app({}, { mode: 'production' }).module?.rules?.[0] as { loader: string; options: { transpileOnly: boolean } };
+    expect(rule.loader).toContain('ts-loader');
+    expect(rule.options.transpileOnly).toBe(true);
+  });
+
+  it('minifies production code with esbuild', () => {
+    const minimizer = app({}, { mode: 'production' }).optimization?.minimizer?.[0] as { options: { minimizer: { implementation: { name: string } } } };
+    expect(minimizer.options.minimizer.implementation.name).toBe('esbuildMinify');
+  });
+
+  it('serves the dev server on the app port with CORS for hosts and history fallback for routes', () => {
+    const { devServer } = app({}, { mode: 'development' });
+    expect(devServer.port).toBe(3001);
+    expect(devServer.historyApiFallback).toBe(true);
+    expect(devServer.headers).toEqual({ 'Access-Control-Allow-Origin': '*' });
+  });
+});
+
+describe('htmlPage', () => {
+  it('has no inline script, so a strict CSP allows it', () => {
+    const html = htmlPage('Profile <dev>');
+    expect(html).not.toMatch(/<script/);
+    expect(html).toContain('<title>Profile &#60;dev&#62;</title>');
+    expect(html).toContain('<div id="root"></div>');
+  });
+});
