@@ -71,6 +71,38 @@ function exited(child, timeoutMs) {
 }
 
 /**
+ * Starts the dev identity provider (`npm run idp`, :8080) unless something already answers at the
+ * configured provider's discovery URL. Resolves to null when nothing was started (already running,
+ * or a provider that is not on this machine).
+ *
+ * @param {{ url: string, realm: string }} identityProvider from config.json
+ * @param {{ quiet?: boolean }} [options]
+ * @returns {Promise<null | { child: import('node:child_process').ChildProcess, stop(): Promise<void> }>}
+ */
+export async function startIdentityProvider(identityProvider, options = {}) {
+  const discovery = `${identityProvider.url.replace(/\/$/, '')}/realms/${identityProvider.realm}/.well-known/openid-configuration`;
+  if (await answers(discovery)) {
+    log(`identity provider already answers at ${identityProvider.url}; using it`);
+    return null;
+  }
+  if (new URL(identityProvider.url).hostname !== 'localhost') {
+    log(`warning: ${identityProvider.url} does not answer; the shell will show its sign-in error`);
+    return null;
+  }
+  log('starting the dev identity provider (npm run idp)');
+  const stdio = options.quiet ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'inherit', 'inherit'];
+  const child = spawn('npm', ['run', '--silent', 'idp'], { cwd: REPO_ROOT, stdio, detached: true });
+  const stop = async () => { killGroup(child, 'SIGTERM'); await exited(child, 5000); };
+  try {
+    await waitFor(discovery, { timeoutMs: 60_000, child, name: 'the dev identity provider' });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, stop };
+}
+
+/**
  * Decides which remotes this preview serves: every registry entry whose manifest URL is on this
  * machine (localhost) and whose build exists in remotes/<name>/dist. The port comes from the
  * manifest URL, so the registry and the listening ports cannot disagree.
@@ -99,14 +131,14 @@ function localRemotes(config, remoteRoots) {
  *   null to leave that remote's server out (the remote is "down")
  * @param {boolean} [options.identityProvider] start the dev identity provider if it is not running
  *   (default true)
- * @param {boolean} [options.quiet] do not forward nginx's / the provider's output
+ * @param {boolean} [options.quiet] forward only the error output of nginx and the provider
  * @returns {Promise<{ stop(): Promise<void>, exited: Promise<string>, urls: Record<string,string> }>}
  */
 export async function startPreview(options = {}) {
   const configFile = resolve(options.configFile ?? PREVIEW_CONFIG);
   const previewDir = resolve(options.previewDir ?? join(REPO_ROOT, '.preview'));
   const shellRoot = resolve(options.shellRoot ?? join(REPO_ROOT, 'shell/dist'));
-  const stdio = options.quiet ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'inherit', 'inherit'];
+  const stdio = options.quiet ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'inherit', 'inherit'];
 
   // The config may be deliberately broken (tests of the "invalid config" page): then the CSP
   // is derived from the default preview config, which names the same origins.
@@ -159,24 +191,20 @@ export async function startPreview(options = {}) {
     });
     return child;
   };
+  // Last resort if this process ends without stop(): children run in their own process groups.
+  const killOnExit = () => { for (const child of children) killGroup(child, 'SIGKILL'); };
+  process.on('exit', killOnExit);
   const stop = async () => {
     stopping = true;
     for (const child of children) killGroup(child, 'SIGTERM');
     await Promise.all(children.map((c) => exited(c, 5000)));
+    process.off('exit', killOnExit);
   };
 
   try {
-    const idpUrl = `${config.identityProvider.url.replace(/\/$/, '')}/realms/${config.identityProvider.realm}/.well-known/openid-configuration`;
     if (options.identityProvider !== false) {
-      if (await answers(idpUrl)) {
-        log(`identity provider already answers at ${config.identityProvider.url}; using it`);
-      } else if (new URL(config.identityProvider.url).hostname === 'localhost') {
-        log('starting the dev identity provider (npm run idp)');
-        const idp = track('identity provider', spawn('npm', ['run', '--silent', 'idp'], { cwd: REPO_ROOT, stdio, detached: true }));
-        await waitFor(idpUrl, { timeoutMs: 60_000, child: idp, name: 'the dev identity provider' });
-      } else {
-        log(`warning: ${config.identityProvider.url} does not answer; the shell will show its sign-in error`);
-      }
+      const idp = await startIdentityProvider(config.identityProvider, { quiet: options.quiet });
+      if (idp) track('identity provider', idp.child);
     }
 
     const nginx = track('nginx', spawn(NGINX, nginxArgs, { stdio, detached: true }));
