@@ -1,0 +1,70 @@
+import type { RemoteConfig } from '../config/types';
+import { ManifestHttpError } from './classify';
+import { FailureLog } from './FailureLog';
+import { RemoteRegistry, type FederationRuntime } from './RemoteRegistry';
+
+const reports: RemoteConfig = {
+  name: 'reports',
+  manifest: 'http://localhost:3003/mf-manifest.json',
+  module: './App',
+  route: '/reports',
+  title: 'Reports',
+  realmRoles: [],
+  clientRoles: { reports: ['viewer'] },
+};
+
+function fakeRuntime(load: FederationRuntime['loadRemote']) {
+  return { registerRemotes: jest.fn(), loadRemote: jest.fn(load) } satisfies FederationRuntime;
+}
+
+const App = () => null;
+
+describe('RemoteRegistry', () => {
+  it('registers nothing until a remote is loaded', () => {
+    const runtime = fakeRuntime(async () => null);
+    new RemoteRegistry([reports], runtime, new FailureLog());
+    expect(runtime.registerRemotes).not.toHaveBeenCalled();
+  });
+
+  it('registers a remote by its manifest on first load, once, and loads its module', async () => {
+    const runtime = fakeRuntime(async () => ({ default: App }) as never);
+    const registry = new RemoteRegistry([reports], runtime, new FailureLog());
+    await expect(registry.load(reports)).resolves.toEqual({ default: App });
+    await registry.load(reports);
+    expect(runtime.registerRemotes).toHaveBeenCalledTimes(1);
+    expect(runtime.registerRemotes).toHaveBeenCalledWith([{ name: 'reports', entry: reports.manifest }]);
+    expect(runtime.loadRemote).toHaveBeenCalledWith('reports/App');
+  });
+
+  it('rejects with the cause the runtime reported, named after the remote', async () => {
+    const failures = new FailureLog();
+    const runtime = fakeRuntime(async () => {
+      failures.record('reports', { lifecycle: 'afterResolve', error: new TypeError('Failed to fetch') });
+      failures.record('reports', { lifecycle: 'onLoad', error: new Error('RUNTIME-003 wrapper') });
+      throw new Error('RUNTIME-003 wrapper');
+    });
+    const registry = new RemoteRegistry([reports], runtime, failures);
+    await expect(registry.load(reports)).rejects.toMatchObject({ name: 'RemoteLoadError', remote: 'reports', reason: 'unreachable' });
+  });
+
+  it('rejects a module without a component', async () => {
+    const registry = new RemoteRegistry([reports], fakeRuntime(async () => ({ notAComponent: 1 }) as never), new FailureLog());
+    await expect(registry.load(reports)).rejects.toMatchObject({ reason: 'no-app' });
+  });
+
+  it('forces a re-registration on reset, which drops what the runtime cached, so a retry fetches again', async () => {
+    const failures = new FailureLog();
+    let up = false;
+    const runtime = fakeRuntime(async () => {
+      if (up) return { default: App } as never;
+      failures.record('reports', { lifecycle: 'afterResolve', error: new ManifestHttpError(reports.manifest, 502) });
+      throw new Error('manifest');
+    });
+    const registry = new RemoteRegistry([reports], runtime, failures);
+    await expect(registry.load(reports)).rejects.toMatchObject({ reason: 'manifest-missing' });
+    up = true;
+    registry.reset(reports);
+    expect(runtime.registerRemotes).toHaveBeenLastCalledWith([{ name: 'reports', entry: reports.manifest }], { force: true });
+    await expect(registry.load(reports)).resolves.toEqual({ default: App });
+  });
+});

@@ -1,0 +1,44 @@
+import { classifyFailure, ManifestHttpError } from './classify';
+import { RemoteLoadError } from './RemoteLoadError';
+
+const manifest = 'http://localhost:3003/mf-manifest.json';
+
+describe('classifyFailure', () => {
+  it('calls a manifest fetch that never got an answer unreachable', () => {
+    const error = classifyFailure('reports', manifest, 'afterResolve', new TypeError('Failed to fetch'));
+    expect(error.reason).toBe('unreachable');
+    expect(error.message).toBe(`The remote "reports" is not reachable: ${manifest} did not answer. Is it running?`);
+  });
+
+  it('calls a manifest answered with an error status missing', () => {
+    const error = classifyFailure('reports', manifest, 'afterResolve', new ManifestHttpError(manifest, 404));
+    expect(error.reason).toBe('manifest-missing');
+    expect(error.message).toContain('has no federation manifest');
+    expect(error.message).toContain('HTTP 404');
+  });
+
+  it('calls a remote needing another auth-lib incompatible', () => {
+    const runtimeMessage =
+      'Version 1.0.0 from gatehouse_shell of shared singleton module @gatehouse/auth-lib does not satisfy the requirement of reports which needs ^2.0.0)';
+    const error = classifyFailure('reports', manifest, 'onLoad', new Error(runtimeMessage));
+    expect(error.reason).toBe('incompatible-auth-lib');
+    expect(error.message).toContain('needs a version of @gatehouse/auth-lib');
+  });
+
+  it('calls a remote entry that did not load unavailable code', () => {
+    const error = classifyFailure('reports', manifest, 'onLoad', new Error('[ Federation Runtime ]: Failed to load script resources. #RUNTIME-008'));
+    expect(error.reason).toBe('code-unavailable');
+  });
+
+  it('calls anything a remote throws while starting a code failure and keeps the cause', () => {
+    const cause = new Error('boom');
+    const error = classifyFailure('reports', manifest, 'render', cause);
+    expect(error).toMatchObject({ reason: 'code-failed', remote: 'reports', cause });
+    expect(error.message).toBe('The remote "reports" failed while starting: boom');
+  });
+
+  it('leaves a classified failure as it is', () => {
+    const classified = new RemoteLoadError('reports', 'no-app', 'no app');
+    expect(classifyFailure('reports', manifest, 'render', classified)).toBe(classified);
+  });
+});

@@ -1,0 +1,38 @@
+import { describeRole, missingRoles } from './access';
+
+const alice = { realmRoles: ['user', 'admin'], clientRoles: { reports: ['viewer'] } };
+const bob = { realmRoles: ['user'], clientRoles: {} };
+
+describe('missingRoles', () => {
+  it('is empty when nothing is required', () => {
+    expect(missingRoles(bob, { realmRoles: [], clientRoles: {} })).toEqual([]);
+  });
+
+  it('is empty when the visitor holds every required role', () => {
+    expect(missingRoles(alice, { realmRoles: ['admin'], clientRoles: { reports: ['viewer'] } })).toEqual([]);
+  });
+
+  it('names the missing realm and client roles', () => {
+    expect(missingRoles(bob, { realmRoles: ['admin'], clientRoles: { reports: ['viewer'] } })).toEqual([
+      { kind: 'realm', role: 'admin' },
+      { kind: 'client', client: 'reports', role: 'viewer' },
+    ]);
+  });
+
+  it('does not take a role of one client for the same role of another', () => {
+    const other = { realmRoles: [], clientRoles: { billing: ['viewer'] } };
+    expect(missingRoles(other, { realmRoles: [], clientRoles: { reports: ['viewer'] } })).toHaveLength(1);
+  });
+
+  it('does not take a client role for a realm role of the same name', () => {
+    const viewer = { realmRoles: [], clientRoles: { reports: ['admin'] } };
+    expect(missingRoles(viewer, { realmRoles: ['admin'], clientRoles: {} })).toEqual([{ kind: 'realm', role: 'admin' }]);
+  });
+});
+
+describe('describeRole', () => {
+  it('says which kind of role is missing', () => {
+    expect(describeRole({ kind: 'realm', role: 'admin' })).toBe('realm role "admin"');
+    expect(describeRole({ kind: 'client', client: 'reports', role: 'viewer' })).toBe('client role "viewer" of client "reports"');
+  });
+});
