@@ -1,12 +1,10 @@
-import type { Session } from '@gatehouse/auth-lib';
 import { createContext, useContext } from 'react';
 import type { ShellConfig } from './config/types';
 import type { RemoteRegistry } from './registry/RemoteRegistry';
 
-/** What every part of the shell needs: the config, the page's session and the remote registry. */
+/** What every part of the shell needs besides the session (which auth-lib's <AuthProvider> provides). */
 export interface Shell {
   readonly config: ShellConfig;
-  readonly session: Session;
   readonly registry: RemoteRegistry;
 }
 

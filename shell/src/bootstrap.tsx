@@ -38,7 +38,7 @@ async function start(): Promise<void> {
   root.render(
     <StrictMode>
       <AuthProvider session={session}>
-        <ShellContext.Provider value={{ config, session, registry }}>
+        <ShellContext.Provider value={{ config, registry }}>
           <BrowserRouter>
             <ShellApp />
           </BrowserRouter>

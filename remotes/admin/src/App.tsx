@@ -1,5 +1,5 @@
+import { useAuth } from '@gatehouse/auth-lib';
 import { Link, Route, Routes } from 'react-router-dom';
-import { useSessionSnapshot } from './useSessionSnapshot';
 
 /** The admin remote: the current session as the identity provider issued it, and a sign-out. */
 export default function AdminApp() {
@@ -16,7 +16,8 @@ function time(epochMs: number | null): string {
 }
 
 function SessionPage() {
-  const [session, snapshot] = useSessionSnapshot();
+  const snapshot = useAuth();
+  const { session } = snapshot;
   return (
     <>
       <h1>Admin</h1>

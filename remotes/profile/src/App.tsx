@@ -1,8 +1,7 @@
-import type { Profile } from '@gatehouse/auth-lib';
+import { useAuth, type Profile } from '@gatehouse/auth-lib';
 import { useEffect, useState } from 'react';
 import { Link, Route, Routes } from 'react-router-dom';
 import { Countdown } from './Countdown';
-import { useSessionSnapshot } from './useSessionSnapshot';
 
 type ProfileState = { status: 'loading' } | { status: 'loaded'; profile: Profile } | { status: 'failed'; message: string };
 
@@ -17,7 +16,8 @@ export default function ProfileApp() {
 }
 
 function ProfilePage() {
-  const [session, snapshot] = useSessionSnapshot();
+  const snapshot = useAuth();
+  const { session } = snapshot;
   const [state, setState] = useState<ProfileState>({ status: 'loading' });
 
   useEffect(() => {

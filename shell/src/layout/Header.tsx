@@ -1,12 +1,13 @@
+import { useAuth } from '@gatehouse/auth-lib';
 import { NavLink } from 'react-router-dom';
 import { canOpen } from '../routing/access';
-import { useSnapshot } from '../session/useSnapshot';
 import { useShell } from '../ShellContext';
 
 /** The shell's header: navigation to the remotes the visitor may open, who is signed in, sign in/out. */
 export function Header() {
-  const { session, config } = useShell();
-  const snapshot = useSnapshot(session);
+  const { config } = useShell();
+  const snapshot = useAuth();
+  const { session } = snapshot;
   const links = config.remotes.filter((remote) => canOpen(snapshot, remote));
   return (
     <header className="gh-header">

@@ -1,6 +1,5 @@
+import { useAuth } from '@gatehouse/auth-lib';
 import type { SignOutReason } from '@gatehouse/auth-lib';
-import { useSnapshot } from '../session/useSnapshot';
-import { useShell } from '../ShellContext';
 
 const REASONS: Record<SignOutReason, string | null> = {
   user: null,
@@ -11,8 +10,7 @@ const REASONS: Record<SignOutReason, string | null> = {
 
 /** Tells a visitor who was signed out while the page was open why, instead of silently changing the page. */
 export function SessionNotice() {
-  const { session } = useShell();
-  const snapshot = useSnapshot(session);
+  const snapshot = useAuth();
   const text = snapshot.status === 'anonymous' && snapshot.signOutReason ? REASONS[snapshot.signOutReason] : null;
   if (!text) return null;
   return (

@@ -1,11 +1,12 @@
+import { useAuth } from '@gatehouse/auth-lib';
 import { Link } from 'react-router-dom';
 import { canOpen } from '../routing/access';
-import { useSnapshot } from '../session/useSnapshot';
 import { useShell } from '../ShellContext';
 
 export function HomePage() {
-  const { session, config } = useShell();
-  const snapshot = useSnapshot(session);
+  const { config } = useShell();
+  const snapshot = useAuth();
+  const { session } = snapshot;
   const apps = config.remotes.filter((remote) => canOpen(snapshot, remote));
   return (
     <>

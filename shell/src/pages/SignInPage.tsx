@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useShell } from '../ShellContext';
+import { useAuth } from '@gatehouse/auth-lib';
 
 // keycloak-js' login() navigates away; StrictMode's second effect run must not start a second sign-in.
 let signInStarted = false;
@@ -9,7 +9,7 @@ let signInStarted = false;
  * and comes back to `redirectTo`; one whose session just ended is told so and signs in on request.
  */
 export function SignInPage({ title, redirectTo, automatic }: { title: string; redirectTo: string; automatic: boolean }) {
-  const { session } = useShell();
+  const { session } = useAuth();
   useEffect(() => {
     if (!automatic || signInStarted) return;
     signInStarted = true;

@@ -1,8 +1,8 @@
+import { useAuth } from '@gatehouse/auth-lib';
 import { useLocation } from 'react-router-dom';
 import type { RemoteConfig } from '../config/types';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
 import { SignInPage } from '../pages/SignInPage';
-import { useSnapshot } from '../session/useSnapshot';
 import { useShell } from '../ShellContext';
 import { RemoteSlot } from '../slots/RemoteSlot';
 import { missingRoles } from './access';
@@ -12,8 +12,9 @@ import { missingRoles } from './access';
  * passes both gets the slot, which is when the remote's code is first requested.
  */
 export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
-  const { session, registry } = useShell();
-  const snapshot = useSnapshot(session);
+  const { registry } = useShell();
+  const snapshot = useAuth();
+  const { session } = snapshot;
   const location = useLocation();
 
   switch (snapshot.status) {

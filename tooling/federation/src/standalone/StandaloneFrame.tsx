@@ -1,5 +1,5 @@
-import type { Session } from '@gatehouse/auth-lib';
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { useAuth } from '@gatehouse/auth-lib';
+import { useEffect, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 
 // keycloak-js' login() navigates away; StrictMode's second effect run must not start a second sign-in.
@@ -9,8 +9,9 @@ let signInStarted = false;
  * The minimal page around a remote that runs on its own: a header with the signed-in user and
  * sign-out, and sign-in before the remote renders (a remote team develops against the real provider).
  */
-export function StandaloneFrame({ title, session, children }: { title: string; session: Session; children: ReactNode }) {
-  const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
+export function StandaloneFrame({ title, children }: { title: string; children: ReactNode }) {
+  const snapshot = useAuth();
+  const { session } = snapshot;
   const location = useLocation();
   const redirectTo = location.pathname + location.search + location.hash;
   const signInNow = snapshot.status === 'anonymous' && snapshot.signOutReason === null;

@@ -43,7 +43,7 @@ export async function runStandalone({ title, App, configUrl = '/config.json' }: 
     <StrictMode>
       <AuthProvider session={session}>
         <BrowserRouter>
-          <StandaloneFrame title={title} session={session}>
+          <StandaloneFrame title={title}>
             <Routes>
               <Route path="/*" element={<App />} />
             </Routes>
