@@ -1,0 +1,47 @@
+/**
+ * `@gatehouse/auth-lib`: the auth contract between the Gatehouse shell and its remotes.
+ * Everything public is named here; anything not exported from this file is internal.
+ */
+
+// The session core (no framework)
+export { createSession, getSession, whenSession } from './session/createSession';
+export type { SessionDependencies, PageLocation } from './session/KeycloakSession';
+export type { KeycloakFactory, KeycloakLike, KeycloakServerSettings } from './session/keycloak';
+export type { TabChannel, TabChannelFactory } from './session/otherTabs';
+export type { BackoffSettings } from './session/tokenManager';
+export { authFetch } from './pageAuthFetch';
+
+// The contract's types and errors
+export type {
+  LoginOptions,
+  LogoutOptions,
+  Profile,
+  Session,
+  SessionConfig,
+  SessionEvent,
+  SessionSnapshot,
+  SessionStatus,
+  SignOutReason,
+  TokenOptions,
+  User,
+} from './types';
+export { AuthError } from './errors';
+export type { AuthErrorCode } from './errors';
+
+// The React layer
+export { AuthProvider } from './react/AuthProvider';
+export type { AuthProviderProps } from './react/AuthProvider';
+export { useAuth } from './react/useAuth';
+export type { AuthState } from './react/useAuth';
+export { useUser } from './react/useUser';
+export { useRoles } from './react/useRoles';
+export type { Roles } from './react/useRoles';
+export { useToken } from './react/useToken';
+export { RequireAuth } from './react/RequireAuth';
+export type { RequireAuthProps } from './react/RequireAuth';
+export { RequireRole } from './react/RequireRole';
+export type { RequireRoleProps } from './react/RequireRole';
+
+// Versions and static files
+export { VERSION, isCompatibleVersion, assertCompatibleVersion } from './version';
+export { SILENT_CHECK_SSO_HTML } from './silentCheckSso';
