@@ -1,0 +1,47 @@
+import { defineConfig } from '@playwright/test';
+import { SHELL } from './support/system';
+
+/**
+ * Browser tests over the running system (dev identity provider + shell + remotes, as `npm start` runs
+ * them), in Debian's Chromium. One behaviour per spec file; specs share the system, so they run one
+ * at a time and every test signs in from a fresh browser context.
+ */
+export default defineConfig({
+  testDir: './specs',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  globalSetup: './support/globalSetup.ts',
+  use: {
+    baseURL: SHELL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node ../scripts/start.mjs',
+    // The last app to come up; globalSetup then waits for every other one.
+    url: 'http://localhost:3003/mf-manifest.json',
+    reuseExistingServer: !process.env.CI,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    // start.mjs stops its apps' process trees on SIGTERM; a SIGKILL would orphan them.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+  },
+});

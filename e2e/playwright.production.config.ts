@@ -1,0 +1,38 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * The failure matrix against the production topology: real builds, served by real nginx from the
+ * deployable configuration (deploy/nginx), each app on its own origin, the dev identity provider.
+ * Every spec restarts nginx on the same ports (4000–4003), so they run one at a time.
+ *
+ *   npx playwright test -c playwright.production.config.ts      (in e2e/)
+ */
+export default defineConfig({
+  testDir: './production',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './production/support/globalSetup.ts',
+  fullyParallel: false,
+  workers: 1,
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
+  retries: 0,
+  reporter: [['list']],
+  outputDir: './test-results/production',
+  use: {
+    browserName: 'chromium',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});

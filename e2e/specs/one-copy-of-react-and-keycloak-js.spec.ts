@@ -1,0 +1,48 @@
+import { expect, test, type Response } from '@playwright/test';
+import { navigationLinks, openSignedIn } from '../support/flows';
+
+// Module paths as they appear in the dev bundles (webpack names each module after its file).
+const REACT = /node_modules\/react\/cjs\/react\.(development|production)\.js/;
+const REACT_DOM = /node_modules\/react-dom\/cjs\/react-dom-client\.(development|production)\.js/;
+const KEYCLOAK = /node_modules\/keycloak-js\/lib\/keycloak\.js/;
+
+test('after opening every remote, the page has loaded exactly one copy of React, React DOM and keycloak-js', async ({ page }) => {
+  // Count React renderers the way React DevTools does: every react-dom copy registers with this hook.
+  await page.addInitScript(() => {
+    const renderers = new Map<number, unknown>();
+    Object.assign(window, {
+      __REACT_DEVTOOLS_GLOBAL_HOOK__: {
+        renderers,
+        supportsFiber: true,
+        isDisabled: false,
+        inject: (renderer: unknown) => {
+          renderers.set(renderers.size + 1, renderer);
+          return renderers.size;
+        },
+        checkDCE: () => undefined,
+        onCommitFiberRoot: () => undefined,
+        onCommitFiberUnmount: () => undefined,
+        onPostCommitFiberRoot: () => undefined,
+        onScheduleFiberRoot: () => undefined,
+      },
+    });
+  });
+  const scripts: Response[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(response);
+  });
+
+  await openSignedIn(page, 'alice');
+  for (const title of ['Profile', 'Admin', 'Reports']) {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: title }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+  }
+  expect(await navigationLinks(page)).toHaveLength(4);
+
+  const bodies = await Promise.all(scripts.map(async (response) => ({ url: response.url(), body: await response.text().catch(() => '') })));
+  const carrying = (pattern: RegExp) => bodies.filter(({ body }) => pattern.test(body)).map(({ url }) => url);
+  expect(carrying(REACT)).toHaveLength(1);
+  expect(carrying(REACT_DOM)).toHaveLength(1);
+  expect(carrying(KEYCLOAK)).toHaveLength(1);
+  expect(await page.evaluate(() => (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: { renderers: Map<number, unknown> } }).__REACT_DEVTOOLS_GLOBAL_HOOK__.renderers.size)).toBe(1);
+});

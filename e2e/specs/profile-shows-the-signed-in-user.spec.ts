@@ -1,0 +1,16 @@
+import { expect, test } from '@playwright/test';
+import { openSignedIn } from '../support/flows';
+
+test('the profile remote shows the user, their roles and a live token countdown', async ({ page }) => {
+  await openSignedIn(page, 'carol', '/profile');
+
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
+  await expect(page.getByTestId('username')).toHaveText('carol');
+  await expect(page.getByTestId('full-name')).toHaveText('Carol Chen');
+  await expect(page.getByTestId('email')).toContainText('carol@example.com');
+  await expect(page.getByTestId('realm-roles')).toContainText('user');
+  await expect(page.getByTestId('client-roles')).toContainText('reports: viewer');
+  const countdown = page.getByTestId('token-countdown');
+  const first = await countdown.innerText();
+  await expect(countdown).not.toHaveText(first, { timeout: 3000 });
+});

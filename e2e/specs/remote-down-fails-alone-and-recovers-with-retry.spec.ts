@@ -1,0 +1,31 @@
+import { expect, test } from '@playwright/test';
+import { openSignedIn } from '../support/flows';
+import { REMOTES } from '../support/system';
+
+test('a remote that is down fails in its slot, the page keeps working, and Retry loads it once it is back', async ({ page }) => {
+  await openSignedIn(page, 'alice');
+  // The reports remote's server refuses connections (as when it is stopped).
+  const down = `${REMOTES.reports}/**`;
+  await page.route(down, (route) => route.abort('connectionrefused'));
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+
+  const slot = page.getByRole('alert');
+  await expect(slot).toContainText('Reports is unavailable');
+  await expect(slot).toContainText('The remote "reports" is not reachable');
+  await expect(page.getByRole('banner')).toContainText('Alice Anders');
+
+  // The rest of the page keeps working.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+  await expect(page.getByRole('alert')).toContainText('not reachable');
+
+  // Back up: Retry really fetches the manifest and code again.
+  await page.unroute(down);
+  const manifestFetched = page.waitForRequest(`${REMOTES.reports}/mf-manifest.json`);
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await manifestFetched;
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reports');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});

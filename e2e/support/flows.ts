@@ -1,0 +1,37 @@
+import { expect, type Page, type Request } from '@playwright/test';
+import { IDP, USERS, type DemoUser } from './system';
+
+/** Fills the identity provider's login form (Keycloak's field ids) and waits to be back on `origin`. */
+export async function signInAtProvider(page: Page, user: DemoUser, origin = 'http://localhost:3000'): Promise<void> {
+  await page.waitForURL((url) => url.href.startsWith(IDP));
+  await page.locator('#username').fill(USERS[user].username);
+  await page.locator('#password').fill(USERS[user].username);
+  await page.locator('#kc-login').click();
+  await page.waitForURL((url) => url.origin === origin);
+}
+
+/** Opens `path` of the shell signed out, signs in as `user` when sent to the provider, and waits for the page. */
+export async function openSignedIn(page: Page, user: DemoUser, path = '/'): Promise<void> {
+  if (path === '/') {
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
+  } else {
+    await page.goto(path);
+  }
+  await signInAtProvider(page, user);
+  await expect(page.getByTestId('user-name')).toHaveText(USERS[user].name);
+}
+
+/** Records every request the page makes to `origin`. */
+export function requestsTo(page: Page, origin: string): Request[] {
+  const seen: Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).origin === origin) seen.push(request);
+  });
+  return seen;
+}
+
+/** The navigation links of the shell's header, in order. */
+export async function navigationLinks(page: Page): Promise<string[]> {
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
+}

@@ -1,0 +1,25 @@
+/** Addresses of the dev system that `npm start` (scripts/start.mjs) runs. */
+export const SHELL = 'http://localhost:3000';
+export const IDP = 'http://localhost:8080';
+export const REALM_URL = `${IDP}/realms/gatehouse`;
+export const REMOTES = {
+  profile: 'http://localhost:3001',
+  admin: 'http://localhost:3002',
+  reports: 'http://localhost:3003',
+} as const;
+
+/** What answers once each part of the system is ready. */
+export const READY_URLS = [
+  `${REALM_URL}/.well-known/openid-configuration`,
+  `${SHELL}/config.json`,
+  ...Object.values(REMOTES).map((origin) => `${origin}/mf-manifest.json`),
+];
+
+/** The demo realm's users (deploy/keycloak/gatehouse-realm.json); the password is the username. */
+export const USERS = {
+  alice: { username: 'alice', name: 'Alice Anders', email: 'alice@example.com' },
+  bob: { username: 'bob', name: 'Bob Brown', email: 'bob@example.com' },
+  carol: { username: 'carol', name: 'Carol Chen', email: 'carol@example.com' },
+} as const;
+
+export type DemoUser = keyof typeof USERS;
