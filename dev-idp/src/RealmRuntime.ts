@@ -1,0 +1,53 @@
+import type Provider from 'oidc-provider';
+
+import { createRealmKeys } from './keys.js';
+import type { RealmKeys } from './keys.js';
+import { createProvider } from './provider/createProvider.js';
+import { MemoryStore } from './provider/MemoryStore.js';
+import type { Client, Realm, User } from './realm/model.js';
+import { SessionRegistry } from './sessions.js';
+
+/**
+ * One realm being served: its configuration (mutable through the admin API), signing key,
+ * SSO sessions and the oidc-provider instance mounted at `/realms/{realm}`.
+ */
+export class RealmRuntime {
+  readonly realm: Realm;
+  readonly issuer: string;
+  /** `/realms/{realm}` */
+  readonly path: string;
+  readonly keys: RealmKeys;
+  readonly store = new MemoryStore();
+  readonly sessions: SessionRegistry;
+  readonly provider: Provider;
+
+  private constructor(realm: Realm, baseUrl: string, keys: RealmKeys) {
+    this.realm = realm;
+    this.path = `/realms/${encodeURIComponent(realm.name)}`;
+    this.issuer = `${baseUrl}${this.path}`;
+    this.keys = keys;
+    this.sessions = new SessionRegistry(
+      () => ({ idle: this.realm.ssoSessionIdleTimeout, max: this.realm.ssoSessionMaxLifespan }),
+      (session) => this.store.deleteWhere((p) => p.uid === session.id || p.sessionUid === session.id),
+    );
+    this.provider = createProvider(this);
+  }
+
+  static async create(realm: Realm, baseUrl: string): Promise<RealmRuntime> {
+    return new RealmRuntime(realm, baseUrl, await createRealmKeys());
+  }
+
+  client(clientId: string | undefined): Client | undefined {
+    return this.realm.clients.find((c) => c.clientId === clientId);
+  }
+
+  user(id: string | undefined): User | undefined {
+    return this.realm.users.find((u) => u.id === id);
+  }
+
+  /** Login accepts the username or the e-mail address (case-insensitive), as Keycloak's form does. */
+  userByLogin(login: string): User | undefined {
+    const wanted = login.trim().toLowerCase();
+    return this.realm.users.find((u) => u.username === wanted) ?? this.realm.users.find((u) => u.email === wanted);
+  }
+}

@@ -1,0 +1,77 @@
+import { decodeJwt } from 'jose';
+
+import { grantedScope } from '../claims.js';
+import { answerPreflight, applyCors, suppressForeignCors } from '../http/cors.js';
+import { interceptJson } from '../http/interceptJson.js';
+import type { JsonResponse } from '../http/interceptJson.js';
+import { readBody, replayBody, sendOAuthError } from '../http/respond.js';
+import type { RealmRuntime } from '../RealmRuntime.js';
+import { originAllowed } from '../redirect.js';
+import { signRefreshToken, verifyRefreshToken } from '../tokens.js';
+import { basicClientId, passwordGrant } from './passwordGrant.js';
+import type { RealmRequest } from './RealmRequest.js';
+
+/**
+ * The token endpoint. oidc-provider does the authorization_code and refresh_token grants;
+ * around it we add Keycloak's CORS, unwrap our JWT refresh tokens into oidc-provider's opaque
+ * ones, refuse grants of ended sessions ("Session not active") and reshape the response.
+ */
+export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest): Promise<void> {
+  if (req.method === 'OPTIONS') {
+    answerPreflight(req, res, (o) => runtime.realm.clients.some((c) => originAllowed(c, o)), 'POST, OPTIONS');
+    return;
+  }
+  const params = new URLSearchParams((await readBody(req)).toString('utf8'));
+  const client = runtime.client(params.get('client_id') ?? basicClientId(req));
+  applyCors(req, res, (origin) => client !== undefined && originAllowed(client, origin));
+  suppressForeignCors(res);
+
+  const grantType = params.get('grant_type');
+  if (grantType === 'password') {
+    await passwordGrant(runtime, req, res, params, client);
+    return;
+  }
+  if (grantType === 'refresh_token') {
+    const refresh = await verifyRefreshToken(runtime, params.get('refresh_token') ?? '');
+    if (!refresh) return sendOAuthError(res, 400, 'invalid_grant', 'Invalid refresh token');
+    if (client && refresh.azp !== client.clientId) {
+      return sendOAuthError(res, 400, 'invalid_grant', 'Invalid refresh token. Token client and authorized client don\'t match');
+    }
+    if (!runtime.sessions.active(refresh.sid)) return sendOAuthError(res, 400, 'invalid_grant', 'Session not active');
+    params.set('refresh_token', refresh.handle);
+  }
+  replayBody(req, Buffer.from(params.toString()));
+  interceptJson(res, (response) => keycloakTokenResponse(runtime, response, grantType === 'refresh_token'));
+  forward();
+}
+
+async function keycloakTokenResponse(runtime: RealmRuntime, response: JsonResponse, refreshing: boolean): Promise<JsonResponse> {
+  const { status, body } = response;
+  if (status !== 200 || typeof body.access_token !== 'string') return response;
+  const access = decodeJwt(body.access_token);
+  const sid = typeof access.sid === 'string' ? access.sid : undefined;
+  const session = refreshing ? runtime.sessions.touch(sid ?? '') : runtime.sessions.active(sid);
+  if (!session || !access.sub) {
+    return { status: 400, body: { error: 'invalid_grant', error_description: 'Session not active' } };
+  }
+  const now = Math.floor(Date.now() / 1000);
+  const refreshExp = runtime.sessions.expiresAt(session);
+  const scope = grantedScope(typeof body.scope === 'string' ? body.scope : undefined);
+  const refreshToken = typeof body.refresh_token === 'string'
+    ? await signRefreshToken(runtime, { handle: body.refresh_token, sid: session.id, sub: access.sub, azp: String(access.azp), scope, exp: refreshExp })
+    : undefined;
+  return {
+    status,
+    body: {
+      access_token: body.access_token,
+      expires_in: body.expires_in,
+      refresh_expires_in: refreshToken ? refreshExp - now : undefined,
+      refresh_token: refreshToken,
+      token_type: 'Bearer',
+      id_token: body.id_token,
+      'not-before-policy': 0,
+      session_state: session.id,
+      scope,
+    },
+  };
+}

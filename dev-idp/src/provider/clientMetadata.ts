@@ -1,0 +1,33 @@
+import type { AdapterPayload } from 'oidc-provider';
+
+import type { Client } from '../realm/model.js';
+
+/**
+ * How a Keycloak client looks to oidc-provider. Bearer-only and disabled clients are not
+ * registered (oidc-provider answers invalid_client, as Keycloak does). Redirect URIs are
+ * only those that parse as URLs; matching itself uses Keycloak's rule (see redirect.ts).
+ */
+export function toClientMetadata(client: Client): AdapterPayload | undefined {
+  if (!client.enabled || client.bearerOnly) return undefined;
+  const redirectUris = client.redirectUris.filter(isAbsoluteUrl);
+  const codeFlow = client.standardFlowEnabled && redirectUris.length > 0;
+  if (!codeFlow) return undefined;
+  return {
+    client_id: client.clientId,
+    ...(client.publicClient
+      ? { token_endpoint_auth_method: 'none' }
+      : { token_endpoint_auth_method: 'client_secret_basic', client_secret: client.secret ?? '' }),
+    redirect_uris: redirectUris,
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  };
+}
+
+function isAbsoluteUrl(uri: string): boolean {
+  try {
+    const url = new URL(uri.replace(/\*$/, ''));
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.hash;
+  } catch {
+    return false;
+  }
+}

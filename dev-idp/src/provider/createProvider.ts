@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+
+import Provider from './oidcProvider.js';
+import type { KoaContext, TokenInstance } from 'oidc-provider';
+import type ProviderType from 'oidc-provider';
+
+import { accessTokenClaims, grantedScope, idTokenClaims } from '../claims.js';
+import { errorPage } from '../pages/errorPage.js';
+import type { RealmRuntime } from '../RealmRuntime.js';
+import { redirectUriMatches } from '../redirect.js';
+import { createAdapterClass } from './adapter.js';
+import { toClientMetadata } from './clientMetadata.js';
+import { KEYCLOAK_ROUTES } from './routes.js';
+import { trackSsoSession } from './trackSsoSession.js';
+
+/** The single resource every access token is for: makes oidc-provider issue JWT access tokens. */
+export const ACCOUNT_RESOURCE = 'urn:gatehouse:dev-idp:account';
+const ALL_SCOPES = 'openid profile email offline_access roles web-origins acr basic address phone';
+const PROFILE_CLAIMS = ['preferred_username', 'name', 'given_name', 'family_name', 'email', 'email_verified'];
+
+/**
+ * An oidc-provider instance configured to look like a Keycloak realm. Each Keycloak behaviour
+ * that oidc-provider does not have by default is one setting here; decisions/0001 lists them.
+ */
+export function createProvider(runtime: RealmRuntime): ProviderType {
+  const { realm } = runtime;
+  const provider = new Provider(runtime.issuer, {
+    adapter: createAdapterClass(runtime.store, (id) => {
+      const client = runtime.client(id);
+      return client && toClientMetadata(client);
+    }),
+    jwks: { keys: [runtime.keys.privateJwk] },
+    routes: KEYCLOAK_ROUTES,
+    cookies: {
+      names: { session: 'KEYCLOAK_IDENTITY', interaction: 'KC_INTERACTION', resume: 'KC_RESUME' },
+      long: { httpOnly: true, sameSite: 'lax', path: `${runtime.path}/` },
+      short: { httpOnly: true, sameSite: 'lax', path: `${runtime.path}/` },
+      keys: [randomBytes(32).toString('base64url')],
+    },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${runtime.path}/login-actions/authenticate/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => ACCOUNT_RESOURCE,
+        useGrantedResource: () => true,
+        getResourceServerInfo: () => ({
+          scope: ALL_SCOPES,
+          accessTokenTTL: realm.accessTokenLifespan,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+    responseTypes: ['code'],
+    scopes: ALL_SCOPES.split(' '),
+    // Keycloak puts profile and email claims in every ID token, whatever the scope.
+    claims: { openid: ['sub', 'typ', 'azp', ...PROFILE_CLAIMS], profile: [], email: [] },
+    conformIdTokenClaims: false,
+    pkce: { required: (_ctx: unknown, client: { clientId: string }) => runtime.client(client.clientId)?.pkceMethod !== undefined },
+    rotateRefreshToken: false,
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    expiresWithSession: async () => true,
+    ttl: {
+      AccessToken: () => realm.accessTokenLifespan,
+      IdToken: () => realm.accessTokenLifespan,
+      AuthorizationCode: 60,
+      Interaction: 1800,
+      RefreshToken: () => realm.ssoSessionMaxLifespan,
+      Session: () => realm.ssoSessionMaxLifespan,
+      Grant: () => realm.ssoSessionMaxLifespan,
+    },
+    findAccount: async (ctx: KoaContext, id: string) => {
+      const user = runtime.user(id);
+      if (!user || !user.enabled) return undefined;
+      return {
+        accountId: id,
+        claims: async () => ({ sub: id, azp: ctx.oidc.client?.clientId, ...idTokenClaims(user) }),
+      };
+    },
+    loadExistingGrant: async (ctx: KoaContext) => {
+      const { session, client } = ctx.oidc;
+      if (!session?.accountId || !client) return undefined;
+      // Keycloak asks no consent by default: every requested scope is granted.
+      const grant = new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope(ALL_SCOPES);
+      grant.addResourceScope(ACCOUNT_RESOURCE, ALL_SCOPES);
+      await grant.save();
+      return grant;
+    },
+    formats: {
+      customizers: {
+        jwt: async (_ctx: KoaContext, token: TokenInstance, jwt: { header: Record<string, unknown>; payload: Record<string, unknown> }) => {
+          const user = runtime.user(token.accountId);
+          const client = runtime.client(token.clientId);
+          if (!user || !client) return jwt;
+          const sid = token.sessionUid ?? '';
+          delete jwt.payload.client_id;
+          delete jwt.payload.aud;
+          jwt.header.typ = 'JWT';
+          const session = runtime.sessions.active(sid);
+          Object.assign(jwt.payload, {
+            auth_time: session?.started ?? token.authTime,
+            ...accessTokenClaims({ realm, user, client, sid, scope: grantedScope(token.scope) }),
+          });
+          return jwt;
+        },
+      },
+    },
+    clientBasedCORS: () => true,
+    renderError: async (ctx: KoaContext, out: { error: string; error_description?: string }) => {
+      ctx.type = 'html';
+      ctx.body = errorPage(realm, keycloakMessage(out));
+    },
+  });
+  // The Keycloak `sid` is one id per SSO session, shared by all clients (oidc-provider makes one per client).
+  provider.Session.prototype.ensureClientContainer = function ensureClientContainer(clientId) {
+    if (!this.sidFor(clientId)) this.sidFor(clientId, this.uid);
+  };
+  provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(value) {
+    const client = runtime.client(this.clientId);
+    return client !== undefined && redirectUriMatches(value, client.redirectUris);
+  };
+  provider.use(trackSsoSession(runtime));
+  return provider;
+}
+
+function keycloakMessage(out: { error: string; error_description?: string }): string {
+  const description = out.error_description ?? '';
+  if (/redirect_uri/.test(description)) return 'Invalid parameter: redirect_uri';
+  if (out.error === 'invalid_client' || /client/.test(description)) return 'Client not found.';
+  if (/session|interaction/i.test(description)) return 'Your login attempt timed out. Login will start from the beginning.';
+  return description || out.error;
+}

@@ -1,0 +1,60 @@
+/**
+ * The subset of Keycloak's realm representation (the JSON that `kc.sh import` and
+ * `POST /admin/realms` accept) that the dev IdP reads. Every other Keycloak field is
+ * tolerated and ignored.
+ */
+export interface CredentialRepresentation {
+  type?: string;
+  value?: string;
+  temporary?: boolean;
+}
+
+export interface UserRepresentation {
+  id?: string;
+  username?: string;
+  enabled?: boolean;
+  email?: string;
+  emailVerified?: boolean;
+  firstName?: string;
+  lastName?: string;
+  credentials?: CredentialRepresentation[];
+  realmRoles?: string[];
+  clientRoles?: Record<string, string[]>;
+}
+
+export interface ClientRepresentation {
+  id?: string;
+  clientId?: string;
+  name?: string;
+  enabled?: boolean;
+  publicClient?: boolean;
+  bearerOnly?: boolean;
+  secret?: string;
+  standardFlowEnabled?: boolean;
+  directAccessGrantsEnabled?: boolean;
+  redirectUris?: string[];
+  webOrigins?: string[];
+  attributes?: Record<string, string>;
+}
+
+export interface RoleRepresentation {
+  id?: string;
+  name?: string;
+  description?: string;
+}
+
+export interface RealmRepresentation {
+  id?: string;
+  realm?: string;
+  displayName?: string;
+  enabled?: boolean;
+  accessTokenLifespan?: number;
+  ssoSessionIdleTimeout?: number;
+  ssoSessionMaxLifespan?: number;
+  roles?: {
+    realm?: RoleRepresentation[];
+    client?: Record<string, RoleRepresentation[]>;
+  };
+  clients?: ClientRepresentation[];
+  users?: UserRepresentation[];
+}

@@ -1,0 +1,126 @@
+import { RealmFileError } from './RealmFileError.js';
+import {
+  IGNORED_CLIENT_FIELDS, IGNORED_CREDENTIAL_FIELDS, IGNORED_REALM_FIELDS, IGNORED_ROLE_FIELDS, IGNORED_USER_FIELDS,
+} from './keycloakFields.js';
+import type { RealmRepresentation } from './representation.js';
+
+type Kind = 'string' | 'boolean' | 'seconds' | 'strings' | 'object' | 'array' | 'stringMap' | 'stringListMap';
+type Shape = Record<string, Kind>;
+
+const REALM: Shape = {
+  realm: 'string', enabled: 'boolean', displayName: 'string', accessTokenLifespan: 'seconds',
+  ssoSessionIdleTimeout: 'seconds', ssoSessionMaxLifespan: 'seconds', roles: 'object', clients: 'array', users: 'array',
+};
+const CLIENT: Shape = {
+  clientId: 'string', name: 'string', enabled: 'boolean', publicClient: 'boolean', bearerOnly: 'boolean', secret: 'string',
+  standardFlowEnabled: 'boolean', directAccessGrantsEnabled: 'boolean', redirectUris: 'strings', webOrigins: 'strings',
+  attributes: 'stringMap',
+};
+const USER: Shape = {
+  username: 'string', enabled: 'boolean', email: 'string', emailVerified: 'boolean', firstName: 'string',
+  lastName: 'string', credentials: 'array', realmRoles: 'strings', clientRoles: 'stringListMap',
+};
+const ROLE: Shape = { name: 'string', description: 'string' };
+const CREDENTIAL: Shape = { type: 'string', value: 'string' };
+
+/** What validation found besides errors: one line per problem the server can live with. */
+export interface ValidationResult {
+  realm: RealmRepresentation;
+  warnings: string[];
+}
+
+/**
+ * Checks a parsed realm file against the fields the dev IdP implements. Throws a
+ * {@link RealmFileError} naming `source` and the field for a wrong type or a missing
+ * required field; unknown fields become warnings, Keycloak fields we do not implement
+ * are summarised in one warning line.
+ */
+export function validateRealm(source: string, json: unknown): ValidationResult {
+  const unknown: string[] = [];
+  const ignored = new Set<string>();
+  const check = (value: unknown, path: string, shape: Shape, known: Set<string>): Record<string, unknown> => {
+    if (!isObject(value)) throw new RealmFileError(source, path || '(top level)', 'expected a JSON object');
+    for (const [key, field] of Object.entries(value)) {
+      const kind = shape[key];
+      const at = path ? `${path}.${key}` : key;
+      if (!kind) {
+        if (known.has(key)) ignored.add(key);
+        else unknown.push(at);
+        continue;
+      }
+      if (field === null || field === undefined) continue;
+      checkKind(source, at, kind, field);
+    }
+    return value;
+  };
+
+  const realm = check(json, '', REALM, IGNORED_REALM_FIELDS);
+  if (typeof realm.realm !== 'string' || realm.realm.trim() === '') {
+    throw new RealmFileError(source, 'realm', 'required: the realm name (a non-empty string)');
+  }
+  if (!/^[A-Za-z0-9._-]+$/.test(realm.realm)) {
+    throw new RealmFileError(source, 'realm', `"${realm.realm}" may use only letters, digits, ".", "_" and "-"`);
+  }
+  const roles = realm.roles === undefined || realm.roles === null
+    ? undefined : check(realm.roles, 'roles', { realm: 'array', client: 'object' }, new Set());
+  ((roles?.realm ?? []) as unknown[]).forEach((role, i) => checkRole(role, `roles.realm[${i}]`));
+  for (const [clientId, list] of Object.entries((roles?.client ?? {}) as Record<string, unknown>)) {
+    if (!Array.isArray(list)) throw new RealmFileError(source, `roles.client.${clientId}`, 'expected an array of roles');
+    list.forEach((role, i) => checkRole(role, `roles.client.${clientId}[${i}]`));
+  }
+  ((realm.clients ?? []) as unknown[]).forEach((client, i) => {
+    const c = check(client, `clients[${i}]`, CLIENT, IGNORED_CLIENT_FIELDS);
+    requireString(c.clientId, `clients[${i}].clientId`);
+  });
+  ((realm.users ?? []) as unknown[]).forEach((user, i) => {
+    const u = check(user, `users[${i}]`, USER, IGNORED_USER_FIELDS);
+    requireString(u.username, `users[${i}].username`);
+    ((u.credentials ?? []) as unknown[]).forEach((cred, j) => {
+      const c = check(cred, `users[${i}].credentials[${j}]`, CREDENTIAL, IGNORED_CREDENTIAL_FIELDS);
+      if (c.type === 'password' && typeof c.value !== 'string') {
+        throw new RealmFileError(source, `users[${i}].credentials[${j}].value`, 'required for a password credential (plain text)');
+      }
+    });
+  });
+
+  const warnings = unknown.map((field) => `${source}: unknown field ${field} (ignored)`);
+  if (ignored.size > 0) {
+    warnings.push(`${source}: ignoring Keycloak settings the dev IdP does not implement: ${[...ignored].sort().join(', ')}`);
+  }
+  return { realm: realm as RealmRepresentation, warnings };
+
+  function checkRole(role: unknown, path: string): void {
+    const r = check(role, path, ROLE, IGNORED_ROLE_FIELDS);
+    requireString(r.name, `${path}.name`);
+  }
+
+  function requireString(value: unknown, path: string): void {
+    if (typeof value !== 'string' || value === '') throw new RealmFileError(source, path, 'required (a non-empty string)');
+  }
+}
+
+function checkKind(source: string, at: string, kind: Kind, field: unknown): void {
+  const fail = (expected: string): never => {
+    throw new RealmFileError(source, at, `expected ${expected}, got ${JSON.stringify(field)}`);
+  };
+  switch (kind) {
+    case 'string': if (typeof field !== 'string') fail('a string'); break;
+    case 'boolean': if (typeof field !== 'boolean') fail('true or false'); break;
+    case 'seconds': if (typeof field !== 'number' || !Number.isInteger(field) || field <= 0) fail('a positive whole number of seconds'); break;
+    case 'strings': if (!Array.isArray(field) || !field.every((s) => typeof s === 'string')) fail('an array of strings'); break;
+    case 'object': if (!isObject(field)) fail('a JSON object'); break;
+    case 'array': if (!Array.isArray(field)) fail('an array'); break;
+    case 'stringMap':
+      if (!isObject(field) || !Object.values(field).every((s) => typeof s === 'string')) fail('an object of strings');
+      break;
+    case 'stringListMap':
+      if (!isObject(field) || !Object.values(field).every((l) => Array.isArray(l) && l.every((s) => typeof s === 'string'))) {
+        fail('an object of string arrays');
+      }
+      break;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

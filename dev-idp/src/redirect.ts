@@ -1,0 +1,58 @@
+import type { Client } from './realm/model.js';
+
+/**
+ * Keycloak's redirect URI rule: an exact match, or a pattern ending in `*` whose prefix the URI
+ * starts with (query and fragment ignored); `http://host/*` also allows `http://host` itself.
+ * URIs with user info (`http://good@evil`) are refused outright.
+ */
+export function redirectUriMatches(uri: string, patterns: readonly string[]): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (parsed.username || parsed.password) return false;
+  return patterns.some((pattern) => {
+    if (!pattern.endsWith('*') || pattern.includes('?')) return pattern === uri;
+    const target = uri.replace(/[?#].*$/, '');
+    const prefix = pattern.slice(0, -1);
+    return target.startsWith(prefix) || (prefix.endsWith('/') && target === prefix.slice(0, -1));
+  });
+}
+
+/** The client's web origins with `+` expanded to its redirect URIs' origins (`*` kept). */
+export function webOrigins(client: Client): string[] {
+  const origins = new Set<string>();
+  for (const origin of client.webOrigins) {
+    if (origin === '+') {
+      for (const uri of client.redirectUris) {
+        const o = originOf(uri.replace(/\*$/, ''));
+        if (o) origins.add(o);
+      }
+    } else {
+      origins.add(origin.replace(/\/$/, ''));
+    }
+  }
+  return [...origins];
+}
+
+/** Whether a browser origin may call this client's endpoints (CORS, login-status frame). */
+export function originAllowed(client: Client, origin: string): boolean {
+  const allowed = webOrigins(client);
+  return allowed.includes('*') || allowed.includes(origin);
+}
+
+/** The client's post-logout redirect URI patterns with `+` expanded to its redirect URIs. */
+export function postLogoutRedirectUris(client: Client): string[] {
+  return client.postLogoutRedirectUris.flatMap((uri) => (uri === '+' ? client.redirectUris : [uri]));
+}
+
+function originOf(uri: string): string | undefined {
+  try {
+    const url = new URL(uri);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

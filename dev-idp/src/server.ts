@@ -1,0 +1,109 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+
+import { handleAdmin } from './admin/adminRouter.js';
+import { REALM_ROUTES } from './endpoints/realmRoutes.js';
+import { sendHtml, sendJson } from './http/respond.js';
+import { layout } from './pages/layout.js';
+import { escapeHtml } from './pages/html.js';
+import type { Realm } from './realm/model.js';
+import { RealmRuntime } from './RealmRuntime.js';
+
+type Callback = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The HTTP server: `/realms/{realm}/…` goes to that realm's Keycloak endpoints or its
+ * oidc-provider, `/admin/…` to the admin REST subset. Realms can be added and removed while
+ * it runs (that is how each test gets a fresh realm).
+ */
+export class DevIdpServer {
+  readonly realms = new Map<string, RealmRuntime>();
+  readonly #callbacks = new WeakMap<RealmRuntime, Callback>();
+  readonly #server: Server;
+  readonly #sweeper: NodeJS.Timeout;
+  #baseUrl = '';
+
+  constructor() {
+    this.#server = createServer((req, res) => {
+      this.#handle(req, res).catch((error: unknown) => {
+        console.error('dev-idp: request failed', req.method, req.url, error);
+        if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: 'unexpected error in the dev IdP' });
+        else res.end();
+      });
+    });
+    this.#sweeper = setInterval(() => this.realms.forEach((r) => r.sessions.sweep()), 1000);
+    this.#sweeper.unref();
+  }
+
+  get baseUrl(): string {
+    return this.#baseUrl;
+  }
+
+  async listen(port: number, host?: string): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(port, host, () => resolve());
+    });
+    const address = this.#server.address();
+    const actual = typeof address === 'object' && address ? address.port : port;
+    this.#baseUrl = `http://localhost:${actual}`;
+    return actual;
+  }
+
+  async addRealm(realm: Realm): Promise<RealmRuntime> {
+    const runtime = await RealmRuntime.create(realm, this.#baseUrl);
+    this.realms.set(realm.name, runtime);
+    return runtime;
+  }
+
+  removeRealm(name: string): boolean {
+    return this.realms.delete(name);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.#baseUrl);
+    if (url.pathname.startsWith('/admin/')) return handleAdmin(this, req, res, url);
+    const match = /^\/realms\/([^/]+)(\/.*)?$/.exec(url.pathname);
+    if (!match) return this.#home(url, res);
+    const runtime = this.realms.get(decodeURIComponent(match[1] ?? ''));
+    if (!runtime) return sendJson(res, 404, { error: 'Realm does not exist' });
+    const rest = match[2] ?? '';
+    const forward = (): void => {
+      Object.assign(req, { originalUrl: req.url });
+      req.url = `${rest || '/'}${url.search}`;
+      this.#callback(runtime)(req, res);
+    };
+    for (const route of REALM_ROUTES) {
+      const found = route.pattern.exec(rest);
+      if (!found) continue;
+      if (!route.methods.includes(req.method ?? 'GET')) {
+        return sendJson(res, 405, { error: 'HTTP 405 Method Not Allowed' }, { Allow: route.methods.join(', ') });
+      }
+      return route.handler({ runtime, req, res, url, params: found.slice(1).map(String), forward });
+    }
+    forward();
+  }
+
+  #callback(runtime: RealmRuntime): Callback {
+    let callback = this.#callbacks.get(runtime);
+    if (!callback) {
+      callback = runtime.provider.callback();
+      this.#callbacks.set(runtime, callback);
+    }
+    return callback;
+  }
+
+  #home(url: URL, res: ServerResponse): void {
+    if (url.pathname !== '/') return sendJson(res, 404, { error: 'Resource not found' });
+    const links = [...this.realms.keys()].filter((n) => n !== 'master')
+      .map((n) => `<li><a href="/realms/${encodeURIComponent(n)}/.well-known/openid-configuration">${escapeHtml(n)}</a></li>`)
+      .join('');
+    sendHtml(res, 200, layout({ name: 'Gatehouse dev IdP' }, 'Realms', `<ul>${links}</ul>`));
+  }
+}

@@ -1,0 +1,96 @@
+import type { IncomingMessage } from 'node:http';
+
+import { SignJWT, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
+
+import { accessTokenClaims } from './claims.js';
+import type { RealmRuntime } from './RealmRuntime.js';
+import type { Client, User } from './realm/model.js';
+import type { SsoSession } from './sessions.js';
+
+/** The bearer token of a request; the scheme is case-insensitive (keycloak-js sends `bearer`). */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const match = /^bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
+}
+
+/** A verified access token of an active session. */
+export interface VerifiedAccess {
+  payload: JWTPayload & Record<string, unknown>;
+  user: User;
+  session: SsoSession;
+}
+
+/**
+ * Verifies an access token the realm issued (signature, issuer, expiry, typ "Bearer") and that
+ * its session and user are still there, as Keycloak's userinfo and account endpoints do.
+ */
+export async function verifyAccessToken(runtime: RealmRuntime, token: string | undefined): Promise<VerifiedAccess | undefined> {
+  if (!token) return undefined;
+  try {
+    const { payload } = await jwtVerify(token, runtime.keys.publicKey, { issuer: runtime.issuer, algorithms: ['RS256'] });
+    if (payload.typ !== 'Bearer') return undefined;
+    const session = runtime.sessions.active(typeof payload.sid === 'string' ? payload.sid : undefined);
+    const user = runtime.user(payload.sub);
+    if (!session || !user || !user.enabled || session.userId !== user.id) return undefined;
+    return { payload, user, session };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface RefreshTokenFields {
+  /** oidc-provider's opaque refresh token, carried as the JWT's `jti`. */
+  handle: string;
+  sid: string;
+  sub: string;
+  azp: string;
+  scope: string;
+  exp: number;
+}
+
+/**
+ * Keycloak-shaped refresh token (JWT, typ "Refresh", aud = issuer) around oidc-provider's
+ * opaque one. keycloak-js decodes refresh tokens, so an opaque value would break it.
+ */
+export async function signRefreshToken(runtime: RealmRuntime, fields: RefreshTokenFields): Promise<string> {
+  return new SignJWT({ typ: 'Refresh', azp: fields.azp, sid: fields.sid, scope: fields.scope })
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: runtime.keys.kid })
+    .setIssuer(runtime.issuer)
+    .setAudience(runtime.issuer)
+    .setSubject(fields.sub)
+    .setJti(fields.handle)
+    .setIssuedAt()
+    .setExpirationTime(fields.exp)
+    .sign(runtime.keys.privateKey);
+}
+
+/** The refresh token's fields if the realm signed it and it has not expired. */
+export async function verifyRefreshToken(runtime: RealmRuntime, token: string): Promise<RefreshTokenFields | undefined> {
+  try {
+    const { payload } = await jwtVerify(token, runtime.keys.publicKey, { issuer: runtime.issuer, audience: runtime.issuer });
+    if (payload.typ !== 'Refresh' || !payload.jti || !payload.sub || typeof payload.sid !== 'string') return undefined;
+    return {
+      handle: payload.jti,
+      sid: payload.sid,
+      sub: payload.sub,
+      azp: String(payload.azp),
+      scope: String(payload.scope ?? ''),
+      exp: payload.exp ?? 0,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** An access token minted here for the password grant (oidc-provider has no password grant). */
+export async function signAccessToken(runtime: RealmRuntime, user: User, client: Client, session: SsoSession, scope: string): Promise<string> {
+  return new SignJWT({ auth_time: session.started, ...accessTokenClaims({ realm: runtime.realm, user, client, sid: session.id, scope }) })
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: runtime.keys.kid })
+    .setIssuer(runtime.issuer)
+    .setSubject(user.id)
+    .setJti(crypto.randomUUID())
+    .setIssuedAt()
+    .setExpirationTime(`${runtime.realm.accessTokenLifespan}s`)
+    .sign(runtime.keys.privateKey);
+}
