@@ -13,7 +13,7 @@ const reports: RemoteConfig = {
   clientRoles: { reports: ['viewer'] },
 };
 
-function fakeRuntime(load: FederationRuntime['loadRemote']) {
+function fakeRuntime(load: (id: string) => Promise<unknown>) {
   return { registerRemotes: jest.fn(), loadRemote: jest.fn(load) } satisfies FederationRuntime;
 }
 
@@ -27,7 +27,7 @@ describe('RemoteRegistry', () => {
   });
 
   it('registers a remote by its manifest on first load, once, and loads its module', async () => {
-    const runtime = fakeRuntime(async () => ({ default: App }) as never);
+    const runtime = fakeRuntime(async () => ({ default: App }));
     const registry = new RemoteRegistry([reports], runtime, new FailureLog());
     await expect(registry.load(reports)).resolves.toEqual({ default: App });
     await registry.load(reports);
@@ -48,7 +48,7 @@ describe('RemoteRegistry', () => {
   });
 
   it('rejects a module without a component', async () => {
-    const registry = new RemoteRegistry([reports], fakeRuntime(async () => ({ notAComponent: 1 }) as never), new FailureLog());
+    const registry = new RemoteRegistry([reports], fakeRuntime(async () => ({ notAComponent: 1 })), new FailureLog());
     await expect(registry.load(reports)).rejects.toMatchObject({ reason: 'no-app' });
   });
 

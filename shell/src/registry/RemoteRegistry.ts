@@ -7,7 +7,7 @@ import { RemoteLoadError } from './RemoteLoadError';
 /** The part of the federation runtime the registry uses (injectable for tests). */
 export interface FederationRuntime {
   registerRemotes(remotes: { name: string; entry: string }[], options?: { force?: boolean }): void;
-  loadRemote<T>(id: string): Promise<T | null>;
+  loadRemote(id: string): Promise<unknown>;
 }
 
 /** What a remote's `./App` module provides. */
@@ -37,7 +37,7 @@ export class RemoteRegistry {
     this.failures.clear(remote.name);
     let module: unknown;
     try {
-      module = await this.runtime.loadRemote<unknown>(`${remote.name}/${remote.module.replace(/^\.\//, '')}`);
+      module = await this.runtime.loadRemote(`${remote.name}/${remote.module.replace(/^\.\//, '')}`);
     } catch (error) {
       const cause = this.failures.take(remote.name);
       throw classifyFailure(remote.name, remote.manifest, cause?.lifecycle ?? 'onLoad', cause?.error ?? error);

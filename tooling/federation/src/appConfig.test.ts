@@ -54,7 +54,7 @@ describe('defineApp', () => {
   });
 
   it('minifies production code with esbuild', () => {
-    const minimizer = app({}, { mode: 'production' }).optimization?.minimizer?.[0] as { options: { minimizer: { implementation: { name: string } } } };
+    const minimizer = app({}, { mode: 'production' }).optimization?.minimizer?.[0] as unknown as { options: { minimizer: { implementation: { name: string } } } };
     expect(minimizer.options.minimizer.implementation.name).toBe('esbuildMinify');
   });
 
