@@ -5,7 +5,7 @@ import { AuthError } from './errors';
  * than a JSON import so every bundler handles it the same and nothing else from package.json ships).
  *
  * @example
- * console.info(`auth-lib ${VERSION}`);
+ * document.documentElement.dataset.authLib = VERSION;
  */
 export const VERSION = '1.0.0';
 

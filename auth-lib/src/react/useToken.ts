@@ -32,8 +32,9 @@ export function useToken(): string | null {
       );
     };
     update();
-    // wake up when the token needs a refresh; a successful refresh changes tokenExpiresAt and re-runs this
-    const refreshAt = tokenExpiresAt === null ? null : tokenExpiresAt - session.config.minValidity * 1000;
+    // wake up once the token is under minValidity (keycloak-js counts whole seconds, hence the extra
+    // second); a successful refresh changes tokenExpiresAt and re-runs this effect
+    const refreshAt = tokenExpiresAt === null ? null : tokenExpiresAt - session.config.minValidity * 1000 + 1000;
     const timer = refreshAt === null ? null : setTimeout(update, Math.max(0, refreshAt - Date.now()));
     return () => {
       active = false;
