@@ -20,6 +20,7 @@ export function toClientMetadata(client: Client): AdapterPayload | undefined {
     redirect_uris: redirectUris,
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
+    require_auth_time: true,
   };
 }
 

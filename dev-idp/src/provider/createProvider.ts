@@ -58,7 +58,7 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
     responseTypes: ['code'],
     scopes: ALL_SCOPES.split(' '),
     // Keycloak puts profile and email claims in every ID token, whatever the scope.
-    claims: { openid: ['sub', 'typ', 'azp', ...PROFILE_CLAIMS], profile: [], email: [] },
+    claims: { openid: ['sub', 'typ', 'azp', 'sid', ...PROFILE_CLAIMS], profile: [], email: [] },
     conformIdTokenClaims: false,
     pkce: { required: (_ctx: unknown, client: { clientId: string }) => runtime.client(client.clientId)?.pkceMethod !== undefined },
     rotateRefreshToken: false,
@@ -78,7 +78,7 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
       if (!user || !user.enabled) return undefined;
       return {
         accountId: id,
-        claims: async () => ({ sub: id, azp: ctx.oidc.client?.clientId, ...idTokenClaims(user) }),
+        claims: async () => ({ sub: id, azp: ctx.oidc.client?.clientId, sid: sessionOf(ctx), ...idTokenClaims(user) }),
       };
     },
     loadExistingGrant: async (ctx: KoaContext) => {
@@ -100,12 +100,14 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
           const sid = token.sessionUid ?? '';
           delete jwt.payload.client_id;
           delete jwt.payload.aud;
-          jwt.header.typ = 'JWT';
+          jwt.header = { ...jwt.header, typ: 'JWT' };
           const session = runtime.sessions.active(sid);
           Object.assign(jwt.payload, {
             auth_time: session?.started ?? token.authTime,
             ...accessTokenClaims({ realm, user, client, sid, scope: grantedScope(token.scope) }),
           });
+          // Keycloak omits `aud` when no other client's roles are in the token; oidc-provider requires one.
+          jwt.payload.aud ??= client.clientId;
           return jwt;
         },
       },
@@ -125,7 +127,14 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
     return client !== undefined && redirectUriMatches(value, client.redirectUris);
   };
   provider.use(trackSsoSession(runtime));
+  provider.on('server_error', (_ctx, error) => console.error(`dev-idp: realm ${realm.name}:`, error));
   return provider;
+}
+
+/** The SSO session (Keycloak `sid`) of the code or refresh token being exchanged. */
+function sessionOf(ctx: KoaContext): string | undefined {
+  const entities = (ctx.oidc as { entities?: Record<string, TokenInstance | undefined> }).entities;
+  return entities?.AuthorizationCode?.sessionUid ?? entities?.RefreshToken?.sessionUid ?? ctx.oidc.session?.uid;
 }
 
 function keycloakMessage(out: { error: string; error_description?: string }): string {
