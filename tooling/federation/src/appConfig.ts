@@ -92,6 +92,8 @@ export function defineApp(app: AppDefinition) {
         new HtmlWebpackPlugin({
           // Only the app's own entry: the container entry (remoteEntry.js) is for hosts, not for this page.
           chunks: ['main'],
+          // Absolute, so deep links (/reports/x) served the same index.html find the scripts.
+          publicPath: '/',
           scriptLoading: 'defer',
           templateContent: htmlPage(app.title ?? app.name),
         }),
