@@ -1,0 +1,92 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { SILENT_CHECK_SSO_HTML } from '../../../src/silentCheckSso';
+
+export interface TestApp {
+  readonly origin: string;
+  /** what /config.json answers (the identity provider starts after the page server: it needs its origin) */
+  setConfig(config: { url: string; realm: string; clientId: string }): void;
+  close(): Promise<void>;
+}
+
+let bundle: Promise<string> | null = null;
+
+/** The test page's script: auth-lib's real source (keycloak-js included), bundled once per worker. */
+function pageBundle(): Promise<string> {
+  bundle ??= build({
+    entryPoints: [join(__dirname, '..', 'page', 'main.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    define: { 'process.env.NODE_ENV': '"development"' },
+    logLevel: 'silent',
+  }).then((result) => result.outputFiles[0]!.text);
+  return bundle;
+}
+
+const INDEX_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>auth-lib test page</title></head>
+<body><h1>auth-lib test page</h1><p id="status">loading</p><script src="/main.js"></script></body></html>`;
+
+/** Serves the test page on a free localhost port; the page creates its session from /config.json. */
+export async function startTestApp(): Promise<TestApp> {
+  const script = await pageBundle();
+  let config: object = {};
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path === '/main.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    if (path === '/config.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(config));
+    if (path === '/silent-check-sso.html') return void res.writeHead(200, { 'content-type': 'text/html' }).end(SILENT_CHECK_SSO_HTML);
+    if (path === '/api/echo') {
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ authorization: req.headers.authorization ?? null }));
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end(INDEX_HTML);
+  });
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://localhost:${port}`,
+    setConfig: (next) => {
+      config = next;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A realm like the demo one, for this test's page origin, with short-lived access tokens. */
+export function testRealm(name: string, origin: string, accessTokenLifespan = 300) {
+  return {
+    realm: name,
+    enabled: true,
+    accessTokenLifespan,
+    roles: { realm: [{ name: 'user' }, { name: 'admin' }], client: { reports: [{ name: 'viewer' }] } },
+    clients: [
+      {
+        clientId: 'gatehouse-shell',
+        enabled: true,
+        publicClient: true,
+        standardFlowEnabled: true,
+        redirectUris: [`${origin}/*`],
+        webOrigins: ['+'],
+        attributes: { 'pkce.code.challenge.method': 'S256', 'post.logout.redirect.uris': '+' },
+      },
+      { clientId: 'reports', enabled: true, bearerOnly: true },
+    ],
+    users: [
+      {
+        username: 'alice',
+        enabled: true,
+        email: 'alice@example.com',
+        emailVerified: true,
+        firstName: 'Alice',
+        lastName: 'Anders',
+        credentials: [{ type: 'password', value: 'alice' }],
+        realmRoles: [`default-roles-${name}`, 'user', 'admin'],
+        clientRoles: { reports: ['viewer'] },
+      },
+    ],
+  };
+}
