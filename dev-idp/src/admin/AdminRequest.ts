@@ -1,0 +1,30 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import type { RealmRuntime } from '../RealmRuntime.js';
+import type { DevIdpServer } from '../server.js';
+
+/** One admin REST call, authorised, with the realm of its path resolved (when it names one). */
+export interface AdminRequest {
+  server: DevIdpServer;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  /** Captures of the route pattern after the realm name (ids, role names). */
+  params: string[];
+  /** The realm named in the path (routes under `/admin/realms/{realm}`). */
+  runtime: RealmRuntime;
+  /** The parsed JSON body (undefined for GET/DELETE or an empty body). */
+  body: unknown;
+}
+
+export type AdminHandler = (request: AdminRequest) => Promise<void> | void;
+
+/** Keycloak's admin error body. */
+export class AdminError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}

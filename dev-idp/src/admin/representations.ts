@@ -1,0 +1,63 @@
+import type { Client, Realm, Role, User } from '../realm/model.js';
+
+/** The JSON Keycloak's admin API answers for each object (the fields the dev IdP knows). */
+export function userOut(user: User): Record<string, unknown> {
+  return {
+    id: user.id,
+    username: user.username,
+    enabled: user.enabled,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    createdTimestamp: user.createdTimestamp,
+    totp: false,
+    requiredActions: [],
+    notBefore: 0,
+    access: { manage: true, view: true },
+  };
+}
+
+export function clientOut(client: Client): Record<string, unknown> {
+  const attributes: Record<string, string> = {};
+  if (client.pkceMethod) attributes['pkce.code.challenge.method'] = client.pkceMethod;
+  if (client.postLogoutRedirectUris.length > 0) attributes['post.logout.redirect.uris'] = client.postLogoutRedirectUris.join('##');
+  return {
+    id: client.id,
+    clientId: client.clientId,
+    name: client.name,
+    enabled: client.enabled,
+    publicClient: client.publicClient,
+    bearerOnly: client.bearerOnly,
+    standardFlowEnabled: client.standardFlowEnabled,
+    directAccessGrantsEnabled: client.directAccessGrantsEnabled,
+    redirectUris: client.redirectUris,
+    webOrigins: client.webOrigins,
+    protocol: 'openid-connect',
+    attributes,
+    ...(client.publicClient || client.bearerOnly ? {} : { secret: client.secret }),
+  };
+}
+
+export function roleOut(role: Role, containerId: string, clientRole: boolean): Record<string, unknown> {
+  return {
+    id: role.id,
+    name: role.name,
+    description: role.description,
+    composite: role.composites !== undefined,
+    clientRole,
+    containerId,
+  };
+}
+
+export function realmOut(realm: Realm): Record<string, unknown> {
+  return {
+    id: realm.id,
+    realm: realm.name,
+    displayName: realm.displayName,
+    enabled: realm.enabled,
+    accessTokenLifespan: realm.accessTokenLifespan,
+    ssoSessionIdleTimeout: realm.ssoSessionIdleTimeout,
+    ssoSessionMaxLifespan: realm.ssoSessionMaxLifespan,
+  };
+}
