@@ -219,20 +219,71 @@ export async function startPreview(options = {}) {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  let preview;
+const USAGE = `usage: node scripts/preview.mjs [options]
+  --config <file>          the shell's /config.json (default deploy/config/config.preview.json)
+  --preview-dir <dir>      nginx work folder (default .preview/)
+  --remote <name>=<dir>    serve remote <name> from another build folder
+  --remote <name>=down     leave remote <name> out (nothing listens on its port)
+  --no-idp                 do not start the dev identity provider
+  --idp-only               start only the dev identity provider (if none answers)
+  --quiet                  forward only error output of nginx and the provider
+Prints "[preview] ready" on stderr once everything answers.`;
+
+function parseArgs(argv) {
+  const options = { remoteRoots: {} };
+  let idpOnly = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value.\n${USAGE}`);
+      return next;
+    };
+    if (arg === '--config') options.configFile = value();
+    else if (arg === '--preview-dir') options.previewDir = value();
+    else if (arg === '--remote') {
+      const [name, dir] = value().split(/=(.*)/s);
+      if (!name || !dir) throw new Error(`--remote wants <name>=<dir> or <name>=down.\n${USAGE}`);
+      options.remoteRoots[name] = dir === 'down' ? null : resolve(dir);
+    } else if (arg === '--no-idp') options.identityProvider = false;
+    else if (arg === '--idp-only') idpOnly = true;
+    else if (arg === '--quiet') options.quiet = true;
+    else if (arg === '--help' || arg === '-h') { console.log(USAGE); process.exit(0); }
+    else throw new Error(`unknown option ${arg}\n${USAGE}`);
+  }
+  return { options, idpOnly };
+}
+
+// No top-level await: test runners may load this file through require().
+async function main() {
+  let stopAll;
   const shutdown = async (code) => {
-    if (preview) await preview.stop();
+    if (stopAll) await stopAll();
     process.exit(code);
   };
   process.on('SIGINT', () => { log('stopping'); void shutdown(0); });
   process.on('SIGTERM', () => void shutdown(0));
   try {
-    preview = await startPreview();
+    const { options, idpOnly } = parseArgs(process.argv.slice(2));
+    if (idpOnly) {
+      const config = JSON.parse(readFileSync(resolve(options.configFile ?? PREVIEW_CONFIG), 'utf8'));
+      const idp = await startIdentityProvider(config.identityProvider, options);
+      stopAll = idp ? idp.stop : undefined;
+      log('ready');
+      if (idp) {
+        await new Promise((r) => idp.child.once('exit', r));
+        log('the identity provider exited; stopping');
+        await shutdown(1);
+      }
+      return;
+    }
+    const preview = await startPreview(options);
+    stopAll = preview.stop;
     log('production builds served by nginx:');
     for (const [name, url] of Object.entries(preview.urls)) log(`  ${name.padEnd(17)} ${url}`);
-    log(`config.json: ${PREVIEW_CONFIG}  (nginx config: .preview/)`);
+    log(`config.json: ${resolve(options.configFile ?? PREVIEW_CONFIG)}  (nginx config: ${resolve(options.previewDir ?? join(REPO_ROOT, '.preview'))})`);
     log('Ctrl-C stops everything.');
+    log('ready');
     const reason = await preview.exited;
     log(`${reason}; stopping`);
     await shutdown(1);
@@ -240,4 +291,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     log(error.message);
     await shutdown(1);
   }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  void main();
 }

@@ -51,6 +51,7 @@ function startApp(app, index) {
 function stop(code = 0) {
   if (stopping) return;
   stopping = true;
+  if (children.size === 0) process.exit(code);
   for (const child of children.values()) {
     try {
       process.kill(-child.pid, 'SIGTERM');
@@ -106,7 +107,11 @@ process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 process.on('SIGHUP', () => stop(0));
 
-APPS.forEach(startApp);
+// Something already answering (say, an identity provider you started yourself) is used, not started twice.
+for (const [index, app] of APPS.entries()) {
+  if (await answers(app.ready)) console.log(`${app.name} is already running (${new URL(app.ready).origin}); using it.`);
+  else startApp(app, index);
+}
 
 if (await waitForAll()) {
   console.log(`

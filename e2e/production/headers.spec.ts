@@ -1,7 +1,7 @@
 import { expect, test, type APIResponse } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../scripts/preview.mjs';
+import { REPO_ROOT } from './support/previewProcess';
 import { exposedFiles, IDENTITY_PROVIDER, REMOTE_ORIGINS, SHELL, startTopology, type Topology } from './support/topology';
 
 // HTTP-level checks of the nginx configuration in deploy/nginx, as the browser gets it.

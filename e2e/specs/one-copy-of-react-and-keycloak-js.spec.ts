@@ -1,10 +1,12 @@
 import { expect, test, type Response } from '@playwright/test';
 import { navigationLinks, openSignedIn } from '../support/flows';
 
-// Module paths as they appear in the dev bundles (webpack names each module after its file).
-const REACT = /node_modules\/react\/cjs\/react\.(development|production)\.js/;
-const REACT_DOM = /node_modules\/react-dom\/cjs\/react-dom-client\.(development|production)\.js/;
-const KEYCLOAK = /node_modules\/keycloak-js\/lib\/keycloak\.js/;
+// A module's definition in a dev bundle starts with `/***/ "…/file.js"` (webpack names modules after their
+// files); a mere reference, `__webpack_require__("…/file.js")`, is not a copy.
+const definitionOf = (file: string) => new RegExp(`/\\*\\*\\*/ "[^"]*node_modules/${file.replace(/\./g, '\\.')}"`);
+const REACT = definitionOf('react/cjs/react.development.js');
+const REACT_DOM = definitionOf('react-dom/cjs/react-dom-client.development.js');
+const KEYCLOAK = definitionOf('keycloak-js/lib/keycloak.js');
 
 test('after opening every remote, the page has loaded exactly one copy of React, React DOM and keycloak-js', async ({ page }) => {
   // Count React renderers the way React DevTools does: every react-dom copy registers with this hook.

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PREVIEW_CONFIG, REPO_ROOT, startIdentityProvider } from '../../../scripts/preview.mjs';
+import { PREVIEW_CONFIG, REPO_ROOT, runPreview } from './previewProcess';
 
 /**
  * Once for all production specs: make sure the production builds exist (build them if not), and
@@ -10,7 +10,6 @@ import { PREVIEW_CONFIG, REPO_ROOT, startIdentityProvider } from '../../../scrip
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const config = JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8')) as {
-    identityProvider: { url: string; realm: string };
     remotes: Array<{ name: string }>;
   };
   const builds = [join(REPO_ROOT, 'shell/dist/index.html'), ...config.remotes.map((r) => join(REPO_ROOT, 'remotes', r.name, 'dist/mf-manifest.json'))];
@@ -19,8 +18,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('npm run build failed; the production specs need the builds.');
   }
-  const idp = await startIdentityProvider(config.identityProvider, { quiet: true });
+  const idp = await runPreview(['--idp-only']);
   return async () => {
-    await idp?.stop();
+    await idp.stop();
   };
 }

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PREVIEW_CONFIG, REPO_ROOT, startPreview, type Preview } from '../../../scripts/preview.mjs';
+import { PREVIEW_CONFIG, REPO_ROOT, runPreview, type PreviewProcess } from './previewProcess';
 
 /** The production topology's origins (deploy/config/config.preview.json, realm redirect URIs). */
 export const SHELL = 'http://localhost:4000';
@@ -48,20 +48,20 @@ export async function startTopology(scenario: Scenario = {}): Promise<Topology> 
       writeFileSync(configFile, typeof scenario.config === 'string' ? scenario.config : JSON.stringify(scenario.config, null, 2));
     }
   }
-  const remoteRoots: Record<string, string | null> = {};
+  const args = ['--config', configFile, '--preview-dir', join(work, 'nginx'), '--no-idp'];
   for (const [name, breakIt] of Object.entries(scenario.remotes ?? {})) {
     if (breakIt === null) {
-      remoteRoots[name] = null;
+      args.push('--remote', `${name}=down`);
       continue;
     }
     const copy = join(work, name);
     cpSync(join(REPO_ROOT, 'remotes', name, 'dist'), copy, { recursive: true });
     breakIt(copy);
-    remoteRoots[name] = copy;
+    args.push('--remote', `${name}=${copy}`);
   }
-  let preview: Preview;
+  let preview: PreviewProcess;
   try {
-    preview = await startPreview({ configFile, previewDir: join(work, 'nginx'), remoteRoots, identityProvider: false, quiet: true });
+    preview = await runPreview(args);
   } catch (error) {
     rmSync(work, { recursive: true, force: true });
     throw error;

@@ -43,7 +43,8 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
       if (missing.length > 0) {
         return <AccessDeniedPage title={remote.title} missing={missing} username={snapshot.user?.username ?? 'unknown'} />;
       }
-      return <RemoteSlot remote={remote} registry={registry} />;
+      // Keyed: going from one remote's route to another's must not carry over the slot's state (a failure).
+      return <RemoteSlot key={remote.name} remote={remote} registry={registry} />;
     }
   }
 }

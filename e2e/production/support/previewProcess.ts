@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(__dirname, '../../..');
+export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
+const PREVIEW_SCRIPT = join(REPO_ROOT, 'scripts/preview.mjs');
+
+export interface PreviewProcess {
+  /** SIGTERM, as Ctrl-C would: the preview stops nginx (and the provider it started) and exits */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `node scripts/preview.mjs <args>` — the same entry point as `npm run preview` — and resolves
+ * once it prints "[preview] ready". Its error output goes to this process's stderr.
+ */
+export function runPreview(args: string[], timeoutMs = 90_000): Promise<PreviewProcess> {
+  const child: ChildProcess = spawn(process.execPath, [PREVIEW_SCRIPT, '--quiet', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  return new Promise<PreviewProcess>((resolvePromise, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`scripts/preview.mjs ${args.join(' ')} was not ready within ${timeoutMs / 1000} s:\n${output}`));
+    }, timeoutMs);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      process.stderr.write(text);
+      output += text;
+      if (output.includes('[preview] ready')) {
+        clearTimeout(timer);
+        resolvePromise({ stop });
+      }
+    });
+    child.once('exit', (code) => {
+      if (output.includes('[preview] ready')) return;
+      clearTimeout(timer);
+      reject(new Error(`scripts/preview.mjs ${args.join(' ')} exited (${code}) before it was ready:\n${output}`));
+    });
+  });
+}
