@@ -1,7 +1,8 @@
 import { expect, signIn, test } from './support/fixtures';
 
-test('signs in through the provider and lands on the route it asked for', async ({ page, app, idp }) => {
+test('signs in through the provider and lands on the route it asked for', async ({ page, app, idp, realm }) => {
   expect(idp.url).toMatch(/^http:\/\/localhost:\d+$/);
+  expect(realm).toBeTruthy();
   await signIn(page, app);
 
   const snapshot = await page.evaluate(() => window.gatehouse!.snapshot());
@@ -14,15 +15,15 @@ test('signs in through the provider and lands on the route it asked for', async 
   expect(stored).not.toMatch(/eyJ/);
 });
 
-test('authFetch sends the token to its own origin', async ({ page, app, idp }) => {
-  expect(idp.url).toBeTruthy();
+test('authFetch sends the token to its own origin', async ({ page, app, realm }) => {
+  expect(realm).toBeTruthy();
   await signIn(page, app);
   const echoed = await page.evaluate(async () => (await (await window.gatehouse!.session.authFetch('/api/echo')).json()) as { authorization: string });
   expect(echoed.authorization).toMatch(/^Bearer eyJ/);
 });
 
-test('loadProfile reads user-info and the account endpoint', async ({ page, app, idp }) => {
-  expect(idp.url).toBeTruthy();
+test('loadProfile reads user-info and the account endpoint', async ({ page, app, realm }) => {
+  expect(realm).toBeTruthy();
   await signIn(page, app);
   const profile = await page.evaluate(() => window.gatehouse!.session.loadProfile());
   expect(profile).toMatchObject({ username: 'alice', firstName: 'Alice', lastName: 'Anders', email: 'alice@example.com', emailVerified: true });

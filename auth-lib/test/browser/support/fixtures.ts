@@ -1,34 +1,43 @@
 import { expect, test as base, type Page } from '@playwright/test';
+import { adminClient } from './admin';
 import { startIdp, type RunningIdp } from './devIdp';
 import { startTestApp, testRealm, type TestApp } from './testApp';
 
 export interface AuthFixtures {
   /** access token lifespan of this test's realm, in seconds */
   tokenLifespan: number;
+  /** the page server, already pointed at this test's realm */
   app: TestApp;
-  idp: RunningIdp;
+  /** name of the realm created for this test */
   realm: string;
 }
 
 /**
- * Each test gets its own page server, identity provider and realm, so no test sees another's
- * sessions or settings.
+ * One identity provider per worker; each test gets its own realm (created through the admin API,
+ * deleted afterwards) and its own page server, so no test sees another's sessions or settings.
  */
-export const test = base.extend<AuthFixtures>({
+export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
+  idp: [
+    async ({}, use) => {
+      const idp = await startIdp();
+      await use(idp);
+      await idp.close();
+    },
+    { scope: 'worker' },
+  ],
   tokenLifespan: [300, { option: true }],
-  realm: async ({}, use, testInfo) => {
-    await use(`t${testInfo.testId.slice(0, 8)}`);
-  },
   app: async ({}, use) => {
     const app = await startTestApp();
     await use(app);
     await app.close();
   },
-  idp: async ({ app, realm, tokenLifespan }, use) => {
-    const idp = await startIdp([testRealm(realm, app.origin, tokenLifespan)]);
-    app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell' });
-    await use(idp);
-    await idp.close();
+  realm: async ({ idp, app, tokenLifespan }, use, testInfo) => {
+    const name = `test-${testInfo.testId.slice(0, 10)}-${testInfo.retry}`;
+    const admin = await adminClient(idp);
+    await admin.realms.create(testRealm(name, app.origin, tokenLifespan));
+    app.setConfig({ url: idp.url, realm: name, clientId: 'gatehouse-shell' });
+    await use(name);
+    await (await adminClient(idp)).realms.del({ realm: name });
   },
 });
 

@@ -1,0 +1,32 @@
+import { adminClient } from './support/admin';
+import { expect, signIn, status, test } from './support/fixtures';
+
+// The login-status frame is checked every 5 s; allow that plus a margin for the check itself.
+const FRAME_INTERVAL_AND_MARGIN = 5_000 + 3_000;
+
+test('a session revoked through the admin API turns anonymous within 5 s plus a margin', async ({ page, app, idp, realm }) => {
+  await signIn(page, app);
+  const admin = await adminClient(idp);
+  const [alice] = await admin.users.find({ realm, username: 'alice', exact: true });
+
+  await admin.users.logout({ realm, id: alice!.id! });
+
+  await expect.poll(() => status(page), { timeout: FRAME_INTERVAL_AND_MARGIN, intervals: [100] }).toBe('anonymous');
+  const snapshot = await page.evaluate(() => window.gatehouse!.snapshot());
+  expect(snapshot.signOutReason).toBe('session-ended');
+  expect(snapshot.user).toBeNull();
+  await expect(page.evaluate(() => window.gatehouse!.session.getToken())).rejects.toThrow(/No one is signed in/);
+});
+
+test('a session ended at the provider (logout outside the app) is noticed by the login-status frame', async ({ page, context, app, idp, realm }) => {
+  await signIn(page, app);
+  // sign out on the provider's own page: no app code runs there, so no broadcast reaches the app
+  const provider = await context.newPage();
+  await provider.goto(`${idp.url}/realms/${realm}/protocol/openid-connect/logout`);
+  await provider.locator('#kc-logout').click();
+  await provider.waitForLoadState();
+
+  await expect.poll(() => status(page), { timeout: FRAME_INTERVAL_AND_MARGIN, intervals: [100] }).toBe('anonymous');
+  expect(await page.evaluate(() => window.gatehouse!.snapshot().signOutReason)).toBe('session-ended');
+  expect(await page.evaluate(() => window.gatehouse!.events.map((e) => e.type))).toEqual(['signedIn', 'signedOut']);
+});
