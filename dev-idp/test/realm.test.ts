@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { RealmFileError, loadRealmFile } from '../src/index.js';
+import { realmFromRepresentation } from '../src/realm/loadRealm.js';
+import { effectiveRoles } from '../src/realm/roles.js';
+
+const DEMO = fileURLToPath(new URL('../../deploy/keycloak/gatehouse-realm.json', import.meta.url));
+
+async function file(content: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'dev-idp-'));
+  const path = join(dir, 'broken-realm.json');
+  await writeFile(path, content);
+  return path;
+}
+
+function rejectsWith(field: string, run: () => unknown): void {
+  assert.throws(run, (error: unknown) => {
+    assert.ok(error instanceof RealmFileError);
+    assert.equal(error.field, field);
+    assert.equal(error.source, 'test.json');
+    assert.match(error.message, new RegExp(`^test\\.json: ${field.replace(/[[\].]/g, '\\$&')}: `));
+    return true;
+  });
+}
+
+describe('realm files', () => {
+  test('the demo realm loads with Keycloak defaults and the default-roles rule', async () => {
+    const { realm } = await loadRealmFile(DEMO);
+    assert.equal(realm.name, 'gatehouse');
+    assert.equal(realm.accessTokenLifespan, 300);
+    const shell = realm.clients.find((c) => c.clientId === 'gatehouse-shell');
+    assert.equal(shell?.pkceMethod, 'S256');
+    assert.deepEqual(shell?.postLogoutRedirectUris, ['+']);
+    const alice = realm.users.find((u) => u.username === 'alice');
+    assert.ok(alice);
+    const roles = effectiveRoles(realm, alice);
+    assert.deepEqual(new Set(roles.realm), new Set(['default-roles-gatehouse', 'offline_access', 'uma_authorization', 'user', 'admin']));
+    assert.deepEqual(roles.client.reports, ['viewer']);
+    assert.deepEqual(new Set(roles.client.account), new Set(['view-profile', 'manage-account', 'manage-account-links']));
+  });
+
+  test('absent fields take Keycloak\'s defaults; users without default-roles get no account roles', () => {
+    const { realm } = realmFromRepresentation('test.json', { realm: 'r', clients: [{ clientId: 'c' }], users: [{ username: 'u' }] });
+    assert.equal(realm.enabled, true);
+    assert.equal(realm.ssoSessionIdleTimeout, 1800);
+    assert.equal(realm.ssoSessionMaxLifespan, 36000);
+    const client = realm.clients.find((c) => c.clientId === 'c');
+    assert.equal(client?.publicClient, false);
+    assert.equal(client?.standardFlowEnabled, true);
+    assert.equal(client?.directAccessGrantsEnabled, false);
+    const user = realm.users[0];
+    assert.ok(user);
+    assert.equal(user.enabled, false);
+    assert.deepEqual(effectiveRoles(realm, user), { realm: [], client: {} });
+  });
+
+  test('a missing or wrongly typed field names the file and the field', () => {
+    rejectsWith('realm', () => realmFromRepresentation('test.json', { enabled: true }));
+    rejectsWith('accessTokenLifespan', () => realmFromRepresentation('test.json', { realm: 'r', accessTokenLifespan: '300' }));
+    rejectsWith('clients[1].clientId', () => realmFromRepresentation('test.json', { realm: 'r', clients: [{ clientId: 'a' }, {}] }));
+    rejectsWith('clients[0].redirectUris', () => realmFromRepresentation('test.json', { realm: 'r', clients: [{ clientId: 'a', redirectUris: 'http://x/*' }] }));
+    rejectsWith('users[0].username', () => realmFromRepresentation('test.json', { realm: 'r', users: [{ email: 'x@y' }] }));
+    rejectsWith('users[0].credentials[0].value', () => realmFromRepresentation('test.json', { realm: 'r', users: [{ username: 'u', credentials: [{ type: 'password' }] }] }));
+    rejectsWith('users[0].realmRoles[0]', () => realmFromRepresentation('test.json', { realm: 'r', users: [{ username: 'u', realmRoles: ['nope'] }] }));
+    rejectsWith('users[0].clientRoles.api', () => realmFromRepresentation('test.json', { realm: 'r', users: [{ username: 'u', clientRoles: { api: ['x'] } }] }));
+    rejectsWith('roles.client.api', () => realmFromRepresentation('test.json', { realm: 'r', roles: { client: { api: [{ name: 'x' }] } } }));
+  });
+
+  test('bad JSON names the file', async () => {
+    const path = await file('{ "realm": ');
+    await assert.rejects(loadRealmFile(path), (error: unknown) => {
+      assert.ok(error instanceof RealmFileError);
+      assert.match(error.message, /^broken-realm\.json: \(file\): not valid JSON/);
+      return true;
+    });
+  });
+
+  test('an unknown field warns; known Keycloak export fields are summarised in one line', () => {
+    const { warnings } = realmFromRepresentation('test.json', {
+      realm: 'r', sslRequired: 'external', bruteForceProtected: false,
+      clients: [{ clientId: 'c', redirectUri: ['http://x/*'], protocol: 'openid-connect' }],
+    });
+    assert.deepEqual(warnings, [
+      'test.json: unknown field clients[0].redirectUri (ignored)',
+      'test.json: ignoring Keycloak settings the dev IdP does not implement: bruteForceProtected, protocol, sslRequired',
+    ]);
+  });
+
+  test('the CLI exits non-zero with the file and field on an invalid realm', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const path = await file(JSON.stringify({ realm: 'r', users: [{ username: 'u', enabled: 'yes' }] }));
+    const bin = fileURLToPath(new URL('../bin/gatehouse-dev-idp.mjs', import.meta.url));
+    const run = spawnSync(process.execPath, [bin, '--port', '0', '--realm', path], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /broken-realm\.json: users\[0\]\.enabled: expected true or false/);
+  });
+});
