@@ -38,6 +38,7 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
       return sendOAuthError(res, 400, 'invalid_grant', 'Invalid refresh token. Token client and authorized client don\'t match');
     }
     if (!runtime.sessions.active(refresh.sid)) return sendOAuthError(res, 400, 'invalid_grant', 'Session not active');
+    if (refresh.exp <= Math.floor(Date.now() / 1000)) return sendOAuthError(res, 400, 'invalid_grant', 'Token is not active');
     params.set('refresh_token', refresh.handle);
   }
   replayBody(req, Buffer.from(params.toString()));

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import * as oidc from 'openid-client';
+
+import { startDevIdp } from '../src/index.js';
+import type { DevIdp } from '../src/index.js';
+import { demoRealm } from './support/fixtures.js';
+import { FormBrowser } from './support/FormBrowser.js';
+
+const APP = 'http://localhost:3000';
+const isApp = (url: URL): boolean => url.origin === APP;
+let idp: DevIdp;
+
+before(async () => {
+  idp = await startDevIdp({ realms: [{ ...demoRealm('short'), ssoSessionIdleTimeout: 2 }, demoRealm('frames')], quiet: true });
+});
+after(() => idp.close());
+
+async function signIn(realm: string, responseMode?: string) {
+  const config = await oidc.discovery(new URL(`${idp.url}/realms/${realm}`), 'spa', undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+  const browser = new FormBrowser();
+  const verifier = oidc.randomPKCECodeVerifier();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: `${APP}/`, scope: 'openid', state: 'st', nonce: 'nn',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    ...(responseMode ? { response_mode: responseMode } : {}),
+  });
+  const login = await browser.follow(url, isApp);
+  const { url: callback } = await browser.signIn(login.url, await login.response.text(), 'alice', 'alice', isApp);
+  return { config, browser, verifier, callback };
+}
+
+describe('sessions', () => {
+  test('response_mode=fragment returns code and state in the fragment', async () => {
+    const { callback } = await signIn('frames', 'fragment');
+    const fragment = new URLSearchParams(callback.hash.slice(1));
+    assert.ok(fragment.get('code'));
+    assert.equal(fragment.get('state'), 'st');
+    assert.equal(callback.search, '');
+  });
+
+  test('the idle timeout ends the session: refresh answers 400 "Session not active"', async () => {
+    const { config, verifier, callback } = await signIn('short');
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'st', expectedNonce: 'nn' });
+    assert.ok(Number(tokens.refresh_expires_in) <= 2);
+    await new Promise((resolve) => setTimeout(resolve, 3100));
+    await assert.rejects(oidc.refreshTokenGrant(config, tokens.refresh_token ?? ''), (error: oidc.ResponseBodyError) =>
+      error.status === 400 && error.error === 'invalid_grant' && error.error_description === 'Session not active');
+  });
+
+  test('login-status frame: /init checks client and origin; the check follows the server session', async () => {
+    const frame = `${idp.url}/realms/frames/protocol/openid-connect/login-status-iframe.html`;
+    const page = await fetch(frame);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /postMessage/);
+    assert.equal((await fetch(`${frame}/init?client_id=spa&origin=${encodeURIComponent(APP)}`)).status, 204);
+    assert.equal((await fetch(`${frame}/init?client_id=spa&origin=${encodeURIComponent('http://evil.example')}`)).status, 403);
+    assert.equal((await fetch(`${frame}/init?client_id=nope&origin=${encodeURIComponent(APP)}`)).status, 403);
+
+    const { browser, config, verifier, callback } = await signIn('frames');
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'st', expectedNonce: 'nn' });
+    const sid = String(tokens.claims()?.sid);
+    assert.ok(browser.cookies.get('KEYCLOAK_SESSION'));
+    const check = async (s: string) => (await browser.fetch(`${frame}/status?session_state=${encodeURIComponent(s)}`)).text();
+    assert.equal(await check(sid), 'unchanged');
+    assert.equal(await check('another-session'), 'changed');
+    assert.equal(await check(''), 'changed');
+
+    const logout = await browser.fetch(oidc.buildEndSessionUrl(config, { client_id: 'spa' }));
+    assert.equal(logout.status, 200);
+    const confirm = await logout.text();
+    assert.match(confirm, /id="kc-logout"/);
+    const done = await browser.fetch(`${idp.url}/realms/frames/protocol/openid-connect/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: 'spa', confirm: 'true' }),
+    });
+    assert.equal(done.status, 200);
+    assert.equal(browser.cookies.get('KEYCLOAK_SESSION'), undefined);
+    assert.equal(await check(sid), 'changed');
+    assert.equal(await check(''), 'unchanged');
+  });
+
+  test('logout refuses an unregistered post_logout_redirect_uri', async () => {
+    const response = await fetch(`${idp.url}/realms/frames/protocol/openid-connect/logout?client_id=spa&post_logout_redirect_uri=${encodeURIComponent('http://evil.example/')}`, { redirect: 'manual' });
+    assert.equal(response.status, 400);
+    assert.equal(response.headers.get('location'), null);
+  });
+});
