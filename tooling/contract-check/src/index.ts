@@ -1,0 +1,6 @@
+export { checkContract } from './checkContract';
+export type { ContractInput, ContractReport, Finding, FindingStatus } from './checkContract';
+export { findShellDir, readAppPackage, readInstalledVersion } from './appPackage';
+export type { AppPackage, InstalledVersionReader } from './appPackage';
+export { formatReport } from './formatReport';
+export { runContractCheck } from './cli';
