@@ -17,7 +17,8 @@ export default defineConfig({
   expect: { timeout: 20_000 },
   retries: 0,
   reporter: [['list']],
-  outputDir: './test-results/production',
+  // Not e2e/test-results: the other Playwright config cleans that folder when it starts.
+  outputDir: '../.preview/test-results',
   use: {
     browserName: 'chromium',
     trace: 'retain-on-failure',

@@ -32,8 +32,10 @@ export function runPreview(args: string[], timeoutMs = 90_000): Promise<PreviewP
     }, timeoutMs);
     child.stderr!.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
-      process.stderr.write(text);
       output += text;
+      // The preview's own progress lines are noise in a test run; nginx's and the provider's errors are not.
+      const errors = text.split('\n').filter((line) => line.trim() && !line.startsWith('[preview] '));
+      if (errors.length > 0) process.stderr.write(`${errors.join('\n')}\n`);
       if (output.includes('[preview] ready')) {
         clearTimeout(timer);
         resolvePromise({ stop });
