@@ -1,0 +1,53 @@
+import { AuthProvider } from '@gatehouse/auth-lib';
+import { createTestSession, type TestSession } from '@gatehouse/auth-lib/testing';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import type { ShellConfig } from '../config/types';
+import type { RemoteRegistry } from '../registry/RemoteRegistry';
+import { ShellContext } from '../ShellContext';
+import { Header } from './Header';
+
+const remote = { module: './App', realmRoles: [] as string[], clientRoles: {} as Record<string, string[]> };
+const config: ShellConfig = {
+  identityProvider: { url: 'http://idp', realm: 'gatehouse', clientId: 'gatehouse-shell' },
+  remotes: [
+    { ...remote, name: 'profile', manifest: '/p.json', route: '/profile', title: 'Profile' },
+    { ...remote, name: 'admin', manifest: '/a.json', route: '/admin', title: 'Admin', realmRoles: ['admin'] },
+    { ...remote, name: 'reports', manifest: '/r.json', route: '/reports', title: 'Reports', clientRoles: { reports: ['viewer'] } },
+  ],
+};
+
+function renderHeader(session: TestSession) {
+  render(
+    <AuthProvider session={session}>
+      <ShellContext.Provider value={{ config, registry: {} as RemoteRegistry }}>
+        <MemoryRouter>
+          <Header />
+        </MemoryRouter>
+      </ShellContext.Provider>
+    </AuthProvider>,
+  );
+  return screen.getAllByRole('link').map((link) => link.textContent);
+}
+
+describe('Header', () => {
+  it('shows a signed-out visitor only Home and a sign-in button', () => {
+    const session = createTestSession({ user: null });
+    expect(renderHeader(session)).toEqual(['Home']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(session.calls.login).toHaveLength(1);
+  });
+
+  it('lists the remotes the signed-in user may open, and their name', () => {
+    const carol = createTestSession({ user: { username: 'carol', name: 'Carol Chen' }, realmRoles: ['user'], clientRoles: { reports: ['viewer'] } });
+    expect(renderHeader(carol)).toEqual(['Home', 'Profile', 'Reports']);
+    expect(screen.getByTestId('user-name').textContent).toBe('Carol Chen');
+  });
+
+  it('signs out to Home', () => {
+    const alice = createTestSession({ user: { username: 'alice' }, realmRoles: ['admin'], clientRoles: { reports: ['viewer'] } });
+    expect(renderHeader(alice)).toEqual(['Home', 'Profile', 'Admin', 'Reports']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(alice.calls.logout).toEqual([{ redirectTo: '/' }]);
+  });
+});

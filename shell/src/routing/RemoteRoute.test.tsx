@@ -1,0 +1,78 @@
+import { AuthProvider } from '@gatehouse/auth-lib';
+import { createTestSession, type TestSession } from '@gatehouse/auth-lib/testing';
+import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import type { RemoteConfig } from '../config/types';
+import type { RemoteRegistry } from '../registry/RemoteRegistry';
+import { ShellContext } from '../ShellContext';
+import { RemoteRoute } from './RemoteRoute';
+
+const reports: RemoteConfig = {
+  name: 'reports',
+  manifest: 'http://localhost:3003/mf-manifest.json',
+  module: './App',
+  route: '/reports',
+  title: 'Reports',
+  realmRoles: [],
+  clientRoles: { reports: ['viewer'] },
+};
+
+function renderRoute(session: TestSession, path = '/reports/2026?x=1') {
+  const registry = { load: jest.fn(async () => ({ default: () => <h1>Reports</h1> })), reset: jest.fn() };
+  render(
+    <AuthProvider session={session}>
+      <ShellContext.Provider value={{ config: { identityProvider: { url: 'http://idp', realm: 'r', clientId: 'c' }, remotes: [reports] }, registry: registry as unknown as RemoteRegistry }}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path="/reports/*" element={<RemoteRoute remote={reports} />} />
+          </Routes>
+        </MemoryRouter>
+      </ShellContext.Provider>
+    </AuthProvider>,
+  );
+  return registry;
+}
+
+describe('RemoteRoute', () => {
+  it('waits for the session without loading the remote', () => {
+    const registry = renderRoute(createTestSession({ status: 'loading' }));
+    expect(screen.getByRole('status').textContent).toBe('Checking your sign-in…');
+    expect(registry.load).not.toHaveBeenCalled();
+  });
+
+  it('sends a signed-out visitor to sign in, back to the exact route', () => {
+    const session = createTestSession({ user: null });
+    const registry = renderRoute(session);
+    expect(session.calls.login).toEqual([{ redirectTo: '/reports/2026?x=1' }]);
+    expect(registry.load).not.toHaveBeenCalled();
+  });
+
+  it('denies a signed-in visitor without the role, naming it, and never loads the remote', () => {
+    const registry = renderRoute(createTestSession({ user: { username: 'bob', name: 'Bob Brown' }, realmRoles: ['user'] }));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Access denied');
+    expect(screen.getByText(/client role "viewer" of client "reports"/).textContent).toContain('(bob)');
+    expect(registry.load).not.toHaveBeenCalled();
+  });
+
+  it('loads and renders the remote for a visitor with the role', async () => {
+    let registry: ReturnType<typeof renderRoute> | undefined;
+    await act(async () => {
+      registry = renderRoute(createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } }));
+    });
+    expect(screen.getByRole('heading', { name: 'Reports' })).toBeTruthy();
+    expect(registry?.load).toHaveBeenCalledWith(reports);
+  });
+
+  it('does not bounce a visitor whose session just ended to the provider, but offers to sign in', () => {
+    const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } });
+    renderRoute(session);
+    act(() => session.signOut('session-ended'));
+    expect(session.calls.login).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+  });
+
+  it('offers a retry when the identity provider is unreachable', () => {
+    renderRoute(createTestSession({ status: 'error' }));
+    expect(screen.getByRole('heading', { name: 'Sign-in unavailable' })).toBeTruthy();
+  });
+});
