@@ -1,0 +1,43 @@
+import { AuthProvider } from '@gatehouse/auth-lib';
+import { createTestSession } from '@gatehouse/auth-lib/testing';
+import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import ProfileApp from './App';
+import { formatRemaining } from './Countdown';
+
+describe('ProfileApp', () => {
+  it('shows the user from the account endpoint, their roles and the token expiry', async () => {
+    const session = createTestSession({
+      user: { username: 'carol', name: 'Carol Chen', email: 'carol@example.com' },
+      realmRoles: ['user'],
+      clientRoles: { reports: ['viewer'] },
+      profile: { id: 'c', username: 'carol', firstName: 'Carol', lastName: 'Chen', email: 'carol@example.com', emailVerified: true },
+    });
+    session.setState({ tokenExpiresAt: Date.now() + 300_000 });
+    await act(async () => {
+      render(
+        <AuthProvider session={session}>
+          <MemoryRouter>
+            <ProfileApp />
+          </MemoryRouter>
+        </AuthProvider>,
+      );
+    });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Profile');
+    expect(screen.getByTestId('username').textContent).toBe('carol');
+    expect(screen.getByTestId('full-name').textContent).toBe('Carol Chen');
+    expect(screen.getByTestId('email').textContent).toContain('verified');
+    expect(screen.getByTestId('realm-roles').textContent).toBe('user');
+    expect(screen.getByTestId('client-roles').textContent).toBe('reports: viewer');
+    expect(screen.getByTestId('token-countdown').textContent).toMatch(/^in [45] min/);
+    expect(session.calls.loadProfile).toBe(1);
+  });
+});
+
+describe('formatRemaining', () => {
+  it('counts minutes and seconds down to expired', () => {
+    expect(formatRemaining(65_000, 0)).toBe('in 1 min 05 s');
+    expect(formatRemaining(9_000, 0)).toBe('in 9 s');
+    expect(formatRemaining(0, 1_000)).toBe('expired');
+  });
+});
