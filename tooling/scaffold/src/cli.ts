@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { newRemote } from './newRemote';
+import { parseOptions, USAGE } from './options';
+import type { PortProbe } from './plan';
+import { portIsFree as probePort } from './portProbe';
+
+/** The repository this tool is part of (tooling/scaffold/src → root). */
+export const DEFAULT_ROOT = path.join(__dirname, '..', '..', '..');
+
+/** `npm install` at the root, so the lockfile gets the new workspace package; resolves to its exit code. */
+export type Installer = (root: string) => Promise<number>;
+
+export const npmInstall: Installer = (root) =>
+  new Promise((resolve) => {
+    const child = spawn('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: root, stdio: 'inherit' });
+    child.on('exit', (code) => resolve(code ?? 1));
+    child.on('error', () => resolve(1));
+  });
+
+export interface CliIo {
+  readonly cwd: string;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly portIsFree?: PortProbe;
+  readonly install?: Installer;
+  readonly defaultRoot?: string;
+}
+
+/** `npm run new-remote -- <name> …`; resolves to the exit code (0 created, 1 refused, 2 usage). */
+export async function runNewRemote(argv: readonly string[], io: CliIo): Promise<number> {
+  const { options, problems } = parseOptions(argv);
+  if (options.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (problems.length > 0) {
+    io.err(`${problems.map((p) => `✗ ${p}`).join('\n')}\n\n${USAGE}`);
+    return 2;
+  }
+  const root = options.root !== null ? path.resolve(io.cwd, options.root) : (io.defaultRoot ?? DEFAULT_ROOT);
+  const result = await newRemote(options, root, io.portIsFree ?? probePort);
+  if (!result.ok) {
+    io.err(`Nothing was created or changed:\n${result.problems.map((p) => `  ✗ ${p}`).join('\n')}`);
+    return 1;
+  }
+  const { plan } = result;
+  io.out(
+    [
+      `Created the remote "${plan.name}" (${plan.packageName}): route ${plan.route}, dev port ${plan.port}.`,
+      ...result.created.map((file) => `  + ${file}`),
+      ...result.changed.map((file) => `  ~ ${file}`),
+    ].join('\n'),
+  );
+  if (options.install) {
+    io.out('\nRegistering the package in the workspace: npm install --no-audit --no-fund --prefer-offline');
+    const code = await (io.install ?? npmInstall)(root);
+    if (code !== 0) io.err(`npm install failed (exit code ${code}); run it yourself before \`npm start\`.`);
+  }
+  io.out(nextSteps(plan.name, plan.packageName, plan.route, plan.port, plan.title));
+  return 0;
+}
+
+function nextSteps(name: string, packageName: string, route: string, port: number, title: string): string {
+  return `
+Next:
+  npm start                               the whole system; the shell at http://localhost:3000 shows "${title}"
+                                          (at ${route}) in its navigation. Restart it if it was running: the
+                                          identity provider reads the realm's redirect addresses at start.
+  npm start -w ${packageName.padEnd(26)} only your remote, standalone at http://localhost:${port}
+  npm test -w ${packageName.padEnd(27)} its unit tests (auth-lib's fake session)
+  npm run check -w remotes/${name.padEnd(14)} does it fit the versions the shell provides?
+  Guide: docs/remote-teams.md   Commit remotes/${name}, shell/public/config.json, the realm and package-lock.json.`;
+}

@@ -1,0 +1,13 @@
+export { runNewRemote, npmInstall, DEFAULT_ROOT } from './cli';
+export type { CliIo, Installer } from './cli';
+export { newRemote } from './newRemote';
+export type { NewRemoteResult } from './newRemote';
+export { parseOptions, USAGE } from './options';
+export type { NewRemoteOptions } from './options';
+export { planRemote, titleOf, FIRST_PORT, LAST_PORT } from './plan';
+export type { PortProbe, RemotePlan } from './plan';
+export { portIsFree } from './portProbe';
+export { renderTemplate, TEMPLATE_DIR } from './template';
+export { appendToArray } from './jsonEdit';
+export { readWorkspace, PATHS } from './workspace';
+export type { Workspace } from './workspace';

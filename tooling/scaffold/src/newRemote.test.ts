@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { runNewRemote } from './cli';
+import type { PortProbe } from './plan';
+import { makeTestRepo, snapshotFiles } from './testRepo';
+
+const allFree: PortProbe = async () => true;
+
+async function run(argv: string[], root: string, portIsFree = allFree) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const install = jest.fn(async () => 0);
+  const code = await runNewRemote([...argv, '--root', root], { cwd: root, out: (t) => out.push(t), err: (t) => err.push(t), portIsFree, install });
+  return { code, out: out.join('\n'), err: err.join('\n'), install };
+}
+
+const readJson = (root: string, file: string) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
+
+describe('new-remote', () => {
+  let root: string;
+  beforeEach(() => {
+    root = makeTestRepo();
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('creates the remote from the template: a few-line webpack config, ./App, a unit test and a standalone entry', async () => {
+    const { code } = await run(['billing', '--skip-install'], root);
+    expect(code).toBe(0);
+    const dir = path.join(root, 'remotes', 'billing');
+    expect(fs.readFileSync(path.join(dir, 'webpack.config.ts'), 'utf8')).toBe(
+      "import { defineApp } from '@gatehouse/federation';\n\nexport default defineApp({ name: 'billing', title: 'Billing', dir: __dirname, port: 3004, exposes: { './App': './src/App.tsx' } });\n",
+    );
+    expect(fs.readFileSync(path.join(dir, 'src', 'App.test.tsx'), 'utf8')).toContain("from '@gatehouse/auth-lib/testing'");
+    expect(fs.readFileSync(path.join(dir, 'src', 'bootstrap.tsx'), 'utf8')).toContain("runStandalone({ title: 'Billing', App })");
+    const pkg = readJson(root, 'remotes/billing/package.json');
+    expect(pkg.name).toBe('@gatehouse/remote-billing');
+    expect(pkg.scripts.check).toContain('contract-check');
+    expect(pkg.dependencies).toEqual(expect.objectContaining({ react: readJson(root, 'shell/package.json').dependencies.react }));
+    for (const file of Object.values(snapshotFiles(dir))) expect(file).not.toMatch(/\{\{/);
+  });
+
+  it('registers it in the dev registry and adds its dev address to the demo realm, editing only those lines', async () => {
+    const before = fs.readFileSync(path.join(root, 'shell/public/config.json'), 'utf8');
+    await run(['billing', '--route', '/money', '--title', 'Money', '--realm-role', 'admin', '--client-role', 'reports:viewer', '--skip-install'], root);
+    const registry = readJson(root, 'shell/public/config.json');
+    expect(registry.remotes.at(-1)).toEqual({
+      name: 'billing',
+      manifest: 'http://localhost:3004/mf-manifest.json',
+      route: '/money',
+      title: 'Money',
+      realmRoles: ['admin'],
+      clientRoles: { reports: ['viewer'] },
+    });
+    const after = fs.readFileSync(path.join(root, 'shell/public/config.json'), 'utf8');
+    expect(after.startsWith(before.slice(0, before.lastIndexOf('}\n  ]')))).toBe(true);
+    expect(after).toContain('"realmRoles": ["admin"],\n      "clientRoles": { "reports": ["viewer"] }\n    }\n  ]\n}');
+    const realm = readJson(root, 'deploy/keycloak/gatehouse-realm.json');
+    expect(realm.clients[0].redirectUris).toContain('http://localhost:3004/*');
+  });
+
+  it('picks the first port that no app uses and nothing listens on', async () => {
+    const busy = new Set([3004, 3005]);
+    await run(['billing', '--skip-install'], root, async (port) => !busy.has(port));
+    expect(readJson(root, 'shell/public/config.json').remotes.at(-1).manifest).toBe('http://localhost:3006/mf-manifest.json');
+    await run(['ledger', '--skip-install'], root);
+    expect(readJson(root, 'shell/public/config.json').remotes.at(-1).manifest).toBe('http://localhost:3004/mf-manifest.json');
+    await run(['invoices', '--skip-install'], root);
+    expect(readJson(root, 'shell/public/config.json').remotes.at(-1).manifest).toBe('http://localhost:3005/mf-manifest.json');
+  });
+
+  it('runs npm install at the end unless told not to, and prints the next steps', async () => {
+    const { install, out } = await run(['billing'], root);
+    expect(install).toHaveBeenCalledWith(root);
+    expect(out).toContain('npm start -w @gatehouse/remote-billing');
+    expect(out).toContain('npm run check -w remotes/billing');
+  });
+
+  it.each([
+    [['Billing'], /not a valid remote name/],
+    [['bill-ing'], /has a "-".*use "bill_ing"/],
+    [['profile'], /remotes\/profile already exists/],
+    [['shell'], /reserved/],
+    [['billing', '--route', '/reports'], /route \/reports is taken by the remote "reports"/],
+    [['billing', '--route', '/reports/billing'], /overlaps \/reports/],
+    [['billing', '--route', 'billing/'], /is not a route/],
+    [['billing', '--port', '3002'], /Port 3002 is taken by the remote "admin"/],
+    [['billing', '--port', '3000'], /used by the shell or the identity provider/],
+    [['billing', '--port', '80'], /not a port/],
+    [['billing', '--realm-role', 'owner'], /realm role "owner" is not in the demo realm \(it has: user, admin\)/],
+    [['billing', '--client-role', 'reports:editor'], /client "reports" has no role "editor"/],
+    [['billing', '--title', "Bob's <b>"], /--title/],
+  ])('refuses %j with a clear message and changes nothing', async (argv, message) => {
+    const before = snapshotFiles(root);
+    const { code, err, install } = await run([...argv, '--skip-install'], root);
+    expect(code).toBe(1);
+    expect(err).toMatch(/^Nothing was created or changed:/);
+    expect(err).toMatch(message);
+    expect(install).not.toHaveBeenCalled();
+    expect(snapshotFiles(root)).toEqual(before);
+  });
+
+  it('refuses a port that something on this machine listens on', async () => {
+    const { code, err } = await run(['billing', '--port', '3010', '--skip-install'], root, async (port) => port !== 3010);
+    expect(code).toBe(1);
+    expect(err).toMatch(/Port 3010 is in use on this machine/);
+  });
+
+  it('lists every problem at once', async () => {
+    const { err } = await run(['bill-ing', '--route', '/profile', '--realm-role', 'owner', '--skip-install'], root);
+    expect(err.split('\n').filter((line) => line.startsWith('  ✗'))).toHaveLength(3);
+  });
+
+  it('explains the usage when the command line itself is wrong', async () => {
+    const { code, err } = await run(['billing', '--frobnicate'], root);
+    expect(code).toBe(2);
+    expect(err).toMatch(/Unknown option "--frobnicate"[\s\S]*Usage: npm run new-remote/);
+  });
+});

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { appendToArray } from './jsonEdit';
+import type { NewRemoteOptions } from './options';
+import { planRemote, type PortProbe, type RemotePlan } from './plan';
+import { renderTemplate } from './template';
+import { PATHS, readWorkspace } from './workspace';
+
+/** What `newRemote` did: the plan and every file it wrote or changed (relative to the root), or the problems. */
+export type NewRemoteResult =
+  | { readonly ok: true; readonly plan: RemotePlan; readonly created: readonly string[]; readonly changed: readonly string[] }
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+/**
+ * Creates `remotes/<name>` from the template, registers it in the dev registry and adds its dev address
+ * to the demo realm's redirect URIs. Everything is validated and rendered in memory first; files are
+ * written only when there is no problem at all.
+ */
+export async function newRemote(options: NewRemoteOptions, root: string, portIsFree: PortProbe): Promise<NewRemoteResult> {
+  let workspace;
+  try {
+    workspace = readWorkspace(root);
+  } catch (error) {
+    return { ok: false, problems: [error instanceof Error ? error.message : String(error)] };
+  }
+  const { plan, problems } = await planRemote(options, workspace, portIsFree);
+  if (!plan) return { ok: false, problems };
+
+  const { identityProvider } = workspace.registry;
+  let files: Map<string, string>;
+  let registryText: string;
+  let realmText: string;
+  try {
+    files = renderTemplate(
+      {
+        name: plan.name,
+        packageName: plan.packageName,
+        title: plan.title,
+        route: plan.route,
+        port: plan.port,
+        identityProviderUrl: identityProvider.url,
+        realm: identityProvider.realm,
+        clientId: identityProvider.clientId,
+      },
+      workspace.versions,
+    );
+    registryText = appendToArray(workspace.registry.text, ['remotes'], registryEntry(plan));
+    const client = workspace.realm.clients[identityProvider.clientId]!;
+    const redirectUri = `http://localhost:${plan.port}/*`;
+    realmText = client.redirectUris.includes(redirectUri)
+      ? workspace.realm.text
+      : appendToArray(workspace.realm.text, ['clients', client.index, 'redirectUris'], redirectUri);
+  } catch (error) {
+    return { ok: false, problems: [error instanceof Error ? error.message : String(error)] };
+  }
+
+  const remoteDir = path.join(PATHS.remotes, plan.name);
+  const created: string[] = [];
+  for (const [relative, text] of files) {
+    const target = path.join(root, remoteDir, relative);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, text, { flag: 'wx' });
+    created.push(path.join(remoteDir, relative).split(path.sep).join('/'));
+  }
+  const changed: string[] = [];
+  fs.writeFileSync(path.join(root, PATHS.registry), registryText);
+  changed.push(PATHS.registry);
+  if (realmText !== workspace.realm.text) {
+    fs.writeFileSync(path.join(root, PATHS.realm), realmText);
+    changed.push(PATHS.realm);
+  }
+  return { ok: true, plan, created, changed };
+}
+
+/** The registry entry, in the order and with only the keys that config.json's hand-written entries use. */
+function registryEntry(plan: RemotePlan): Record<string, unknown> {
+  return {
+    name: plan.name,
+    manifest: `http://localhost:${plan.port}/mf-manifest.json`,
+    route: plan.route,
+    title: plan.title,
+    ...(plan.realmRoles.length > 0 ? { realmRoles: plan.realmRoles } : {}),
+    ...(Object.keys(plan.clientRoles).length > 0 ? { clientRoles: plan.clientRoles } : {}),
+  };
+}

@@ -1,0 +1,114 @@
+import type { NewRemoteOptions } from './options';
+import type { Workspace } from './workspace';
+
+/** Everything about the new remote, validated against the repository; nothing is written yet. */
+export interface RemotePlan {
+  readonly name: string;
+  readonly packageName: string;
+  readonly title: string;
+  readonly route: string;
+  readonly port: number;
+  readonly realmRoles: readonly string[];
+  readonly clientRoles: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Answers whether nothing listens on a port of this machine (injectable for tests). */
+export type PortProbe = (port: number) => Promise<boolean>;
+
+/** The federation name becomes a JavaScript global and the package and folder name: one word, lower case. */
+const NAME = /^[a-z][a-z0-9_]*$/;
+/** The shell's own rule for routes (shell/src/config/validate.ts). */
+const ROUTE = /^(\/[A-Za-z0-9._~-]+)+$/;
+/** Titles go into TypeScript string literals and JSX text of the template: no quotes, braces or tags. */
+const TITLE = /^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u;
+const RESERVED = new Set(['shell', 'gatehouse_shell', 'node_modules', 'auth', 'remote', 'remotes']);
+export const FIRST_PORT = 3004;
+export const LAST_PORT = 3099;
+
+/**
+ * Checks every option against the repository and lists every problem at once, so a person fixes them in
+ * one go. Only a plan without problems is ever written.
+ */
+export async function planRemote(options: NewRemoteOptions, workspace: Workspace, portIsFree: PortProbe): Promise<{ plan: RemotePlan | null; problems: string[] }> {
+  const problems: string[] = [];
+  const name = options.name ?? '';
+  if (name === '') problems.push('Name the remote: npm run new-remote -- <name>.');
+  else if (name.includes('-')) {
+    problems.push(`"${name}" has a "-": the name becomes the remote's JavaScript name in the federation runtime, so use "${name.replace(/-/g, '_')}" or "${name.replace(/-/g, '')}".`);
+  } else if (!NAME.test(name)) {
+    problems.push(`"${name}" is not a valid remote name: start with a lower-case letter, then lower-case letters, digits or _ (e.g. "billing").`);
+  } else if (name.length > 40) problems.push(`"${name}" is longer than 40 characters.`);
+  else if (RESERVED.has(name)) problems.push(`"${name}" is reserved; choose another name.`);
+  else if (workspace.remoteFolders.includes(name)) problems.push(`remotes/${name} already exists.`);
+  else if (workspace.remotes.some((r) => r.name === name)) problems.push(`The registry (shell/public/config.json) already has a remote named "${name}".`);
+
+  const route = options.route ?? `/${name.replace(/_/g, '-')}`;
+  if (options.route !== null && !ROUTE.test(route)) {
+    problems.push(`--route "${route}" is not a route: use a path such as "/billing" (not "/", no trailing slash).`);
+  } else if (name !== '') {
+    for (const remote of workspace.remotes) {
+      if (remote.route === null) continue;
+      if (remote.route === route) problems.push(`The route ${route} is taken by the remote "${remote.name}"; pick another with --route.`);
+      else if (route.startsWith(`${remote.route}/`) || remote.route.startsWith(`${route}/`)) {
+        problems.push(`The route ${route} overlaps ${remote.route} of the remote "${remote.name}"; pick one outside it with --route.`);
+      }
+    }
+  }
+
+  const title = options.title ?? titleOf(name);
+  if (name !== '' && !TITLE.test(title)) problems.push(`--title "${title}": use letters, digits, spaces, ".", "_" and "-" only.`);
+
+  const realmRoles = [...new Set(options.realmRoles)];
+  for (const role of realmRoles) {
+    if (!workspace.realm.realmRoles.includes(role)) {
+      problems.push(`The realm role "${role}" is not in the demo realm (it has: ${workspace.realm.realmRoles.join(', ') || 'none'}). Add it to deploy/keycloak/gatehouse-realm.json and give it to a demo user first.`);
+    }
+  }
+  const clientRoles: Record<string, string[]> = {};
+  for (const spec of options.clientRoles) {
+    const [client, role, ...rest] = spec.split(':');
+    if (!client || !role || rest.length > 0) {
+      problems.push(`--client-role "${spec}" must be client:role, e.g. reports:viewer.`);
+      continue;
+    }
+    const known = workspace.realm.clientRoles[client];
+    if (!known) problems.push(`The demo realm has no roles for a client "${client}" (clients with roles: ${Object.keys(workspace.realm.clientRoles).join(', ') || 'none'}).`);
+    else if (!known.includes(role)) problems.push(`The client "${client}" has no role "${role}" in the demo realm (it has: ${known.join(', ')}).`);
+    else if (!(clientRoles[client] ??= []).includes(role)) clientRoles[client]!.push(role);
+  }
+
+  const clientId = workspace.registry.identityProvider.clientId;
+  if (!workspace.realm.clients[clientId]) {
+    problems.push(`The demo realm has no client "${clientId}" (the registry's identityProvider.clientId), so the redirect address cannot be added.`);
+  }
+
+  const port = await choosePort(options.port, workspace, portIsFree, problems);
+  if (problems.length > 0 || port === null) return { plan: null, problems };
+  return { plan: { name, packageName: `@gatehouse/remote-${name}`, title, route, port, realmRoles, clientRoles }, problems };
+}
+
+async function choosePort(requested: string | null, workspace: Workspace, portIsFree: PortProbe, problems: string[]): Promise<number | null> {
+  if (requested !== null) {
+    const port = Number(requested);
+    if (!/^\d+$/.test(requested) || port < 1024 || port > 65535) {
+      problems.push(`--port ${requested} is not a port: use a number from 1024 to 65535.`);
+      return null;
+    }
+    const owner = workspace.remotes.find((r) => r.port === port);
+    if (owner) problems.push(`Port ${port} is taken by the remote "${owner.name}"; pick another with --port, or leave it out to get a free one.`);
+    else if (workspace.usedPorts.has(port)) problems.push(`Port ${port} is used by the shell or the identity provider; pick another with --port.`);
+    else if (!(await portIsFree(port))) problems.push(`Port ${port} is in use on this machine; pick another with --port.`);
+    return port;
+  }
+  for (let port = FIRST_PORT; port <= LAST_PORT; port += 1) {
+    if (!workspace.usedPorts.has(port) && (await portIsFree(port))) return port;
+  }
+  problems.push(`No free port from ${FIRST_PORT} to ${LAST_PORT}; pass one with --port.`);
+  return null;
+}
+
+/** `order_history` → `Order history`. */
+export function titleOf(name: string): string {
+  const words = name.split('_').filter(Boolean).join(' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The template of a new remote: every file of this folder, `.tmpl` dropped from the names. */
+export const TEMPLATE_DIR = path.join(__dirname, '..', 'template');
+
+/**
+ * Renders the template: `{{key}}` is replaced by `values[key]` and `{{version:pkg}}` by `versions[pkg]`.
+ * A placeholder without a value is an error, never an empty string in a generated file.
+ * Returns relative path → content.
+ */
+export function renderTemplate(
+  values: Readonly<Record<string, string | number>>,
+  versions: Readonly<Record<string, string>>,
+  dir: string = TEMPLATE_DIR,
+): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const file of listFiles(dir)) {
+    const relative = path.relative(dir, file).split(path.sep).join('/').replace(/\.tmpl$/, '');
+    const text = fs.readFileSync(file, 'utf8').replace(/\{\{([\w:@/.-]+)\}\}/g, (_, key: string) => {
+      const value = key.startsWith('version:') ? versions[key.slice('version:'.length)] : values[key];
+      if (value === undefined) throw new Error(`The template ${relative} uses {{${key}}}, which has no value.`);
+      return String(value);
+    });
+    files.set(relative, text);
+  }
+  return files;
+}
+
+function listFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => (entry.isDirectory() ? listFiles(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+}
