@@ -3,6 +3,8 @@
 // terminal. Prints the addresses and the demo users once everything answers; Ctrl-C stops it all
 // (each app runs in its own process group, which is killed as a whole: npm → sh → webpack → workers).
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -11,10 +13,26 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const APPS = [
   { name: 'idp', args: ['run', 'idp'], ready: 'http://localhost:8080/realms/gatehouse/.well-known/openid-configuration' },
   { name: 'shell', args: ['start', '-w', '@gatehouse/shell'], ready: 'http://localhost:3000/config.json' },
-  { name: 'profile', args: ['start', '-w', '@gatehouse/remote-profile'], ready: 'http://localhost:3001/mf-manifest.json' },
-  { name: 'admin', args: ['start', '-w', '@gatehouse/remote-admin'], ready: 'http://localhost:3002/mf-manifest.json' },
-  { name: 'reports', args: ['start', '-w', '@gatehouse/remote-reports'], ready: 'http://localhost:3003/mf-manifest.json' },
+  ...discoverRemotes(),
 ];
+
+/**
+ * Every folder of remotes/ with a package.json and a dev port (`port: 3001` in its webpack.config.ts),
+ * so a remote made with `npm run new-remote` starts without editing this file.
+ */
+function discoverRemotes() {
+  const dir = join(root, 'remotes');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'package.json')))
+    .flatMap((entry) => {
+      const pkg = JSON.parse(readFileSync(join(dir, entry.name, 'package.json'), 'utf8'));
+      const config = join(dir, entry.name, 'webpack.config.ts');
+      const port = existsSync(config) ? /\bport:\s*(\d+)/.exec(readFileSync(config, 'utf8'))?.[1] : undefined;
+      if (!port) return [];
+      return [{ name: entry.name, args: ['start', '-w', pkg.name], ready: `http://localhost:${port}/mf-manifest.json`, port }];
+    })
+    .sort((a, b) => Number(a.port) - Number(b.port));
+}
 
 const COLORS = [35, 36, 32, 33, 34];
 const children = new Map();
@@ -118,10 +136,7 @@ if (await waitForAll()) {
   Gatehouse is running.
 
     shell              http://localhost:3000
-    remote profile     http://localhost:3001   (standalone)
-    remote admin       http://localhost:3002   (standalone)
-    remote reports     http://localhost:3003   (standalone)
-    identity provider  http://localhost:8080   (realm "gatehouse")
+${APPS.filter((app) => app.port).map((app) => `    ${`remote ${app.name}`.padEnd(18)} http://localhost:${app.port}   (standalone)\n`).join('')}    identity provider  http://localhost:8080   (realm "gatehouse")
 
   Demo users (password = username):
     alice / alice   Alice Anders   realm roles user, admin · client role reports/viewer
