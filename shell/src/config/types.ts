@@ -30,9 +30,21 @@ export interface RemoteConfig {
   readonly clientRoles: Readonly<Record<string, readonly string[]>>;
 }
 
+/**
+ * Whether a visitor may load a registered remote from another address, for their browser tab only
+ * (`?remote.<name>=<manifest URL>`), so a team can point this shell at the remote it runs locally.
+ * Absent = off. Never enable it where the listed origins are not trusted to run code on the page.
+ */
+export interface RemoteOverridesConfig {
+  /** origins a manifest may come from: `http://localhost:3005`, or any port with `http://localhost:*` */
+  readonly allowedOrigins: readonly string[];
+}
+
 export interface ShellConfig {
   readonly identityProvider: IdentityProviderConfig;
   readonly remotes: readonly RemoteConfig[];
+  /** absent when overrides are off (the default) */
+  readonly overrides?: RemoteOverridesConfig;
 }
 
 /** The result of reading or validating the config: the config, or every problem found in it. */

@@ -74,6 +74,29 @@ describe('validateConfig', () => {
     ]);
   });
 
+  it('leaves remote overrides off unless the config turns them on', () => {
+    const result = validateConfig({ identityProvider, remotes: [] });
+    expect(result.ok && result.config.overrides).toBeUndefined();
+  });
+
+  it('accepts remote overrides for listed origins, with a port or any port', () => {
+    const overrides = { allowedOrigins: ['http://localhost:3005', 'http://localhost:*', 'https://dev.example.com'] };
+    const result = validateConfig({ identityProvider, remotes: [], overrides });
+    expect(result.ok && result.config.overrides).toEqual(overrides);
+  });
+
+  it('refuses override origins with a path, a wildcard host or no scheme, and unknown override keys', () => {
+    for (const allowedOrigins of [['http://localhost:3005/'], ['https://*.example.com'], ['localhost:3005'], [], 'http://localhost:*']) {
+      expect(problemsOf({ identityProvider, remotes: [], overrides: { allowedOrigins } })).toEqual([
+        '"overrides".allowedOrigins must be a non-empty array of origins such as "http://localhost:3005" or "http://localhost:*" (scheme, host, optional port; no path).',
+      ]);
+    }
+    expect(problemsOf({ identityProvider, remotes: [], overrides: { allowedOrigins: ['http://localhost:*'], origins: [] } })[0]).toMatch(
+      /^"overrides" has an unknown key "origins"/,
+    );
+    expect(problemsOf({ identityProvider, remotes: [], overrides: true })[0]).toMatch(/^"overrides" must be an object/);
+  });
+
   it('refuses a missing registry', () => {
     expect(problemsOf({ identityProvider })).toEqual(['"remotes" must be an array (it may be empty).']);
   });

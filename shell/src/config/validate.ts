@@ -1,4 +1,4 @@
-import type { ConfigResult, IdentityProviderConfig, RemoteConfig } from './types';
+import type { ConfigResult, IdentityProviderConfig, RemoteConfig, RemoteOverridesConfig } from './types';
 
 type Json = Record<string, unknown>;
 
@@ -17,7 +17,7 @@ const REMOTE_KEYS = ['name', 'manifest', 'module', 'route', 'title', 'realmRoles
 export function validateConfig(raw: unknown): ConfigResult {
   const problems: string[] = [];
   if (!isObject(raw)) return { ok: false, problems: ['The config must be a JSON object with "identityProvider" and "remotes".'] };
-  unknownKeys(raw, ['identityProvider', 'remotes', '$schema'], 'The config', problems);
+  unknownKeys(raw, ['identityProvider', 'remotes', 'overrides', '$schema'], 'The config', problems);
 
   const identityProvider = validateIdentityProvider(raw.identityProvider, problems);
   const remotes: RemoteConfig[] = [];
@@ -32,8 +32,28 @@ export function validateConfig(raw: unknown): ConfigResult {
     duplicates(remotes.map((r) => r.route)).forEach((route) => problems.push(`Two remotes own the route "${route}"; routes must be unique.`));
   }
 
+  const overrides = raw.overrides === undefined ? undefined : validateOverrides(raw.overrides, problems);
+
   if (problems.length > 0 || !identityProvider) return { ok: false, problems };
-  return { ok: true, config: { identityProvider, remotes } };
+  return { ok: true, config: { identityProvider, remotes, ...(overrides ? { overrides } : {}) } };
+}
+
+/** `http(s)://host` with an optional port or `:*` (any port); no path, no wildcard host. */
+const ORIGIN_PATTERN = /^https?:\/\/[A-Za-z0-9.-]+(:(\d{1,5}|\*))?$/;
+
+function validateOverrides(raw: unknown, problems: string[]): RemoteOverridesConfig | undefined {
+  const where = '"overrides"';
+  if (!isObject(raw)) {
+    problems.push(`${where} must be an object such as {"allowedOrigins": ["http://localhost:*"]}; leave it out to turn overrides off.`);
+    return undefined;
+  }
+  unknownKeys(raw, ['allowedOrigins'], where, problems);
+  const origins = raw.allowedOrigins;
+  if (!(Array.isArray(origins) && origins.length > 0 && origins.every((o) => typeof o === 'string' && ORIGIN_PATTERN.test(o)))) {
+    problems.push(`${where}.allowedOrigins must be a non-empty array of origins such as "http://localhost:3005" or "http://localhost:*" (scheme, host, optional port; no path).`);
+    return undefined;
+  }
+  return { allowedOrigins: origins as string[] };
 }
 
 function validateIdentityProvider(raw: unknown, problems: string[]): IdentityProviderConfig | null {
