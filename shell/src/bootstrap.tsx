@@ -5,6 +5,8 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { ConfigErrorPage } from './config/ConfigErrorPage';
 import { loadConfig } from './config/load';
+import { clearOverrides, resolveOverrides, tabStorage } from './overrides/RemoteOverrides';
+import { RemoteOverridesBanner } from './overrides/RemoteOverridesBanner';
 import { FailureLog } from './registry/FailureLog';
 import { loadErrorPlugin } from './registry/loadErrorPlugin';
 import { RemoteRegistry } from './registry/RemoteRegistry';
@@ -21,7 +23,17 @@ async function start(): Promise<void> {
     root.render(<ConfigErrorPage problems={result.problems} />);
     return;
   }
-  const { config } = result;
+  // A remote team may point this tab at the remote it runs itself; off unless config.json allows it.
+  const storage = tabStorage();
+  const overrides = resolveOverrides(result.config, window.location.search, storage);
+  if (overrides.cleanedSearch !== null) {
+    window.history.replaceState(window.history.state, '', window.location.pathname + overrides.cleanedSearch + window.location.hash);
+  }
+  const config = { ...result.config, remotes: overrides.remotes };
+  const clearAndReload = () => {
+    clearOverrides(storage);
+    window.location.reload();
+  };
 
   let session;
   try {
@@ -39,6 +51,7 @@ async function start(): Promise<void> {
     <StrictMode>
       <AuthProvider session={session}>
         <ShellContext.Provider value={{ config, registry }}>
+          <RemoteOverridesBanner overrides={overrides} onClear={clearAndReload} />
           <BrowserRouter>
             <ShellApp />
           </BrowserRouter>
