@@ -1,0 +1,69 @@
+// Headless Chromium through Playwright: a fresh context per cold load (empty cache, cache disabled
+// on top), paint times from the page itself (Element Timing, Paint Timing), bytes from the network.
+
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_BIN ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * Records, inside the page, when elements with an `elementtiming` attribute were painted and when the
+ * first contentful paint happened (ms since the navigation started: the page's own clock).
+ */
+function paintRecorder() {
+  const paints = { elements: {}, fcp: null };
+  Object.defineProperty(window, '__benchPaints', { value: paints });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (!(entry.identifier in paints.elements)) paints.elements[entry.identifier] = entry.renderTime || entry.loadTime;
+    }
+  }).observe({ type: 'element', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') paints.fcp = entry.startTime;
+  }).observe({ type: 'paint', buffered: true });
+}
+
+/**
+ * One cold load: a new browser context (optionally with the identity provider's cookies), cache
+ * disabled, every response recorded. Resolves when the element `elementId` has painted.
+ *
+ * @returns {Promise<{ page, context, responses: import('playwright-core').Response[], paint: number, fcp: number|null }>}
+ */
+export async function coldLoad(browser, url, { elementId, storageState, beforeGoto, timeoutMs = 30_000 } = {}) {
+  const context = await browser.newContext(storageState ? { storageState } : {});
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await page.addInitScript(paintRecorder);
+  const responses = [];
+  page.on('response', (response) => responses.push(response));
+  if (beforeGoto) await beforeGoto(page, context);
+  await page.goto(url, { waitUntil: 'commit' });
+  const handle = await page.waitForFunction(
+    (id) => {
+      const paints = window.__benchPaints;
+      return paints && paints.elements[id] !== undefined ? { paint: paints.elements[id], fcp: paints.fcp } : null;
+    },
+    elementId,
+    { timeout: timeoutMs, polling: 50 },
+  );
+  const { paint, fcp } = await handle.jsonValue();
+  return { page, context, responses, paint, fcp };
+}
+
+/** Encoded (on-the-wire body, here gzip) size of a response in bytes. */
+export async function encodedSize(response) {
+  try {
+    const sizes = await response.request().sizes();
+    return sizes.responseBodySize;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,55 @@
+// Production builds of every app, each one timed on its own (cold: webpack's persistent cache is off).
+// The output goes to bench/.work/builds/<app>/dist, never to the apps' own dist/ folders, so a benchmark
+// run does not pull the builds from under a preview or a browser test running at the same time.
+
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The apps and their folders, in build order. */
+export const APPS = [
+  { name: 'shell', dir: 'shell' },
+  { name: 'profile', dir: 'remotes/profile' },
+  { name: 'admin', dir: 'remotes/admin' },
+  { name: 'reports', dir: 'remotes/reports' },
+];
+
+/**
+ * Runs an app's production build (`webpack --mode production`, as its `npm run build` does, without
+ * npm's own start-up) and resolves with the wall time in seconds.
+ */
+export function buildApp(repoRoot, app, outDir) {
+  rmSync(outDir, { recursive: true, force: true });
+  const webpackBin = join(repoRoot, 'node_modules/.bin/webpack');
+  const args = ['--mode', 'production', '--disable-interpret', '--output-path', outDir];
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(webpackBin, args, {
+      cwd: join(repoRoot, app.dir),
+      env: { ...process.env, NODE_OPTIONS: '--import=tsx' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => { output += chunk; });
+    child.stderr.on('data', (chunk) => { output += chunk; });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) reject(new Error(`The production build of ${app.name} failed (exit ${code}):\n${output.slice(-4000)}`));
+      else resolve(seconds);
+    });
+  });
+}
+
+/** Builds every app one after the other; returns { [app]: seconds } and where each build is. */
+export async function buildAll(repoRoot, workDir, log) {
+  const seconds = {};
+  const dirs = {};
+  for (const app of APPS) {
+    const outDir = join(workDir, 'builds', app.name, 'dist');
+    seconds[app.name] = await buildApp(repoRoot, app, outDir);
+    dirs[app.name] = outDir;
+    log(`built ${app.name} in ${seconds[app.name].toFixed(2)} s`);
+  }
+  return { seconds, dirs };
+}

@@ -1,0 +1,220 @@
+// The browser measurements of the benchmark. Each function does one thing and returns plain data;
+// run.mjs decides how many times and in which order.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { coldLoad, encodedSize } from './browser.mjs';
+import { ORIGINS } from './topology.mjs';
+
+const HOME = 'home-heading';
+const PROFILE = 'profile-heading';
+const TOKEN_PATH = '/protocol/openid-connect/token';
+
+/** Signs alice in once; returns the identity provider's cookies (the "existing sign-in session"). */
+export async function signIn(browser, user = 'alice') {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${ORIGINS.shell}/profile`);
+  await page.waitForURL((url) => url.origin === ORIGINS.identityProvider, { timeout: 30_000 });
+  await page.locator('#username').fill(user);
+  await page.locator('#password').fill(user);
+  await page.locator('#kc-login').click();
+  await page.waitForURL((url) => url.origin === ORIGINS.shell, { timeout: 30_000 });
+  await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor({ timeout: 30_000 });
+  const { cookies } = await context.storageState();
+  await context.close();
+  return { cookies: cookies.filter((cookie) => cookie.domain.replace(/^\./, '') === 'localhost'), origins: [] };
+}
+
+/** Cold load of Home, signed out: ms from navigation start to Home's heading painted. */
+export async function publicLoad(browser, { keep = false } = {}) {
+  const load = await coldLoad(browser, `${ORIGINS.shell}/`, { elementId: HOME });
+  if (!keep) await load.context.close();
+  return load;
+}
+
+/** Cold load of /profile with a session at the provider: ms to the remote's heading painted. */
+export async function remoteLoad(browser, session, { keep = false } = {}) {
+  const load = await coldLoad(browser, `${ORIGINS.shell}/profile`, { elementId: PROFILE, storageState: session });
+  if (!keep) await load.context.close();
+  return load;
+}
+
+async function settledResponses(load) {
+  await load.page.waitForLoadState('networkidle').catch(() => undefined);
+  return Promise.all(load.responses.map(async (response) => ({
+    url: response.url(),
+    type: response.request().resourceType(),
+    status: response.status(),
+    encoding: (await response.allHeaders())['content-encoding'] ?? 'identity',
+    bytes: await encodedSize(response),
+  })));
+}
+
+const originOf = (url) => new URL(url).origin;
+const pathOf = (url) => new URL(url).pathname;
+
+/** The JavaScript of the shell's origin on a cold load of Home: the files and their gzip bytes. */
+export async function shellInitialJs(load) {
+  const responses = await settledResponses(load);
+  const files = responses.filter((r) => r.type === 'script' && originOf(r.url) === ORIGINS.shell && r.status === 200);
+  return { files: files.map(({ url, bytes, encoding }) => ({ file: pathOf(url), bytes, encoding })), bytes: files.reduce((sum, f) => sum + f.bytes, 0) };
+}
+
+/**
+ * What the profile remote adds to a page beyond its own app code: its manifest, its remote entry
+ * (container + the federation runtime it carries) and any other file that is not one of the
+ * `./App` expose's own chunks (listed in its mf-manifest.json), plus any shell file that Home did
+ * not already need.
+ */
+export async function remoteOverhead(load, publicShellFiles, profileDist) {
+  const responses = await settledResponses(load);
+  const manifest = JSON.parse(readFileSync(join(profileDist, 'mf-manifest.json'), 'utf8'));
+  const expose = manifest.exposes.find((e) => e.path === './App');
+  const ownCode = new Set([...expose.assets.js.sync, ...expose.assets.js.async].map((file) => `/${file}`));
+  const alreadyLoaded = new Set(publicShellFiles.map((f) => f.file));
+  const overhead = [];
+  const appCode = [];
+  for (const r of responses) {
+    if (r.status !== 200) continue;
+    const origin = originOf(r.url);
+    const file = pathOf(r.url);
+    if (origin === ORIGINS.profile && (r.type === 'script' || r.type === 'fetch' || r.type === 'xhr')) {
+      (ownCode.has(file) ? appCode : overhead).push({ file: `profile:${file}`, bytes: r.bytes });
+    } else if (origin === ORIGINS.shell && r.type === 'script' && !alreadyLoaded.has(file)) {
+      overhead.push({ file: `shell:${file}`, bytes: r.bytes });
+    }
+  }
+  const sum = (list) => list.reduce((total, f) => total + f.bytes, 0);
+  return { overhead, appCode, bytes: sum(overhead), appBytes: sum(appCode) };
+}
+
+/** Which node_modules files a built script carries, from its source map next to it in the build. */
+function sourcesOf(dists, url) {
+  const origin = originOf(url);
+  const app = Object.keys(dists).find((name) => ORIGINS[name] === origin);
+  if (!app) return [];
+  // next to the file, or in dist-sourcemaps/ beside dist/ (hidden source maps that are never deployed)
+  const candidates = [join(dists[app], `${pathOf(url)}.map`), join(dists[app], '..', 'dist-sourcemaps', `${pathOf(url)}.map`)];
+  const mapFile = candidates.find((file) => existsSync(file));
+  if (!mapFile) throw new Error(`bench: no source map for ${url} (looked for ${candidates.join(', ')})`);
+  return JSON.parse(readFileSync(mapFile, 'utf8')).sources;
+}
+
+/**
+ * Opens Profile, Admin and Reports one after the other in one page (as alice, who may open all),
+ * then counts the loaded scripts that carry React's, React DOM's and keycloak-js's code, and the
+ * React renderers that registered with the DevTools hook.
+ */
+export async function copiesOnPage(browser, session, dists) {
+  const load = await coldLoad(browser, `${ORIGINS.shell}/profile`, {
+    elementId: PROFILE,
+    storageState: session,
+    beforeGoto: (page) => page.addInitScript(() => {
+      const renderers = new Map();
+      window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+        renderers, supportsFiber: true, isDisabled: false,
+        inject: (renderer) => { renderers.set(renderers.size + 1, renderer); return renderers.size; },
+        checkDCE() {}, onCommitFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, onScheduleFiberRoot() {},
+      };
+    }),
+  });
+  try {
+    const nav = load.page.getByRole('navigation', { name: 'Main' });
+    for (const title of ['Admin', 'Reports']) {
+      await nav.getByRole('link', { name: title }).click();
+      await load.page.getByRole('heading', { level: 1, name: title }).waitFor({ timeout: 30_000 });
+    }
+    await load.page.waitForLoadState('networkidle').catch(() => undefined);
+    const scripts = load.responses.filter((r) => r.request().resourceType() === 'script' && r.status() === 200).map((r) => r.url());
+    const carrying = (pattern) => scripts.filter((url) => sourcesOf(dists, url).some((source) => pattern.test(source)));
+    const renderers = await load.page.evaluate(() => window.__REACT_DEVTOOLS_GLOBAL_HOOK__.renderers.size);
+    return {
+      react: carrying(/node_modules\/react\/cjs\/react\.production\.js$/).length,
+      reactDom: carrying(/node_modules\/react-dom\/cjs\/react-dom-client\.production\.js$/).length,
+      keycloakJs: carrying(/node_modules\/keycloak-js\/lib\/keycloak\.js$/).length,
+      reactRenderers: renderers,
+      scripts: scripts.length,
+    };
+  } finally {
+    await load.context.close();
+  }
+}
+
+async function adminToken(idpUrl) {
+  const response = await fetch(`${idpUrl}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username: 'admin', password: 'admin' }),
+  });
+  if (!response.ok) throw new Error(`admin sign-in at the dev identity provider failed: HTTP ${response.status}`);
+  return (await response.json()).access_token;
+}
+
+/** Sets the realm's access token lifespan through the admin REST API (Keycloak's PUT /admin/realms/{realm}). */
+export async function setAccessTokenLifespan(idpUrl, realm, seconds) {
+  const token = await adminToken(idpUrl);
+  const response = await fetch(`${idpUrl}/admin/realms/${realm}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ accessTokenLifespan: seconds }),
+  });
+  if (!response.ok) throw new Error(`PUT /admin/realms/${realm} answered HTTP ${response.status}`);
+}
+
+/**
+ * With Profile, Admin and Reports visited and the access token about to expire (< 5 s left), 50
+ * callers ask the page's session for a token at once; counts the token requests that reach the
+ * provider. The callers use the page's one session, the one every remote's auth-lib hooks read.
+ */
+export async function concurrentTokens(browser, session, { idpUrl, realm, callers = 50 }) {
+  await setAccessTokenLifespan(idpUrl, realm, 8);
+  const load = await coldLoad(browser, `${ORIGINS.shell}/profile`, { elementId: PROFILE, storageState: session });
+  try {
+    const nav = load.page.getByRole('navigation', { name: 'Main' });
+    for (const title of ['Admin', 'Reports']) {
+      await nav.getByRole('link', { name: title }).click();
+      await load.page.getByRole('heading', { level: 1, name: title }).waitFor({ timeout: 30_000 });
+    }
+    await load.page.waitForFunction(() => {
+      const snapshot = globalThis[Symbol.for('gatehouse.auth-lib.session')]?.session?.getSnapshot();
+      const left = snapshot?.tokenExpiresAt ? snapshot.tokenExpiresAt - Date.now() : Infinity;
+      return left < 4000 && left > 1000;
+    }, undefined, { timeout: 20_000, polling: 50 });
+    const tokenPosts = [];
+    load.page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes(TOKEN_PATH)) tokenPosts.push(request.url());
+    });
+    const result = await load.page.evaluate(async (n) => {
+      const pageSession = globalThis[Symbol.for('gatehouse.auth-lib.session')].session;
+      const before = pageSession.getSnapshot().tokenExpiresAt;
+      const tokens = await Promise.all(Array.from({ length: n }, () => pageSession.getToken()));
+      return { distinct: new Set(tokens).size, refreshed: pageSession.getSnapshot().tokenExpiresAt !== before };
+    }, callers);
+    await load.page.waitForTimeout(300);
+    return { requests: tokenPosts.length, ...result };
+  } finally {
+    await load.context.close();
+    await setAccessTokenLifespan(idpUrl, realm, 300);
+  }
+}
+
+/** A config.json with `count` remotes: the real three, then generated ones that are never opened. */
+export function configWithRemotes(config, count) {
+  const remotes = [...config.remotes];
+  for (let i = remotes.length + 1; i <= count; i++) {
+    remotes.push({ name: `generated_${i}`, manifest: `https://remote-${i}.example.com/mf-manifest.json`, route: `/generated-${i}`, title: `Generated ${i}` });
+  }
+  return { ...config, remotes };
+}
+
+/** Cold load of Home with the given config.json served (intercepted): first contentful paint, Home painted. */
+export async function startupWithConfig(browser, configJson) {
+  const body = JSON.stringify(configJson);
+  const load = await coldLoad(browser, `${ORIGINS.shell}/`, {
+    elementId: HOME,
+    beforeGoto: (page) => page.route(`${ORIGINS.shell}/config.json`, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', headers: { 'cache-control': 'no-cache' }, body })),
+  });
+  await load.context.close();
+  return { fcp: load.fcp, paint: load.paint };
+}

@@ -1,0 +1,84 @@
+// rebuild_ms: the profile remote's dev server (webpack-dev-server with the app's own development
+// configuration) is started on a copy of the remote in bench/.work, so that the edits made here
+// never touch the real sources or a dev server someone else runs; then one source file is edited
+// again and again, and the time from the write to the end of the rebuild is taken each time.
+//
+// Runs as a child process (`node bench/lib/rebuild.mjs <copy-dir> <edits>`), because the app's
+// webpack config is TypeScript (loaded through tsx) and its compiler should not share the
+// benchmark's event loop.
+
+import { spawn } from 'node:child_process';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const EDITED_FILE = 'src/App.tsx';
+const COPIED = ['src', 'public', 'package.json', 'tsconfig.json', 'webpack.config.ts'];
+
+/**
+ * Copies the remote to `copyDir` (same depth below the repository root as remotes/<name>, so its
+ * tsconfig `extends` and node_modules resolve the same) and measures `edits` rebuilds.
+ * @returns {Promise<number[]>} milliseconds per rebuild
+ */
+export async function measureRebuilds({ repoRoot, remoteDir, copyDir, edits }) {
+  rmSync(copyDir, { recursive: true, force: true });
+  for (const entry of COPIED) cpSync(join(repoRoot, remoteDir, entry), join(copyDir, entry), { recursive: true });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [new URL(import.meta.url).pathname, copyDir, String(edits)], {
+      cwd: copyDir, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => { output += chunk; });
+    child.on('exit', (code) => {
+      rmSync(copyDir, { recursive: true, force: true });
+      const line = output.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !line.startsWith('{')) reject(new Error(`the rebuild probe failed (exit ${code}): ${output.slice(-2000)}`));
+      else resolve(JSON.parse(line).rebuilds);
+    });
+  });
+}
+
+async function probe(copyDir, edits) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { default: webpack } = await import('webpack');
+  const { default: WebpackDevServer } = await import('webpack-dev-server');
+  const configModule = await import(pathToFileURL(join(copyDir, 'webpack.config.ts')).href);
+  const defineConfig = configModule.default.default ?? configModule.default;
+  const config = defineConfig(undefined, { mode: 'development' });
+  config.infrastructureLogging = { level: 'error' };
+  config.stats = 'none';
+  const compiler = webpack(config);
+  let onDone = null;
+  compiler.hooks.done.tap('bench', (stats) => {
+    if (stats.hasErrors()) console.error(stats.toString('errors-only'));
+    const resolveDone = onDone;
+    onDone = null;
+    resolveDone?.(performance.now());
+  });
+  const firstBuild = new Promise((r) => { onDone = r; });
+  const server = new WebpackDevServer({ ...config.devServer, port: 0, open: false }, compiler);
+  await server.start();
+  await firstBuild;
+
+  const file = join(copyDir, EDITED_FILE);
+  const original = readFileSync(file, 'utf8');
+  const rebuilds = [];
+  for (let i = 0; i < edits; i++) {
+    await new Promise((r) => setTimeout(r, 400));
+    const done = new Promise((r) => { onDone = r; });
+    const started = performance.now();
+    writeFileSync(file, original.replace('<h1', `<h1 data-edit="${i + 1}"`));
+    rebuilds.push((await done) - started);
+  }
+  await server.stop();
+  await new Promise((r) => compiler.close(r));
+  process.stdout.write(`${JSON.stringify({ rebuilds })}\n`);
+}
+
+if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
+  probe(process.argv[2], Number(process.argv[3] ?? 10)).then(
+    () => process.exit(0),
+    (error) => { console.error(error); process.exit(1); },
+  );
+}
