@@ -20,6 +20,13 @@ describe('defineApp', () => {
     expect(config.output?.chunkFilename).toContain('[contenthash');
   });
 
+  it('writes production source maps outside the served folder, with no link to them in the code', () => {
+    const config = app({}, { mode: 'production' });
+    expect(config.devtool).toBe('hidden-source-map');
+    const mapFile = path.resolve(config.output?.path ?? '', String(config.output?.sourceMapFilename));
+    expect(path.relative(config.output?.path ?? '', mapFile).startsWith('..')).toBe(true);
+  });
+
   it('keeps plain names in development', () => {
     const config = app({}, { mode: 'development' });
     expect(config.output?.filename).toBe('[name].js');

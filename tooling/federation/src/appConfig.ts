@@ -51,7 +51,8 @@ export function defineApp(app: AppDefinition) {
       mode: production ? 'production' : 'development',
       context: app.dir,
       entry: { main: './src/index.ts' },
-      devtool: production ? 'source-map' : 'cheap-module-source-map',
+      // Production maps are written beside dist/, never into it: nothing served links to or contains them.
+      devtool: production ? 'hidden-source-map' : 'cheap-module-source-map',
       output: {
         path: path.join(app.dir, 'dist'),
         // Where the code is served is known only at run time (dev ports, nginx ports, a CDN).
@@ -59,6 +60,7 @@ export function defineApp(app: AppDefinition) {
         uniqueName: app.name,
         filename: hashed,
         chunkFilename: hashed,
+        sourceMapFilename: '../dist-sourcemaps/[file].map',
         clean: true,
       },
       resolve: { extensions: ['.tsx', '.ts', '.js'] },
