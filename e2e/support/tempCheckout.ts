@@ -1,0 +1,65 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const REPO = path.join(__dirname, '..', '..');
+
+/**
+ * A throw-away checkout for `npm run new-remote -- … --root <dir>`: copies of the files the scaffold
+ * edits (dev registry, demo realm, the remotes' manifests and webpack configs), links to the rest
+ * (node_modules, tooling), so the generated remote builds and tests for real and the repository stays
+ * unchanged.
+ */
+export function makeTempCheckout(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-new-remote-'));
+  const copy = (file: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.copyFileSync(path.join(REPO, file), path.join(root, file));
+  };
+  ['package.json', 'tsconfig.base.json', 'jest.preset.cjs', 'shell/package.json', 'shell/webpack.config.ts', 'shell/public/config.json', 'deploy/keycloak/gatehouse-realm.json'].forEach(copy);
+  for (const remote of fs.readdirSync(path.join(REPO, 'remotes'))) {
+    for (const file of ['package.json', 'webpack.config.ts']) {
+      if (fs.existsSync(path.join(REPO, 'remotes', remote, file))) copy(`remotes/${remote}/${file}`);
+    }
+  }
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'));
+  fs.symlinkSync(path.join(REPO, 'tooling'), path.join(root, 'tooling'));
+  return root;
+}
+
+/** Runs a command to the end; throws with its output when it fails. */
+export function run(command: string, args: readonly string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, timeout: 180_000 });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status}):\n${output}`);
+  return output;
+}
+
+/** Starts a long-running command in its own process group, so `stop` ends the whole tree. */
+export function startInBackground(command: string, args: readonly string[], cwd: string): { child: ChildProcess; stop: () => void } {
+  const child = spawn(command, args, { cwd, detached: true, stdio: 'ignore', env: { ...process.env, FORCE_COLOR: '0' } });
+  return {
+    child,
+    stop: () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s.`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
