@@ -19,5 +19,6 @@ module.exports = {
     ],
   },
   testMatch: ['<rootDir>/src/**/*.test.ts?(x)', '<rootDir>/test/unit/**/*.test.ts?(x)'],
+  setupFiles: [require.resolve('./jest.polyfills.cjs')],
   clearMocks: true,
 };

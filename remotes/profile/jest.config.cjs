@@ -1,1 +1,1 @@
-module.exports = { ...require('../../jest.preset.cjs'), setupFiles: ['<rootDir>/test/jsdomPolyfills.ts'] };
+module.exports = { ...require('../../jest.preset.cjs') };
