@@ -17,7 +17,9 @@ export function makeTempCheckout(): string {
     fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     fs.copyFileSync(path.join(REPO, file), path.join(root, file));
   };
-  ['package.json', 'tsconfig.base.json', 'jest.preset.cjs', 'jest.polyfills.cjs', 'shell/package.json', 'shell/webpack.config.ts', 'shell/public/config.json', 'deploy/keycloak/gatehouse-realm.json'].forEach(copy);
+  // The root's own files (package.json, tsconfig.base.json, the jest preset…), whatever they are today.
+  for (const entry of fs.readdirSync(REPO, { withFileTypes: true })) if (entry.isFile()) copy(entry.name);
+  ['shell/package.json', 'shell/webpack.config.ts', 'shell/public/config.json', 'deploy/keycloak/gatehouse-realm.json'].forEach(copy);
   for (const remote of fs.readdirSync(path.join(REPO, 'remotes'))) {
     for (const file of ['package.json', 'webpack.config.ts']) {
       if (fs.existsSync(path.join(REPO, 'remotes', remote, file))) copy(`remotes/${remote}/${file}`);
