@@ -44,4 +44,4 @@ export type { RequireRoleProps } from './react/RequireRole';
 
 // Versions and static files
 export { VERSION, isCompatibleVersion, assertCompatibleVersion } from './version';
-export { SILENT_CHECK_SSO_HTML } from './silentCheckSso';
+export { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_SCRIPT } from './silentCheckSso';

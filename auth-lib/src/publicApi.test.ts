@@ -6,7 +6,7 @@ import * as testing from './testing';
 test('the public entry names the documented exports', () => {
   expect(Object.keys(api).sort()).toEqual(
     [
-      'AuthError', 'AuthProvider', 'RequireAuth', 'RequireRole', 'SILENT_CHECK_SSO_HTML', 'VERSION',
+      'AuthError', 'AuthProvider', 'RequireAuth', 'RequireRole', 'SILENT_CHECK_SSO_HTML', 'SILENT_CHECK_SSO_SCRIPT', 'VERSION',
       'assertCompatibleVersion', 'authFetch', 'createSession', 'getSession', 'isCompatibleVersion',
       'useAuth', 'useRoles', 'useToken', 'useUser', 'whenSession',
     ].sort(),

@@ -34,6 +34,8 @@ export const MANIFEST = 'mf-manifest.json';
 export const STYLESHEET = 'gatehouse.css';
 
 const ASSETS_DIR = path.join(__dirname, '..', 'assets');
+/** auth-lib's static pages (silent check-sso), served at every app's root. */
+const AUTH_LIB_PUBLIC_DIR = path.dirname(require.resolve('@gatehouse/auth-lib/public/silent-check-sso.html'));
 
 /**
  * The whole webpack configuration of a Gatehouse app from its name and exposes.
@@ -100,6 +102,7 @@ export function defineApp(app: AppDefinition) {
           templateContent: htmlPage(app.title ?? app.name),
         }),
         new PublicFilesPlugin(ASSETS_DIR),
+        new PublicFilesPlugin(AUTH_LIB_PUBLIC_DIR),
         new PublicFilesPlugin(path.join(app.dir, 'public')),
       ],
       optimization: production

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { SILENT_CHECK_SSO_HTML } from '../../../src/silentCheckSso';
+import { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_SCRIPT } from '../../../src/silentCheckSso';
 
 export interface TestApp {
   readonly origin: string;
@@ -40,6 +40,7 @@ export async function startTestApp(): Promise<TestApp> {
     if (path === '/main.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     if (path === '/config.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(config));
     if (path === '/silent-check-sso.html') return void res.writeHead(200, { 'content-type': 'text/html' }).end(SILENT_CHECK_SSO_HTML);
+    if (path === '/silent-check-sso.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(SILENT_CHECK_SSO_SCRIPT);
     if (path === '/api/echo') {
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ authorization: req.headers.authorization ?? null }));
     }
