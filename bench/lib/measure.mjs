@@ -97,7 +97,7 @@ function sourcesOf(dists, url) {
   // next to the file, or in dist-sourcemaps/ beside dist/ (hidden source maps that are never deployed)
   const candidates = [join(dists[app], `${pathOf(url)}.map`), join(dists[app], '..', 'dist-sourcemaps', `${pathOf(url)}.map`)];
   const mapFile = candidates.find((file) => existsSync(file));
-  if (!mapFile) throw new Error(`bench: no source map for ${url} (looked for ${candidates.join(', ')})`);
+  if (!mapFile) return null; // not webpack output (a public file such as silent-check-sso.js)
   return JSON.parse(readFileSync(mapFile, 'utf8')).sources;
 }
 
@@ -127,7 +127,8 @@ export async function copiesOnPage(browser, session, dists) {
     }
     await load.page.waitForLoadState('networkidle').catch(() => undefined);
     const scripts = load.responses.filter((r) => r.request().resourceType() === 'script' && r.status() === 200).map((r) => r.url());
-    const carrying = (pattern) => scripts.filter((url) => sourcesOf(dists, url).some((source) => pattern.test(source)));
+    const sources = new Map(scripts.map((url) => [url, sourcesOf(dists, url)]));
+    const carrying = (pattern) => scripts.filter((url) => (sources.get(url) ?? []).some((source) => pattern.test(source)));
     const renderers = await load.page.evaluate(() => window.__REACT_DEVTOOLS_GLOBAL_HOOK__.renderers.size);
     return {
       react: carrying(/node_modules\/react\/cjs\/react\.production\.js$/).length,
@@ -135,6 +136,7 @@ export async function copiesOnPage(browser, session, dists) {
       keycloakJs: carrying(/node_modules\/keycloak-js\/lib\/keycloak\.js$/).length,
       reactRenderers: renderers,
       scripts: scripts.length,
+      scriptsWithoutSourceMap: scripts.filter((url) => sources.get(url) === null).map((url) => url),
     };
   } finally {
     await load.context.close();

@@ -9,22 +9,25 @@
 
 import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 
 const EDITED_FILE = 'src/App.tsx';
 const COPIED = ['src', 'public', 'package.json', 'tsconfig.json', 'webpack.config.ts'];
 
 /**
- * Copies the remote to `copyDir` (same depth below the repository root as remotes/<name>, so its
- * tsconfig `extends` and node_modules resolve the same) and measures `edits` rebuilds.
+ * Copies the remote to `copyDir` (below the repository root, so node_modules resolve the same; its
+ * tsconfig's relative `extends` is made absolute) and measures `edits` rebuilds.
  * @returns {Promise<number[]>} milliseconds per rebuild
  */
 export async function measureRebuilds({ repoRoot, remoteDir, copyDir, edits }) {
   rmSync(copyDir, { recursive: true, force: true });
   for (const entry of COPIED) cpSync(join(repoRoot, remoteDir, entry), join(copyDir, entry), { recursive: true });
+  const tsconfig = JSON.parse(readFileSync(join(copyDir, 'tsconfig.json'), 'utf8'));
+  if (typeof tsconfig.extends === 'string' && tsconfig.extends.startsWith('.')) tsconfig.extends = resolve(repoRoot, remoteDir, tsconfig.extends);
+  writeFileSync(join(copyDir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [new URL(import.meta.url).pathname, copyDir, String(edits)], {
+    const child = spawn(process.execPath, ['--import=tsx', new URL(import.meta.url).pathname, copyDir, String(edits)], {
       cwd: copyDir, stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
@@ -39,19 +42,21 @@ export async function measureRebuilds({ repoRoot, remoteDir, copyDir, edits }) {
 }
 
 async function probe(copyDir, edits) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { default: webpack } = await import('webpack');
-  const { default: WebpackDevServer } = await import('webpack-dev-server');
-  const configModule = await import(pathToFileURL(join(copyDir, 'webpack.config.ts')).href);
-  const defineConfig = configModule.default.default ?? configModule.default;
+  // the process runs with --import=tsx, as the apps' own scripts do: require() reads TypeScript
+  const requireFromApp = createRequire(join(copyDir, 'package.json'));
+  const webpack = requireFromApp('webpack');
+  const WebpackDevServer = requireFromApp('webpack-dev-server');
+  const defineConfig = requireFromApp('./webpack.config.ts').default;
   const config = defineConfig(undefined, { mode: 'development' });
   config.infrastructureLogging = { level: 'error' };
   config.stats = 'none';
   const compiler = webpack(config);
   let onDone = null;
   compiler.hooks.done.tap('bench', (stats) => {
-    if (stats.hasErrors()) console.error(stats.toString('errors-only'));
+    if (stats.hasErrors()) {
+      console.error(stats.toString('errors-only'));
+      process.exit(1);
+    }
     const resolveDone = onDone;
     onDone = null;
     resolveDone?.(performance.now());
