@@ -25,9 +25,10 @@ export interface Scenario {
   config?: ShellConfigJson | string | null;
   /**
    * Per remote: null = its server is down (no server block, nothing listens on its port), or a
-   * function that breaks a copy of its real build (the copy is served instead of remotes/<name>/dist).
+   * function that breaks a copy of its real build (the copy is served instead of remotes/<name>/dist),
+   * or a folder to serve as it is (another build of the remote; may be a symlink, swapped while serving).
    */
-  remotes?: Record<string, null | ((buildCopy: string) => void)>;
+  remotes?: Record<string, null | string | ((buildCopy: string) => void)>;
 }
 
 export interface Topology {
@@ -54,6 +55,10 @@ export async function startTopology(scenario: Scenario = {}): Promise<Topology> 
   for (const [name, breakIt] of Object.entries(scenario.remotes ?? {})) {
     if (breakIt === null) {
       args.push('--remote', `${name}=down`);
+      continue;
+    }
+    if (typeof breakIt === 'string') {
+      args.push('--remote', `${name}=${breakIt}`);
       continue;
     }
     const copy = join(work, name);

@@ -1,0 +1,54 @@
+import { expect, test, type Page } from '@playwright/test';
+import { fillLoginForm, signIn } from './support/browser';
+import { createTestRealm, type Lifespans, type TestRealm } from './support/testRealm';
+import { SHELL, startTopology, type Topology } from './support/topology';
+
+// The provider's session reaches its idle timeout or its maximum lifespan while the page is open:
+// the visitor is told, the next action asks them to sign in (the provider asks for the password
+// again: its session is gone), and they land on the route they were opening.
+
+const cases: Array<{ name: string; lifespans: Lifespans }> = [
+  { name: 'idle timeout', lifespans: { ssoSessionIdleTimeout: 4 } },
+  // The idle timeout stays long: only the maximum lifespan can end this session.
+  { name: 'maximum lifespan', lifespans: { ssoSessionMaxLifespan: 8 } },
+];
+
+async function open(page: Page, title: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: title }).click();
+}
+
+for (const { name, lifespans } of cases) {
+  test.describe(`session ${name} reached`, () => {
+    let realm: TestRealm;
+    let topology: Topology;
+    test.beforeAll(async () => {
+      realm = await createTestRealm(name.replace(/\W+/g, '-'), lifespans);
+      topology = await startTopology({ config: realm.config() });
+    });
+    test.afterAll(async () => {
+      await topology?.stop();
+      await realm?.delete();
+    });
+
+    test('the next action asks to sign in and returns to the same route', async ({ page }) => {
+      await page.goto(`${SHELL}/`);
+      await signIn(page, 'alice');
+      await open(page, 'Profile');
+      await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+
+      // The provider ends the session by itself; the next login-status check reports it.
+      await expect(page.getByTestId('session-notice')).toHaveText(/session ended at the identity provider/, { timeout: 20_000 });
+      await expect(page.getByTestId('user-name')).toHaveCount(0);
+
+      // The page stays where it was and asks to sign in; signing in returns to this route.
+      await expect(page).toHaveURL(`${SHELL}/profile`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+      await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+      await fillLoginForm(page, 'alice');
+      await expect(page).toHaveURL(`${SHELL}/profile`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+      await expect(page.getByTestId('user-name')).toBeVisible();
+      await expect(page.getByTestId('session-notice')).toHaveCount(0);
+    });
+  });
+}

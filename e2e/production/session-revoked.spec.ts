@@ -1,0 +1,45 @@
+import { expect, test } from '@playwright/test';
+import { fillLoginForm, signIn } from './support/browser';
+import { createTestRealm, type TestRealm } from './support/testRealm';
+import { SHELL, startTopology, type Topology } from './support/topology';
+
+// An administrator ends the visitor's session through the admin API: keycloak-js's login-status
+// check (every 5 s) notices, and the shell signs the visitor out and says why — within 5 s plus a
+// margin. Signing in again brings them back to the page they were on.
+
+// One login-status check interval, plus the frame's round trip and rendering.
+const NOTICED_WITHIN_MS = 5_000 + 2_500;
+
+let realm: TestRealm;
+let topology: Topology;
+test.beforeAll(async () => {
+  realm = await createTestRealm('revoked');
+  topology = await startTopology({ config: realm.config() });
+});
+test.afterAll(async () => {
+  await topology?.stop();
+  await realm?.delete();
+});
+
+test('a session revoked by an administrator is signed out within one check, with a notice', async ({ page }) => {
+  await page.goto(`${SHELL}/`);
+  await signIn(page, 'carol');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+
+  await realm.logout('carol');
+  const revokedAt = Date.now();
+  await expect(page.getByTestId('session-notice')).toHaveText(/session ended at the identity provider/, { timeout: NOTICED_WITHIN_MS });
+  expect(Date.now() - revokedAt).toBeLessThan(NOTICED_WITHIN_MS);
+  await expect(page.getByTestId('user-name')).toHaveCount(0);
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Sign in' })).toBeVisible();
+  // The remote's content is gone with the session; the visitor is asked to sign in, not sent away.
+  await expect(page).toHaveURL(`${SHELL}/reports`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+  await fillLoginForm(page, 'carol');
+  await expect(page).toHaveURL(`${SHELL}/reports`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  await expect(page.getByTestId('session-notice')).toHaveCount(0);
+});
