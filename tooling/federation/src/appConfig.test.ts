@@ -60,9 +60,24 @@ describe('defineApp', () => {
     expect(rule.options.transpileOnly).toBe(true);
   });
 
-  it('minifies production code with esbuild', () => {
-    const minimizer = app({}, { mode: 'production' }).optimization?.minimizer?.[0] as unknown as { options: { minimizer: { implementation: { name: string } } } };
-    expect(minimizer.options.minimizer.implementation.name).toBe('esbuildMinify');
+  it('minifies the files that carry the federation runtime with terser and everything else with esbuild', () => {
+    type Minimizer = { options: { include?: RegExp; exclude?: RegExp; minimizer: { implementation: { name: string } } } };
+    const [runtime, rest] = (app({}, { mode: 'production' }).optimization?.minimizer ?? []) as unknown as Minimizer[];
+    expect(runtime?.options.minimizer.implementation.name).toBe('terserMinify');
+    expect(rest?.options.minimizer.implementation.name).toBe('esbuildMinify');
+    for (const file of ['remoteEntry.js', 'main.0123abcd.js']) {
+      expect(runtime?.options.include?.test(file)).toBe(true);
+      expect(rest?.options.exclude?.test(file)).toBe(true);
+    }
+    expect(runtime?.options.include?.test('873.5ba1a5d1.js')).toBe(false);
+  });
+
+  it('trims the federation runtime: browsers only, and no remote loading or manifests in a remote', () => {
+    expect(federationOptions(app({}, { mode: 'production' })).experiments).toEqual({
+      optimization: { target: 'web', disableRemote: true, disableSnapshot: true },
+    });
+    const shell = defineApp({ name: 'gatehouse_shell', dir, port: 3000, exposes: { './auth': './src/auth/index.ts' } });
+    expect(federationOptions(shell({}, { mode: 'production' })).experiments).toEqual({ optimization: { target: 'web' } });
   });
 
   it('serves the dev server on the app port with CORS for hosts and history fallback for routes', () => {
