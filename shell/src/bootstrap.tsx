@@ -10,6 +10,7 @@ import { RemoteOverridesBanner } from './overrides/RemoteOverridesBanner';
 import { FailureLog } from './registry/FailureLog';
 import { loadErrorPlugin } from './registry/loadErrorPlugin';
 import { RemoteRegistry } from './registry/RemoteRegistry';
+import { remoteToFetchEarly } from './routing/access';
 import { ShellApp } from './ShellApp';
 import { ShellContext } from './ShellContext';
 
@@ -46,6 +47,10 @@ async function start(): Promise<void> {
   const failures = new FailureLog();
   registerPlugins([loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name))]);
   const registry = new RemoteRegistry(config.remotes, { registerRemotes, loadRemote }, failures);
+  // A deep link to a route that needs only a signed-in visitor fetches its remote in parallel with
+  // the sign-in check (check-sso round trips) rather than after it.
+  const early = remoteToFetchEarly(config.remotes, window.location.pathname);
+  if (early) registry.prefetch(early);
 
   root.render(
     <StrictMode>

@@ -67,4 +67,27 @@ describe('RemoteRegistry', () => {
     expect(runtime.registerRemotes).toHaveBeenLastCalledWith([{ name: 'reports', entry: reports.manifest }], { force: true });
     await expect(registry.load(reports)).resolves.toEqual({ default: App });
   });
+
+  it('hands a prefetch in flight to the next load instead of loading twice', async () => {
+    const runtime = fakeRuntime(async () => ({ default: App }));
+    const registry = new RemoteRegistry([reports], runtime, new FailureLog());
+    registry.prefetch(reports);
+    registry.prefetch(reports);
+    await expect(registry.load(reports)).resolves.toEqual({ default: App });
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
+  });
+
+  it('forgets a failed prefetch, so the next load tries again', async () => {
+    let calls = 0;
+    const runtime = fakeRuntime(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('offline');
+      return { default: App };
+    });
+    const registry = new RemoteRegistry([reports], runtime, new FailureLog());
+    registry.prefetch(reports);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await expect(registry.load(reports)).resolves.toEqual({ default: App });
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
+  });
 });

@@ -21,6 +21,8 @@ export interface RemoteAppModule {
  */
 export class RemoteRegistry {
   private readonly registered = new Set<string>();
+  /** loads started by prefetch() that no load() has taken over yet */
+  private readonly prefetched = new Map<string, Promise<RemoteAppModule>>();
 
   constructor(
     readonly remotes: readonly RemoteConfig[],
@@ -28,8 +30,30 @@ export class RemoteRegistry {
     private readonly failures: FailureLog,
   ) {}
 
+  /**
+   * Starts loading a remote before its slot renders (while the sign-in check runs, instead of after
+   * it); the slot's next load() takes over the request in flight. A failed prefetch is forgotten.
+   */
+  prefetch(remote: RemoteConfig): void {
+    if (this.prefetched.has(remote.name)) return;
+    const pending = this.load(remote);
+    this.prefetched.set(remote.name, pending);
+    pending.catch(() => {
+      if (this.prefetched.get(remote.name) === pending) this.prefetched.delete(remote.name);
+    });
+  }
+
   /** Loads a remote's module; rejects with a RemoteLoadError that names the remote and the cause. */
-  async load(remote: RemoteConfig): Promise<RemoteAppModule> {
+  load(remote: RemoteConfig): Promise<RemoteAppModule> {
+    const pending = this.prefetched.get(remote.name);
+    if (pending) {
+      this.prefetched.delete(remote.name);
+      return pending;
+    }
+    return this.fetchModule(remote);
+  }
+
+  private async fetchModule(remote: RemoteConfig): Promise<RemoteAppModule> {
     if (!this.registered.has(remote.name)) {
       this.runtime.registerRemotes([{ name: remote.name, entry: remote.manifest }]);
       this.registered.add(remote.name);
@@ -53,6 +77,7 @@ export class RemoteRegistry {
    * so the next load really fetches again.
    */
   reset(remote: RemoteConfig): void {
+    this.prefetched.delete(remote.name);
     if (this.registered.has(remote.name)) {
       this.runtime.registerRemotes([{ name: remote.name, entry: remote.manifest }], { force: true });
     }

@@ -1,4 +1,5 @@
-import { describeRole, missingRoles } from './access';
+import type { RemoteConfig } from '../config/types';
+import { describeRole, missingRoles, remoteToFetchEarly } from './access';
 
 const alice = { realmRoles: ['user', 'admin'], clientRoles: { reports: ['viewer'] } };
 const bob = { realmRoles: ['user'], clientRoles: {} };
@@ -34,5 +35,25 @@ describe('describeRole', () => {
   it('says which kind of role is missing', () => {
     expect(describeRole({ kind: 'realm', role: 'admin' })).toBe('realm role "admin"');
     expect(describeRole({ kind: 'client', client: 'reports', role: 'viewer' })).toBe('client role "viewer" of client "reports"');
+  });
+});
+
+describe('remoteToFetchEarly', () => {
+  const remote = (name: string, extra: Partial<RemoteConfig> = {}): RemoteConfig => ({
+    name, manifest: `http://localhost/${name}/mf-manifest.json`, module: './App', route: `/${name}`, title: name,
+    realmRoles: [], clientRoles: {}, ...extra,
+  });
+  const remotes = [remote('profile'), remote('admin', { realmRoles: ['admin'] }), remote('reports', { clientRoles: { reports: ['viewer'] } })];
+
+  it('is the remote of a route that needs only a signed-in visitor, at its path or below', () => {
+    expect(remoteToFetchEarly(remotes, '/profile')?.name).toBe('profile');
+    expect(remoteToFetchEarly(remotes, '/profile/settings')?.name).toBe('profile');
+  });
+
+  it('is null for routes that need roles, for other paths and for look-alike prefixes', () => {
+    expect(remoteToFetchEarly(remotes, '/admin')).toBeNull();
+    expect(remoteToFetchEarly(remotes, '/reports/x')).toBeNull();
+    expect(remoteToFetchEarly(remotes, '/')).toBeNull();
+    expect(remoteToFetchEarly(remotes, '/profiles')).toBeNull();
   });
 });

@@ -29,6 +29,17 @@ export function canOpen(snapshot: SessionSnapshot, remote: Requirements): boolea
   return snapshot.status === 'authenticated' && missingRoles(snapshot, remote).length === 0;
 }
 
+/**
+ * The remote whose route `pathname` opens, when that route needs nothing but a signed-in visitor: its
+ * code may be fetched while the sign-in check runs. A route that needs roles is never fetched before
+ * the roles are known (an "Access denied" page must not have downloaded the remote).
+ */
+export function remoteToFetchEarly(remotes: readonly RemoteConfig[], pathname: string): RemoteConfig | null {
+  const remote = remotes.find((r) => pathname === r.route || pathname.startsWith(`${r.route}/`));
+  if (!remote) return null;
+  return missingRoles({ realmRoles: [], clientRoles: {} }, remote).length === 0 ? remote : null;
+}
+
 /** "realm role admin", "client role viewer of client reports" */
 export function describeRole(missing: MissingRole): string {
   return missing.kind === 'realm' ? `realm role "${missing.role}"` : `client role "${missing.role}" of client "${missing.client}"`;
