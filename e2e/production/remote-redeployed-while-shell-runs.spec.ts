@@ -1,0 +1,63 @@
+import { expect, test } from '@playwright/test';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signIn } from './support/browser';
+import { REPO_ROOT } from './support/previewProcess';
+import { buildRemote, hashTree } from './support/remoteBuild';
+import { SHELL, startTopology, type Topology } from './support/topology';
+
+// Independent deploys: the profile team rebuilds its remote with a visible change and redeploys it
+// while the shell keeps running from its unchanged files. A reload shows the new remote, and the
+// shell's files are byte-for-byte the same. The deploy is a symlink swap of the folder nginx serves
+// (what release directories on a server do); nothing is restarted.
+
+const RELEASE_NOTE = 'Release 2 of the profile remote';
+
+let work: string;
+let live: string;
+let topology: Topology | undefined;
+
+test.beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'gatehouse-redeploy-'));
+  chmodSync(work, 0o755); // nginx's workers may run as another user
+  mkdirSync(join(work, 'releases'));
+  cpSync(join(REPO_ROOT, 'remotes/profile/dist'), join(work, 'releases/1'), { recursive: true });
+  live = join(work, 'profile-live');
+  symlinkSync(join(work, 'releases/1'), live);
+  topology = await startTopology({ remotes: { profile: live } });
+});
+test.afterAll(async () => {
+  await topology?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('a remote rebuilt and redeployed alone shows after a reload; the shell is byte-for-byte the same', async ({ page, request }) => {
+  const shellBefore = hashTree(join(REPO_ROOT, 'shell/dist'));
+  const profileRepoBuild = hashTree(join(REPO_ROOT, 'remotes/profile/dist'));
+  const servedShellBefore = await (await request.get(`${SHELL}/`)).body();
+
+  await page.goto(`${SHELL}/`);
+  await signIn(page, 'alice');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+  await expect(page.getByText(RELEASE_NOTE)).toHaveCount(0);
+
+  // The profile team's release 2: built alone, with its own webpack config, into a new folder.
+  await buildRemote('profile', join(work, 'webpack'), join(work, 'releases/2'), {
+    edits: { 'src/App.tsx': [['>Profile</h1>', `>Profile</h1><p data-testid="release-note">${RELEASE_NOTE}</p>`]] },
+  });
+  // Deploy: point the served folder at the new release in one step (rename is atomic).
+  symlinkSync(join(work, 'releases/2'), `${live}.next`);
+  renameSync(`${live}.next`, live);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+  await expect(page.getByTestId('release-note')).toHaveText(RELEASE_NOTE);
+  await expect(page.getByTestId('user-name')).toBeVisible();
+
+  expect(hashTree(join(REPO_ROOT, 'shell/dist'))).toEqual(shellBefore);
+  expect((await (await request.get(`${SHELL}/`)).body()).equals(servedShellBefore)).toBe(true);
+  // The repository's own build of the remote was not touched either.
+  expect(hashTree(join(REPO_ROOT, 'remotes/profile/dist'))).toEqual(profileRepoBuild);
+});
