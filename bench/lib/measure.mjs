@@ -81,7 +81,8 @@ export async function remoteOverhead(load, publicShellFiles, profileDist) {
     const file = pathOf(r.url);
     if (origin === ORIGINS.profile && (r.type === 'script' || r.type === 'fetch' || r.type === 'xhr')) {
       (ownCode.has(file) ? appCode : overhead).push({ file: `profile:${file}`, bytes: r.bytes });
-    } else if (origin === ORIGINS.shell && r.type === 'script' && !alreadyLoaded.has(file)) {
+    } else if (origin === ORIGINS.shell && r.type === 'script' && !alreadyLoaded.has(file) && file !== '/silent-check-sso.js') {
+      // (silent-check-sso.js belongs to the sign-in check, not to the remote)
       overhead.push({ file: `shell:${file}`, bytes: r.bytes });
     }
   }
