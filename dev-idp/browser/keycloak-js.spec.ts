@@ -59,6 +59,21 @@ test('keeps the session through the 5 s status checks and restores it on reload'
   expect(page.url()).toBe(`${app.url}/`);
 });
 
+test('keeps the session while the provider does not answer the status checks (as Keycloak\'s cookie check does)', async ({ page, app }) => {
+  await signIn(page, app.url);
+  let unanswered = 0;
+  await page.context().route('**/login-status-iframe.html/status*', async (route) => {
+    unanswered += 1;
+    await route.abort('connectionrefused');
+  });
+  await expect.poll(() => unanswered, { timeout: 12_000 }).toBeGreaterThanOrEqual(2);
+  const state = await page.evaluate(() => {
+    const { kc, events } = window as unknown as KeycloakOnPage;
+    return { authenticated: kc.authenticated, hasToken: Boolean(kc.token), events };
+  });
+  expect(state).toEqual({ authenticated: true, hasToken: true, events: expect.not.arrayContaining(['onAuthLogout']) });
+});
+
 test('notices a logout done in another tab within 10 s', async ({ page, context, app }) => {
   await signIn(page, app.url);
   const other = await context.newPage();

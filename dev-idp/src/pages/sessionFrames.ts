@@ -2,13 +2,29 @@
  * keycloak-js's hidden frames. The login-status frame speaks Keycloak's postMessage dialect:
  * it receives `"<clientId> <sid>"` and answers `unchanged`, `changed` or `error` to the sender.
  * Unlike Keycloak's page it asks the server to compare (`…/status`), so a session ended
- * server-side (admin logout, lifespans) reads as `changed` at the next check.
+ * server-side (admin logout, lifespans) reads as `changed` at the next check. When the server does
+ * not answer, it compares the cookie itself, as Keycloak's page always does: a provider that is down
+ * does not end the page's session (keycloak-js clears its tokens on `error`).
  */
 export function loginStatusFrame(framePath: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Login status</title></head><body><script>
 (function () {
   var init = null;
+  // Keycloak's own frame compares the KEYCLOAK_SESSION cookie with the sid locally, so a provider
+  // that stops answering after init still reads as "unchanged". When the server cannot be asked,
+  // this frame does the same comparison (the cookie holds the sid's SHA-256, base64url).
+  function fromCookie(sid) {
+    var match = /(?:^|; )KEYCLOAK_SESSION=([^;]*)/.exec(document.cookie);
+    var cookie = match ? decodeURIComponent(match[1]) : '';
+    if (!cookie) return Promise.resolve(sid ? 'changed' : 'unchanged');
+    return crypto.subtle.digest('SHA-256', new TextEncoder().encode(sid)).then(function (digest) {
+      var base64 = btoa(String.fromCharCode.apply(null, new Uint8Array(digest)));
+      // base64url without a regular expression: backslashes would be eaten by this template literal
+      var hashed = base64.split('+').join('-').split('/').join('_').split('=').join('');
+      return hashed === cookie ? 'unchanged' : 'changed';
+    });
+  }
   window.addEventListener('message', function (event) {
     if (typeof event.data !== 'string' || !event.source) return;
     var space = event.data.indexOf(' ');
@@ -25,8 +41,8 @@ export function loginStatusFrame(framePath: string): string {
     init.ok.then(function (ok) {
       if (!ok) { reply('error'); return; }
       return fetch(${JSON.stringify(framePath)} + '/status?session_state=' + encodeURIComponent(sid), { cache: 'no-store' })
-        .then(function (r) { return r.ok ? r.text() : 'error'; })
-        .then(reply, function () { reply('error'); });
+        .then(function (r) { if (!r.ok) throw new Error('status ' + r.status); return r.text(); })
+        .then(reply, function () { return fromCookie(sid).then(reply, function () { reply('error'); }); });
     });
   });
 })();
