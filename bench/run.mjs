@@ -8,6 +8,7 @@
 //   node bench/run.mjs [--loads 12] [--skip-build] [--out bench/results.json]
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -146,7 +147,8 @@ async function main() {
     ...ordered,
     spread: results.spread,
     details: results.details,
-    run: { date: new Date().toISOString(), loads: LOADS, seconds: round((Date.now() - startedAt) / 1000, 0), node: process.version },
+    // the machine is shared: its load says how far apart two runs' timings may be
+    run: { date: new Date().toISOString(), loads: LOADS, seconds: round((Date.now() - startedAt) / 1000, 0), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg().map((l) => round(l, 1)) },
   };
   writeFileSync(args.out, `${JSON.stringify(output, null, 2)}\n`);
   console.log(table(output));
