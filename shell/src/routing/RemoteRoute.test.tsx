@@ -1,4 +1,4 @@
-import { AuthProvider } from '@gatehouse/auth-lib';
+import { AuthError, AuthProvider } from '@gatehouse/auth-lib';
 import { createTestSession, type TestSession } from '@gatehouse/auth-lib/testing';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -74,5 +74,29 @@ describe('RemoteRoute', () => {
   it('offers a retry when the identity provider is unreachable', () => {
     renderRoute(createTestSession({ status: 'error' }));
     expect(screen.getByRole('heading', { name: 'Sign-in unavailable' })).toBeTruthy();
+  });
+
+  it('asks to sign in again, back to the route, when the token expired and the provider cannot renew it', async () => {
+    const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } });
+    session.setState({ tokenExpiresAt: Date.now() - 1000 });
+    jest.spyOn(session, 'getToken').mockRejectedValue(new AuthError('idp-unreachable', 'The identity provider did not answer.'));
+    let registry: ReturnType<typeof renderRoute> | undefined;
+    await act(async () => {
+      registry = renderRoute(session);
+    });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in again');
+    act(() => screen.getByRole('button', { name: 'Sign in' }).click());
+    expect(session.calls.login).toEqual([{ redirectTo: '/reports/2026?x=1' }]);
+    expect(registry?.load).not.toHaveBeenCalled();
+  });
+
+  it('renders the remote when an expired token is renewed on navigation', async () => {
+    const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } });
+    session.setState({ tokenExpiresAt: Date.now() - 1000 });
+    await act(async () => {
+      renderRoute(session);
+    });
+    expect(session.calls.getToken).toEqual([{}]);
+    expect(screen.getByRole('heading', { name: 'Reports' })).toBeTruthy();
   });
 });

@@ -2,20 +2,25 @@ import { useAuth } from '@gatehouse/auth-lib';
 import { useLocation } from 'react-router-dom';
 import type { RemoteConfig } from '../config/types';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
+import { SignInAgainPage } from '../pages/SignInAgainPage';
 import { SignInPage } from '../pages/SignInPage';
 import { useShell } from '../ShellContext';
 import { RemoteSlot } from '../slots/RemoteSlot';
 import { missingRoles } from './access';
+import { useTokenRenewal } from './useTokenRenewal';
 
 /**
  * The guard in front of a remote: sign-in first, then the roles the registry names. Only a visitor who
- * passes both gets the slot, which is when the remote's code is first requested.
+ * passes both gets the slot, which is when the remote's code is first requested. A visitor whose token
+ * expired while the identity provider is unreachable is asked, at their next navigation, to sign in again.
  */
 export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
   const { registry } = useShell();
   const snapshot = useAuth();
   const { session } = snapshot;
   const location = useLocation();
+  const route = location.pathname + location.search + location.hash;
+  const renewal = useTokenRenewal(route);
 
   switch (snapshot.status) {
     case 'loading':
@@ -34,7 +39,7 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
       return (
         <SignInPage
           title={remote.title}
-          redirectTo={location.pathname + location.search + location.hash}
+          redirectTo={route}
           automatic={snapshot.signOutReason === null}
         />
       );
@@ -43,6 +48,8 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
       if (missing.length > 0) {
         return <AccessDeniedPage title={remote.title} missing={missing} username={snapshot.user?.username ?? 'unknown'} />;
       }
+      if (renewal === 'unrenewable') return <SignInAgainPage title={remote.title} redirectTo={route} />;
+      if (renewal === 'renewing') return <p className="gh-muted" role="status">Checking your sign-in…</p>;
       // Keyed: going from one remote's route to another's must not carry over the slot's state (a failure).
       return <RemoteSlot key={remote.name} remote={remote} registry={registry} />;
     }
