@@ -75,6 +75,21 @@ export function remotesOf(config) {
   });
 }
 
+/**
+ * `overrides.allowedOrigins` of config.json as CSP sources. They may hold a port wildcard
+ * (`http://localhost:*`), which CSP understands as it is; anything else that is not a bare origin is refused.
+ */
+export function overrideOriginsOf(config) {
+  const allowed = config?.overrides?.allowedOrigins ?? [];
+  if (!Array.isArray(allowed)) throw new Error('config.json: "overrides.allowedOrigins" must be an array of origins.');
+  return allowed.map((origin, i) => {
+    if (typeof origin !== 'string' || !/^https?:\/\/[a-z0-9.-]+(:(\d+|\*))?$/i.test(origin)) {
+      throw new Error(`config.json overrides.allowedOrigins[${i}]: "${origin}" is not an origin. Use e.g. "http://localhost:*" or "https://preview.example.com".`);
+    }
+    return origin;
+  });
+}
+
 /** The identity provider's origin, from `identityProvider.url`. */
 export function identityProviderOriginOf(config) {
   const url = config?.identityProvider?.url;
@@ -99,14 +114,18 @@ export function shellCsp(config, extra = {}) {
   const remotes = remotesOf(config).map((r) => r.origin);
   // APIs that authFetch may send the token to: the remotes call them, so the page must reach them.
   const apis = (config.identityProvider.trustedOrigins ?? []).map((o) => originOf(o, 'config.json identityProvider.trustedOrigins'));
-  const list = (...parts) => [...new Set(parts.flat().filter(Boolean))].join(' ');
+  // Origins a tab may load a remote from instead of the registered one (`?remote.<name>=…`), when this
+  // environment allows overrides at all: they are code origins like the registered remotes.
+  const overrides = overrideOriginsOf(config);
+  const code = [remotes, overrides];
+  const list = (...parts) => [...new Set(parts.flat(2).filter(Boolean))].join(' ');
   const directives = [
     ["default-src", list("'self'")],
-    ['script-src', list("'self'", remotes)],
-    ['style-src', list("'self'", remotes, extra.styleSrc ?? [])],
-    ['img-src', list("'self'", 'data:', remotes, extra.imgSrc ?? [])],
-    ['font-src', list("'self'", remotes)],
-    ['connect-src', list("'self'", remotes, idp, apis, extra.connectSrc ?? [])],
+    ['script-src', list("'self'", code)],
+    ['style-src', list("'self'", code, extra.styleSrc ?? [])],
+    ['img-src', list("'self'", 'data:', code, extra.imgSrc ?? [])],
+    ['font-src', list("'self'", code)],
+    ['connect-src', list("'self'", code, idp, apis, extra.connectSrc ?? [])],
     ['frame-src', list("'self'", idp)],
     ['form-action', list("'self'", idp)],
     ['frame-ancestors', "'self'"],
