@@ -1,6 +1,7 @@
 import path from 'node:path';
-import type { Configuration } from 'webpack';
-import { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY } from './appConfig';
+import webpack, { type Configuration } from 'webpack';
+import { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY, ROUTER_SUBSET } from './appConfig';
+import { RouterSubsetPlugin } from './routerSubset';
 
 const dir = path.join(__dirname, '..', '..', '..', 'remotes', 'profile');
 const app = defineApp({ name: 'profile', dir, port: 3001, exposes: { './App': './src/App.tsx' } });
@@ -60,16 +61,40 @@ describe('defineApp', () => {
     expect(rule.options.transpileOnly).toBe(true);
   });
 
-  it('minifies the files that carry the federation runtime with terser and everything else with esbuild', () => {
-    type Minimizer = { options: { include?: RegExp; exclude?: RegExp; minimizer: { implementation: { name: string } } } };
-    const [runtime, rest] = (app({}, { mode: 'production' }).optimization?.minimizer ?? []) as unknown as Minimizer[];
-    expect(runtime?.options.minimizer.implementation.name).toBe('terserMinify');
+  it('minifies the files that carry the federation runtime, and the router chunk, with terser and everything else with esbuild', () => {
+    type Minimizer = { options: { include?: unknown; exclude?: unknown; minimizer: { implementation: { name: string } } } };
+    const [terser, rest] = (app({}, { mode: 'production' }).optimization?.minimizer ?? []) as unknown as Minimizer[];
+    expect(terser?.options.minimizer.implementation.name).toBe('terserMinify');
     expect(rest?.options.minimizer.implementation.name).toBe('esbuildMinify');
-    for (const file of ['remoteEntry.js', 'main.0123abcd.js']) {
-      expect(runtime?.options.include?.test(file)).toBe(true);
-      expect(rest?.options.exclude?.test(file)).toBe(true);
+    const byTerser = (file: string) => webpack.ModuleFilenameHelpers.matchObject(terser?.options as never, file);
+    const byEsbuild = (file: string) => webpack.ModuleFilenameHelpers.matchObject(rest?.options as never, file);
+    for (const file of ['remoteEntry.js', 'main.0123abcd.js', 'router.0123abcd.js']) {
+      expect(byTerser(file)).toBe(true);
+      expect(byEsbuild(file)).toBe(false);
     }
-    expect(runtime?.options.include?.test('873.5ba1a5d1.js')).toBe(false);
+    expect(byTerser('873.5ba1a5d1.js')).toBe(false);
+    expect(byEsbuild('873.5ba1a5d1.js')).toBe(true);
+  });
+
+  it('puts the router subset and react-router in one chunk named router (what terser matches)', () => {
+    const splitChunks = app({}, { mode: 'production' }).optimization?.splitChunks;
+    const group = (splitChunks && splitChunks.cacheGroups?.['router']) as { name: string; test: (module: { resource?: string }) => boolean };
+    expect(group.name).toBe('router');
+    expect(group.test({ resource: ROUTER_SUBSET })).toBe(true);
+    expect(group.test({ resource: path.join('/app', 'node_modules', 'react-router', 'dist', 'development', 'chunk-X.mjs') })).toBe(true);
+    expect(group.test({ resource: path.join('/app', 'node_modules', 'react-router-dom', 'dist', 'index.mjs') })).toBe(false);
+    expect(group.test({})).toBe(false);
+  });
+
+  it('resolves exactly react-router-dom to the shared router subset, and its subpaths to the package', () => {
+    const { resolve } = app({}, { mode: 'production' });
+    expect(resolve?.alias).toEqual({ 'react-router-dom$': ROUTER_SUBSET });
+  });
+
+  it('fails the build on an import of a name that a module does not export', () => {
+    const config = app({}, { mode: 'production' });
+    expect(config.module?.parser?.javascript?.exportsPresence).toBe('error');
+    expect(config.plugins?.some((plugin) => plugin instanceof RouterSubsetPlugin)).toBe(true);
   });
 
   it('trims the federation runtime: browsers only, and no remote loading or manifests in a remote', () => {

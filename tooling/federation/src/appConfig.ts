@@ -2,9 +2,10 @@ import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
-import type { Configuration } from 'webpack';
+import type { Configuration, Module } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { PublicFilesPlugin } from './publicFiles';
+import { ROUTER_REQUEST, RouterSubsetPlugin } from './routerSubset';
 import { installedVersion, sharedDependencies } from './shared';
 
 /** What an app's webpack config says about itself; everything else is common to every Gatehouse app. */
@@ -38,6 +39,12 @@ export const STYLESHEET = 'gatehouse.css';
 const ASSETS_DIR = path.join(__dirname, '..', 'assets');
 /** The container entry and the page entry: the files that carry the federation runtime. */
 const FEDERATION_RUNTIME_FILES = /^(remoteEntry\.js|main\.[0-9a-f]+\.js)$/;
+/** The shared router chunk (the subset and the part of react-router it uses), named so terser finds it. */
+const ROUTER_CHUNK = 'router';
+/** The files terser minifies (see `optimization` below); esbuild minifies the rest. */
+const TERSER_FILES = [FEDERATION_RUNTIME_FILES, new RegExp(`^${ROUTER_CHUNK}\\.[0-9a-f]+\\.js$`)];
+/** The router API every app shares as `react-router-dom` (decisions/0007). */
+export const ROUTER_SUBSET = path.join(__dirname, 'router.ts');
 /** auth-lib's static pages (silent check-sso), served at every app's root. */
 const AUTH_LIB_PUBLIC_DIR = path.dirname(require.resolve('@gatehouse/auth-lib/public/silent-check-sso.html'));
 
@@ -73,8 +80,16 @@ export function defineApp(app: AppDefinition) {
         sourceMapFilename: '../dist-sourcemaps/[file].map',
         clean: true,
       },
-      resolve: { extensions: ['.tsx', '.ts', '.js'] },
+      resolve: {
+        extensions: ['.tsx', '.ts', '.js'],
+        // `react-router-dom` (exactly; not its subpaths) is the platform's router subset, shared under
+        // that name, so remotes keep their imports and the shared chunk only holds what the subset lists.
+        alias: { [`${ROUTER_REQUEST}$`]: ROUTER_SUBSET },
+      },
       module: {
+        // An import of a name a module does not export fails the build instead of being `undefined` at run
+        // time: above all, a remote importing router API outside the subset (decisions/0007).
+        parser: { javascript: { exportsPresence: 'error' } },
         rules: [
           {
             test: /\.tsx?$/,
@@ -112,6 +127,8 @@ export function defineApp(app: AppDefinition) {
           scriptLoading: 'defer',
           templateContent: htmlPage(app.title ?? app.name),
         }),
+        // webpack's exportsPresence cannot see through a shared module: this names what is outside the subset.
+        new RouterSubsetPlugin(ROUTER_SUBSET),
         new PublicFilesPlugin(ASSETS_DIR),
         new PublicFilesPlugin(AUTH_LIB_PUBLIC_DIR),
         new PublicFilesPlugin(path.join(app.dir, 'public')),
@@ -123,10 +140,23 @@ export function defineApp(app: AppDefinition) {
             // the two files that carry the federation runtime: only its constant folding drops the parts
             // of the runtime an app turned off (experiments.optimization above, ~11 KiB gzip); esbuild,
             // several times faster, for everything else (decisions/0004).
+            // The router too: react-router ships as one 370 KB module, and of what webpack marks unused in it
+            // only terser drops the unreferenced functions (50 KiB gzip with esbuild, 15 with terser).
             minimizer: [
-              new TerserPlugin({ include: FEDERATION_RUNTIME_FILES, parallel: false, terserOptions: { compress: { passes: 2 } } }),
-              new TerserPlugin({ exclude: FEDERATION_RUNTIME_FILES, minify: TerserPlugin.esbuildMinify, parallel: false }),
+              new TerserPlugin({ include: TERSER_FILES, parallel: false, terserOptions: { compress: { passes: 2 } } }),
+              new TerserPlugin({ exclude: TERSER_FILES, minify: TerserPlugin.esbuildMinify, parallel: false }),
             ],
+            splitChunks: {
+              cacheGroups: {
+                // The subset and react-router in one chunk with a stable name: one request, and terser above.
+                [ROUTER_CHUNK]: {
+                  test: (module: Module) => isRouterModule((module as { resource?: string }).resource),
+                  name: ROUTER_CHUNK,
+                  chunks: 'all',
+                  enforce: true,
+                },
+              },
+            },
           }
         : {},
       performance: false,
@@ -143,6 +173,10 @@ export function defineApp(app: AppDefinition) {
       },
     };
   };
+}
+
+function isRouterModule(resource: string | undefined): boolean {
+  return resource !== undefined && (resource === ROUTER_SUBSET || /[\\/]node_modules[\\/]react-router[\\/]/.test(resource));
 }
 
 /** The HTML page: no inline script or style, so it passes a strict Content-Security-Policy. */

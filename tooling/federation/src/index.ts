@@ -1,5 +1,6 @@
-export { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY, STYLESHEET } from './appConfig';
+export { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY, ROUTER_SUBSET, STYLESHEET } from './appConfig';
 export type { AppDefinition, WebpackArgv } from './appConfig';
 export { installedVersion, sharedDependencies, SHARED_PACKAGES, STRICT_PACKAGES } from './shared';
 export type { SharedEntry, SharedMap } from './shared';
 export { PublicFilesPlugin } from './publicFiles';
+export { RouterSubsetPlugin, ROUTER_REQUEST } from './routerSubset';
