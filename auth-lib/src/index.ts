@@ -5,6 +5,7 @@
 
 // The session core (no framework)
 export { createSession, getSession, whenSession } from './session/createSession';
+export { preloadIdentityClient } from './session/keycloak';
 export type { SessionDependencies, PageLocation } from './session/KeycloakSession';
 export type { KeycloakFactory, KeycloakLike, KeycloakServerSettings } from './session/keycloak';
 export type { TabChannel, TabChannelFactory } from './session/otherTabs';

@@ -4,6 +4,7 @@
  */
 import type Keycloak from 'keycloak-js';
 import type { KeycloakInitOptions, KeycloakLoginOptions, KeycloakLogoutOptions } from 'keycloak-js';
+import { importOnce } from './importOnce';
 
 /** The members of a keycloak-js instance the session uses (tests implement exactly these). */
 export type KeycloakLike = Pick<
@@ -40,11 +41,31 @@ export interface KeycloakServerSettings {
 /** Builds one keycloak-js instance. Injected so tests (and other runtimes) can pass a fake. */
 export type KeycloakFactory = (settings: KeycloakServerSettings) => KeycloakLike | Promise<KeycloakLike>;
 
+/** keycloak-js's module, requested once per page (by preloadIdentityClient or by the first session). */
+const importKeycloak = importOnce(() => import('keycloak-js'));
+
+/**
+ * Starts downloading keycloak-js now, so that it is on the page when the session starts instead of being
+ * requested only then. Call it as early as the page knows it will sign in (the shell: first thing in its
+ * bootstrap, before it fetches its config.json); a session created later uses the same download. It never
+ * throws: if the download fails, the session requests keycloak-js again when it starts and reports the
+ * failure as its own error.
+ *
+ * @example
+ * preloadIdentityClient();
+ * const config = await loadConfig();
+ * const session = createSession(config.identityProvider);
+ */
+export function preloadIdentityClient(): void {
+  importKeycloak().catch(() => undefined);
+}
+
 /**
  * The real factory. keycloak-js is ESM-only and jest runs CommonJS, so it is loaded with a dynamic
- * `import()` that only runs when a real session starts; bundlers inline it or split it into a chunk.
+ * `import()` that only runs when a real session starts (or preloadIdentityClient asks for it); bundlers
+ * split it into a chunk of its own.
  */
 export const loadKeycloak: KeycloakFactory = async (settings) => {
-  const { default: KeycloakClass } = await import('keycloak-js');
+  const { default: KeycloakClass } = await importKeycloak();
   return new KeycloakClass({ url: settings.url, realm: settings.realm, clientId: settings.clientId });
 };
