@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { ConfigErrorPage } from './config/ConfigErrorPage';
+import { requestConfig } from './config/early';
 import { loadConfig } from './config/load';
 import { clearOverrides, resolveOverrides, tabStorage } from './overrides/RemoteOverrides';
 import { RemoteOverridesBanner } from './overrides/RemoteOverridesBanner';
@@ -19,7 +20,8 @@ async function start(): Promise<void> {
   if (!container) throw new Error('The shell needs a <div id="root"> in index.html.');
   const root = createRoot(container);
 
-  const result = await loadConfig();
+  // Started by src/index.ts before the async boundary; this awaits the same request.
+  const result = await loadConfig(() => requestConfig());
   if (!result.ok) {
     root.render(<ConfigErrorPage problems={result.problems} />);
     return;

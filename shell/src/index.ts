@@ -1,2 +1,10 @@
+import { requestConfig } from './config/early';
+
+// Requested now, while the shared modules and the shell's code download, rather than one after the
+// other once the bootstrap runs: config.json, and keycloak-js (auth-lib's small chunk arrives well before
+// React DOM's, and the sign-in check needs keycloak-js first). The bootstrap reports any failure.
+requestConfig().catch(() => undefined);
+import('@gatehouse/auth-lib').then(({ preloadIdentityClient }) => preloadIdentityClient(), () => undefined);
+
 // The async boundary: shared modules (React, auth-lib, …) are negotiated before the app's code runs.
 import('./bootstrap');

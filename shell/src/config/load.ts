@@ -1,8 +1,8 @@
+import { CONFIG_REQUEST, CONFIG_URL } from './early';
 import type { ConfigResult } from './types';
 import { validateConfig } from './validate';
 
-/** Where the shell finds its runtime config: next to its index.html, never inside the bundle. */
-export const CONFIG_URL = '/config.json';
+export { CONFIG_URL };
 
 /**
  * Fetches and validates the runtime config. Never throws: a missing, unreadable or invalid config
@@ -11,7 +11,7 @@ export const CONFIG_URL = '/config.json';
 export async function loadConfig(fetchConfig: typeof fetch = fetch, url: string = CONFIG_URL): Promise<ConfigResult> {
   let response: Response;
   try {
-    response = await fetchConfig(url, { cache: 'no-store', headers: { Accept: 'application/json' } });
+    response = await fetchConfig(url, CONFIG_REQUEST);
   } catch (error) {
     return { ok: false, problems: [`${url} could not be fetched (${describe(error)}). Is the shell's server running?`] };
   }
