@@ -77,6 +77,18 @@ describe('RemoteRegistry', () => {
     expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
   });
 
+  it('has a loaded module at hand, synchronously, until the remote is reset', async () => {
+    const runtime = fakeRuntime(async () => ({ default: App }));
+    const registry = new RemoteRegistry([reports], runtime, new FailureLog());
+    expect(registry.loaded(reports)).toBeUndefined();
+    registry.prefetch(reports);
+    expect(registry.loaded(reports)).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(registry.loaded(reports)).toEqual({ default: App });
+    registry.reset(reports);
+    expect(registry.loaded(reports)).toBeUndefined();
+  });
+
   it('forgets a failed prefetch, so the next load tries again', async () => {
     let calls = 0;
     const runtime = fakeRuntime(async () => {

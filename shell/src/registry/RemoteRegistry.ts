@@ -23,6 +23,8 @@ export class RemoteRegistry {
   private readonly registered = new Set<string>();
   /** loads started by prefetch() that no load() has taken over yet */
   private readonly prefetched = new Map<string, Promise<RemoteAppModule>>();
+  /** modules that have finished loading, by remote name (until reset) */
+  private readonly modules = new Map<string, RemoteAppModule>();
 
   constructor(
     readonly remotes: readonly RemoteConfig[],
@@ -41,6 +43,14 @@ export class RemoteRegistry {
     pending.catch(() => {
       if (this.prefetched.get(remote.name) === pending) this.prefetched.delete(remote.name);
     });
+  }
+
+  /**
+   * A remote's module if it has already loaded (a prefetch that finished while the sign-in check ran, or
+   * an earlier visit), so a slot can render it at once; undefined otherwise.
+   */
+  loaded(remote: RemoteConfig): RemoteAppModule | undefined {
+    return this.modules.get(remote.name);
   }
 
   /** Loads a remote's module; rejects with a RemoteLoadError that names the remote and the cause. */
@@ -69,6 +79,7 @@ export class RemoteRegistry {
     if (!isAppModule(module)) {
       throw new RemoteLoadError(remote.name, 'no-app', `The remote "${remote.name}" does not expose a React component as ${remote.module}.`);
     }
+    this.modules.set(remote.name, module);
     return module;
   }
 
@@ -78,6 +89,7 @@ export class RemoteRegistry {
    */
   reset(remote: RemoteConfig): void {
     this.prefetched.delete(remote.name);
+    this.modules.delete(remote.name);
     if (this.registered.has(remote.name)) {
       this.runtime.registerRemotes([{ name: remote.name, entry: remote.manifest }], { force: true });
     }

@@ -18,7 +18,7 @@ const reports: RemoteConfig = {
 };
 
 function renderRoute(session: TestSession, path = '/reports/2026?x=1') {
-  const registry = { load: jest.fn(async () => ({ default: () => <h1>Reports</h1> })), reset: jest.fn() };
+  const registry = { load: jest.fn(async () => ({ default: () => <h1>Reports</h1> })), reset: jest.fn(), loaded: jest.fn(() => undefined) };
   render(
     <AuthProvider session={session}>
       <ShellContext.Provider value={{ config: { identityProvider: { url: 'http://idp', realm: 'r', clientId: 'c' }, remotes: [reports] }, registry: registry as unknown as RemoteRegistry }}>

@@ -14,8 +14,8 @@ const reports: RemoteConfig = {
   clientRoles: {},
 };
 
-function fakeRegistry(load: () => Promise<RemoteAppModule>) {
-  return { load: jest.fn(load), reset: jest.fn() } as unknown as RemoteRegistry & { load: jest.Mock; reset: jest.Mock };
+function fakeRegistry(load: () => Promise<RemoteAppModule>, loaded?: RemoteAppModule) {
+  return { load: jest.fn(load), reset: jest.fn(), loaded: jest.fn(() => loaded) } as unknown as RemoteRegistry & { load: jest.Mock; reset: jest.Mock };
 }
 
 const down = () => Promise.reject(new RemoteLoadError('reports', 'unreachable', 'The remote "reports" is not reachable.'));
@@ -28,6 +28,14 @@ describe('RemoteSlot', () => {
     render(<RemoteSlot remote={reports} registry={registry} />);
     expect(screen.getByRole('status').textContent).toContain('Loading Reports…');
     expect(await screen.findByRole('heading', { name: 'Reports' })).toBeTruthy();
+  });
+
+  it('renders a remote that has already loaded at once, without a loading state', () => {
+    const registry = fakeRegistry(async () => ({ default: () => <h1>Reports</h1> }), { default: () => <h1>Reports</h1> });
+    render(<RemoteSlot remote={reports} registry={registry} />);
+    expect(screen.getByRole('heading', { name: 'Reports' })).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(registry.load).not.toHaveBeenCalled();
   });
 
   it('says which remote failed and why, and keeps its neighbours', async () => {

@@ -9,8 +9,10 @@ import { RemoteErrorBoundary } from './RemoteErrorBoundary';
  */
 export function RemoteSlot({ remote, registry }: { remote: RemoteConfig; registry: RemoteRegistry }) {
   const [attempt, setAttempt] = useState(0);
-  // A new lazy component per attempt: React caches a lazy component's rejection forever.
-  const RemoteApp = useMemo(() => lazy(() => registry.load(remote)), [registry, remote, attempt]);
+  // Already loaded (prefetched while the sign-in check ran): rendered at once. A lazy component suspends on
+  // its first render even then, and React keeps a fallback it has shown for 300 ms before revealing.
+  // Otherwise a new lazy component per attempt: React caches a lazy component's rejection forever.
+  const RemoteApp = useMemo(() => registry.loaded(remote)?.default ?? lazy(() => registry.load(remote)), [registry, remote, attempt]);
   const retry = () => {
     registry.reset(remote);
     setAttempt((n) => n + 1);
