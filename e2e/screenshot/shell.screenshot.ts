@@ -8,5 +8,6 @@ test('screenshot of the signed-in shell', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 640 });
   await openSignedIn(page, 'alice', '/profile');
   await expect(page.getByTestId('full-name')).toHaveText('Alice Anders');
+  await expect(page.getByText('Loading your account details…')).toHaveCount(0);
   await page.screenshot({ path: path.join(__dirname, '..', '..', 'docs', 'screenshot-shell.png') });
 });
