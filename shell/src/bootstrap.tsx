@@ -4,8 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { ConfigErrorPage } from './config/ConfigErrorPage';
-import { requestConfig } from './config/early';
-import { loadConfig } from './config/load';
+import { loadPageConfig } from './config/load';
 import { clearOverrides, resolveOverrides, tabStorage } from './overrides/RemoteOverrides';
 import { RemoteOverridesBanner } from './overrides/RemoteOverridesBanner';
 import { FailureLog } from './registry/FailureLog';
@@ -21,7 +20,7 @@ async function start(): Promise<void> {
   const root = createRoot(container);
 
   // Started by src/index.ts before the async boundary; this awaits the same request.
-  const result = await loadConfig(() => requestConfig());
+  const result = await loadPageConfig();
   if (!result.ok) {
     root.render(<ConfigErrorPage problems={result.problems} />);
     return;

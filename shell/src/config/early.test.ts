@@ -1,16 +1,31 @@
 import { requestConfig } from './early';
-import { loadConfig } from './load';
+import { loadPageConfig } from './load';
 
-test('config.json is requested once, and the bootstrap reads and validates the early response', async () => {
+/** Like a real Response (jsdom has none): ok, status, and a body that can be read once. */
+function singleUseResponse(body: string) {
+  let read = false;
+  return {
+    ok: true,
+    status: 200,
+    text: async () => {
+      if (read) throw new TypeError("Failed to execute 'text' on 'Response': body stream already read");
+      read = true;
+      return body;
+    },
+  };
+}
+
+test('config.json is requested once, early, and read and validated once for every caller', async () => {
   const body = { identityProvider: { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' }, remotes: [] };
-  // jsdom has no Response: the loader only reads ok, status and text().
-  const fetchConfig = jest.fn(async () => ({ ok: true, status: 200, text: async () => JSON.stringify(body) })) as unknown as typeof fetch;
+  const fetchConfig = jest.fn(async () => singleUseResponse(JSON.stringify(body))) as unknown as typeof fetch;
 
-  const early = requestConfig(fetchConfig);
-  const result = await loadConfig(() => requestConfig());
+  const early = requestConfig(fetchConfig); // the page entry
+  const forSignInCheck = loadPageConfig();
+  const forBootstrap = loadPageConfig();
 
   expect(requestConfig()).toBe(early);
-  expect(result.ok).toBe(true);
+  expect(forBootstrap).toBe(forSignInCheck);
+  expect(await forBootstrap).toMatchObject({ ok: true });
   expect(fetchConfig).toHaveBeenCalledTimes(1);
   expect(fetchConfig).toHaveBeenCalledWith('/config.json', expect.objectContaining({ cache: 'no-store' }));
 });

@@ -7,13 +7,13 @@ let pending: Promise<Response> | null = null;
 
 /**
  * The page's one request for config.json. The page entry starts it first thing, so the config downloads
- * while the shared modules and the shell's code do; the bootstrap then reads the same response (through
- * `loadConfig`, which validates it) instead of requesting it after them. This file imports nothing, so the
- * page entry stays small.
+ * while the shared modules and the shell's code do; the sign-in check and the bootstrap then read the same
+ * response (through `loadPageConfig`, which validates it once) instead of requesting it after them. This
+ * file imports nothing, so the page entry stays small.
  *
  * @example
- * requestConfig().catch(() => undefined);                 // src/index.ts, before the async boundary
- * const result = await loadConfig(() => requestConfig()); // src/bootstrap.tsx: the same response
+ * requestConfig().catch(() => undefined); // src/index.ts, before the async boundary
+ * const result = await loadPageConfig();  // src/bootstrap.tsx: the same response, validated
  */
 export function requestConfig(fetchConfig?: typeof fetch): Promise<Response> {
   pending ??= fetchConfig ? fetchConfig(CONFIG_URL, CONFIG_REQUEST) : fetch(CONFIG_URL, CONFIG_REQUEST);

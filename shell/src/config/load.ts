@@ -1,4 +1,4 @@
-import { CONFIG_REQUEST, CONFIG_URL } from './early';
+import { CONFIG_REQUEST, CONFIG_URL, requestConfig } from './early';
 import type { ConfigResult } from './types';
 import { validateConfig } from './validate';
 
@@ -25,6 +25,17 @@ export async function loadConfig(fetchConfig: typeof fetch = fetch, url: string 
     return { ok: false, problems: [`${url} is not valid JSON (${describe(error)}).`] };
   }
   return validateConfig(raw);
+}
+
+let pageConfig: Promise<ConfigResult> | null = null;
+
+/**
+ * The page's config: the response to the page entry's early request (requestConfig), read and validated
+ * once for everything that needs it (the sign-in check, the bootstrap); a response body reads only once.
+ */
+export function loadPageConfig(): Promise<ConfigResult> {
+  pageConfig ??= loadConfig(() => requestConfig());
+  return pageConfig;
 }
 
 function describe(error: unknown): string {
