@@ -74,6 +74,31 @@ test('keeps the session while the provider does not answer the status checks (as
   expect(state).toEqual({ authenticated: true, hasToken: true, events: expect.not.arrayContaining(['onAuthLogout']) });
 });
 
+test('keeps the session when the provider is unreachable at the frame\'s first check (Keycloak\'s frame posts no answer when /init fails)', async ({ page, app }) => {
+  await signIn(page, app.url);
+  // After a sign-in redirect keycloak-js first asks the frame 5 s later: that first message is what
+  // makes the frame call /init. The provider is gone by then.
+  let initAttempts = 0;
+  await page.context().route(/\/login-status-iframe\.html\/(init|status)/, async (route) => {
+    if (route.request().url().includes('/init')) initAttempts += 1;
+    await route.abort('connectionrefused');
+  });
+  await expect.poll(() => initAttempts, { timeout: 8_000 }).toBe(1);
+  await page.waitForTimeout(1_000);
+  const state = await page.evaluate(() => {
+    const { kc, events } = window as unknown as KeycloakOnPage;
+    return { authenticated: kc.authenticated, hasToken: Boolean(kc.token), events };
+  });
+  expect(state).toEqual({ authenticated: true, hasToken: true, events: expect.not.arrayContaining(['onAuthLogout']) });
+  expect(initAttempts).toBe(1);
+});
+
+test('signs the page out when /init refuses the client or origin (403 → error), as Keycloak\'s frame does', async ({ page, app }) => {
+  await signIn(page, app.url);
+  await page.context().route('**/login-status-iframe.html/init*', (route) => route.fulfill({ status: 403, body: '' }));
+  await expect.poll(() => page.evaluate(() => (window as unknown as KeycloakOnPage).events.includes('onAuthLogout')), { timeout: 8_000 }).toBe(true);
+});
+
 test('notices a logout done in another tab within 10 s', async ({ page, context, app }) => {
   await signIn(page, app.url);
   const other = await context.newPage();

@@ -4,7 +4,13 @@
  * Unlike Keycloak's page it asks the server to compare (`…/status`), so a session ended
  * server-side (admin logout, lifespans) reads as `changed` at the next check. When the server does
  * not answer, it compares the cookie itself, as Keycloak's page always does: a provider that is down
- * does not end the page's session (keycloak-js clears its tokens on `error`).
+ * does not end the page's session (keycloak-js clears its tokens on anything but `unchanged`).
+ *
+ * `/init` follows Keycloak 26's page exactly: asked once per frame, at the first message (after a
+ * sign-in redirect keycloak-js sends that one only after its first interval, 5 s); 403 → `error`;
+ * a network failure → no answer at all (Keycloak's `await fetch` throws and nothing is posted, so
+ * keycloak-js's check stays pending and its tokens stay); later messages before a successful init
+ * → `error`; a client or origin other than the initialised one → `error`.
  */
 export function loginStatusFrame(framePath: string): string {
   return `<!doctype html>
@@ -25,6 +31,23 @@ export function loginStatusFrame(framePath: string): string {
       return hashed === cookie ? 'unchanged' : 'changed';
     });
   }
+  var initialising = false;
+  function initialised(clientId, origin) {
+    if (init) return Promise.resolve(init.clientId === clientId && init.origin === origin ? 'ok' : 'error');
+    // Keycloak asks /init once per frame (against DoS); any later message before it succeeded gets 'error'.
+    if (initialising) return Promise.resolve('error');
+    var query = '?client_id=' + encodeURIComponent(clientId) + '&origin=' + encodeURIComponent(origin);
+    initialising = true;
+    return fetch(${JSON.stringify(framePath)} + '/init' + query, { cache: 'no-store' }).then(function (r) {
+      if (r.status !== 204) return 'error';
+      init = { clientId: clientId, origin: origin };
+      return 'ok';
+    }, function () {
+      // Keycloak's page does not catch this: no answer is posted. Answering 'error' would make
+      // keycloak-js clear the tokens of a session that may well be alive.
+      return 'silent';
+    });
+  }
   window.addEventListener('message', function (event) {
     if (typeof event.data !== 'string' || !event.source) return;
     var space = event.data.indexOf(' ');
@@ -33,13 +56,9 @@ export function loginStatusFrame(framePath: string): string {
     var origin = event.origin;
     var source = event.source;
     function reply(message) { source.postMessage(message, origin); }
-    if (!init || init.clientId !== clientId || init.origin !== origin) {
-      var query = '?client_id=' + encodeURIComponent(clientId) + '&origin=' + encodeURIComponent(origin);
-      init = { clientId: clientId, origin: origin, ok: fetch(${JSON.stringify(framePath)} + '/init' + query, { cache: 'no-store' })
-        .then(function (r) { return r.status === 204; }, function () { return false; }) };
-    }
-    init.ok.then(function (ok) {
-      if (!ok) { reply('error'); return; }
+    initialised(clientId, origin).then(function (state) {
+      if (state === 'silent') return;
+      if (state !== 'ok') { reply('error'); return; }
       return fetch(${JSON.stringify(framePath)} + '/status?session_state=' + encodeURIComponent(sid), { cache: 'no-store' })
         .then(function (r) { if (!r.ok) throw new Error('status ' + r.status); return r.text(); })
         .then(reply, function () { return fromCookie(sid).then(reply, function () { reply('error'); }); });
