@@ -25,6 +25,11 @@ describe('sharedDependencies', () => {
     expect(shared['@gatehouse/auth-lib']).toEqual({ singleton: true, strictVersion: true, requiredVersion: '^1.0.0', version: '1.0.0' });
   });
 
+  it('versions the shared router (the subset, decisions/0007) by the react-router-dom it re-exports', () => {
+    expect(SHARED_PACKAGES['react-router-dom']).toBe('react-router-dom');
+    expect(shared['react-router-dom']).toMatchObject({ singleton: true, version: '7.18.5' });
+  });
+
   it('lets React and the router differ in minor versions without failing', () => {
     expect(shared.react).toMatchObject({ strictVersion: false, requiredVersion: '^19.3.1' });
     expect(shared['react-router-dom']).toMatchObject({ strictVersion: false, requiredVersion: '^7.18.5' });

@@ -11,7 +11,11 @@ export interface SharedEntry {
 
 export type SharedMap = Readonly<Record<string, SharedEntry>>;
 
-/** Packages every app shares as page-wide singletons, and the package whose version each one follows. */
+/**
+ * Packages every app shares as page-wide singletons, and the package whose version each one follows.
+ * `react-router-dom` is the platform's router subset (`router.ts`, which `defineApp` resolves it to;
+ * decisions/0007), versioned as the react-router-dom it re-exports.
+ */
 export const SHARED_PACKAGES: Readonly<Record<string, string>> = {
   react: 'react',
   'react/jsx-runtime': 'react',
