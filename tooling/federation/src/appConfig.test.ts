@@ -61,19 +61,24 @@ describe('defineApp', () => {
     expect(rule.options.transpileOnly).toBe(true);
   });
 
-  it('minifies the files that carry the federation runtime, and the router chunk, with terser and everything else with esbuild', () => {
+  it("minifies the files that carry the federation runtime, and the shell's router chunk, with terser and everything else with esbuild", () => {
     type Minimizer = { options: { include?: unknown; exclude?: unknown; minimizer: { implementation: { name: string } } } };
-    const [terser, rest] = (app({}, { mode: 'production' }).optimization?.minimizer ?? []) as unknown as Minimizer[];
-    expect(terser?.options.minimizer.implementation.name).toBe('terserMinify');
-    expect(rest?.options.minimizer.implementation.name).toBe('esbuildMinify');
-    const byTerser = (file: string) => webpack.ModuleFilenameHelpers.matchObject(terser?.options as never, file);
-    const byEsbuild = (file: string) => webpack.ModuleFilenameHelpers.matchObject(rest?.options as never, file);
-    for (const file of ['remoteEntry.js', 'main.0123abcd.js', 'router.0123abcd.js']) {
-      expect(byTerser(file)).toBe(true);
-      expect(byEsbuild(file)).toBe(false);
+    const minimizers = (config: Configuration) => (config.optimization?.minimizer ?? []) as unknown as Minimizer[];
+    const matches = (minimizer: Minimizer | undefined, file: string) => webpack.ModuleFilenameHelpers.matchObject(minimizer?.options as never, file);
+    const shell = defineApp({ name: 'gatehouse_shell', dir, port: 3000, exposes: { './auth': './src/auth/index.ts' } });
+    for (const [config, routerByTerser] of [[app({}, { mode: 'production' }), false], [shell({}, { mode: 'production' }), true]] as const) {
+      const [terser, rest] = minimizers(config);
+      expect(terser?.options.minimizer.implementation.name).toBe('terserMinify');
+      expect(rest?.options.minimizer.implementation.name).toBe('esbuildMinify');
+      for (const file of ['remoteEntry.js', 'main.0123abcd.js']) {
+        expect(matches(terser, file)).toBe(true);
+        expect(matches(rest, file)).toBe(false);
+      }
+      expect(matches(terser, 'router.0123abcd.js')).toBe(routerByTerser);
+      expect(matches(rest, 'router.0123abcd.js')).toBe(!routerByTerser);
+      expect(matches(terser, '873.5ba1a5d1.js')).toBe(false);
+      expect(matches(rest, '873.5ba1a5d1.js')).toBe(true);
     }
-    expect(byTerser('873.5ba1a5d1.js')).toBe(false);
-    expect(byEsbuild('873.5ba1a5d1.js')).toBe(true);
   });
 
   it('puts the router subset and react-router in one chunk named router (what terser matches)', () => {

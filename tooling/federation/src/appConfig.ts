@@ -41,8 +41,7 @@ const ASSETS_DIR = path.join(__dirname, '..', 'assets');
 const FEDERATION_RUNTIME_FILES = /^(remoteEntry\.js|main\.[0-9a-f]+\.js)$/;
 /** The shared router chunk (the subset and the part of react-router it uses), named so terser finds it. */
 const ROUTER_CHUNK = 'router';
-/** The files terser minifies (see `optimization` below); esbuild minifies the rest. */
-const TERSER_FILES = [FEDERATION_RUNTIME_FILES, new RegExp(`^${ROUTER_CHUNK}\\.[0-9a-f]+\\.js$`)];
+const ROUTER_FILE = new RegExp(`^${ROUTER_CHUNK}\\.[0-9a-f]+\\.js$`);
 /** The router API every app shares as `react-router-dom` (decisions/0007). */
 export const ROUTER_SUBSET = path.join(__dirname, 'router.ts');
 /** auth-lib's static pages (silent check-sso), served at every app's root. */
@@ -63,6 +62,10 @@ export function defineApp(app: AppDefinition) {
     // is unset, which runs webpack's full schema validation (~0.5 s per build) and still finds nothing.
     process.env['FEDERATION_WEBPACK_PATH'] ||= require.resolve('webpack');
     const remote = Object.keys(app.exposes ?? {}).length > 0 && app.name !== SHELL_NAME;
+    // The files terser minifies (see `optimization`); esbuild minifies the rest. The router only where
+    // visitors download it: the shell's is the page's (a singleton, loaded first); a remote's copy only
+    // runs when the remote runs on its own, and terser costs ~0.7 s per build.
+    const terserFiles = remote ? [FEDERATION_RUNTIME_FILES] : [FEDERATION_RUNTIME_FILES, ROUTER_FILE];
     const hashed = production ? '[name].[contenthash:8].js' : '[name].js';
     return {
       mode: production ? 'production' : 'development',
@@ -140,11 +143,11 @@ export function defineApp(app: AppDefinition) {
             // the two files that carry the federation runtime: only its constant folding drops the parts
             // of the runtime an app turned off (experiments.optimization above, ~11 KiB gzip); esbuild,
             // several times faster, for everything else (decisions/0004).
-            // The router too: react-router ships as one 370 KB module, and of what webpack marks unused in it
-            // only terser drops the unreferenced functions (50 KiB gzip with esbuild, 15 with terser).
+            // The shell's router too: react-router ships as one 370 KB module, and of what webpack marks unused
+            // in it only terser drops the unreferenced functions (50 KiB gzip with esbuild, 15 with terser).
             minimizer: [
-              new TerserPlugin({ include: TERSER_FILES, parallel: false, terserOptions: { compress: { passes: 2 } } }),
-              new TerserPlugin({ exclude: TERSER_FILES, minify: TerserPlugin.esbuildMinify, parallel: false }),
+              new TerserPlugin({ include: terserFiles, parallel: false, terserOptions: { compress: { passes: 2 } } }),
+              new TerserPlugin({ exclude: terserFiles, minify: TerserPlugin.esbuildMinify, parallel: false }),
             ],
             splitChunks: {
               cacheGroups: {
