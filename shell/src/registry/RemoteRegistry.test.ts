@@ -1,17 +1,9 @@
-import type { RemoteConfig } from '../config/types';
 import { ManifestHttpError } from './classify';
 import { FailureLog } from './FailureLog';
 import { RemoteRegistry, type FederationRuntime } from './RemoteRegistry';
+import { reportsRemote } from '../test-support/remotes';
 
-const reports: RemoteConfig = {
-  name: 'reports',
-  manifest: 'http://localhost:3003/mf-manifest.json',
-  module: './App',
-  route: '/reports',
-  title: 'Reports',
-  realmRoles: [],
-  clientRoles: { reports: ['viewer'] },
-};
+const reports = reportsRemote();
 
 function fakeRuntime(load: (id: string) => Promise<unknown>) {
   return { registerRemotes: jest.fn(), loadRemote: jest.fn(load) } satisfies FederationRuntime;

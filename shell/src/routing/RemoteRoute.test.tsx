@@ -2,20 +2,12 @@ import { AuthError, AuthProvider } from '@gatehouse/auth-lib';
 import { createTestSession, type TestSession } from '@gatehouse/auth-lib/testing';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import type { RemoteConfig } from '../config/types';
 import type { RemoteRegistry } from '../registry/RemoteRegistry';
 import { ShellContext } from '../ShellContext';
 import { RemoteRoute } from './RemoteRoute';
+import { reportsRemote } from '../test-support/remotes';
 
-const reports: RemoteConfig = {
-  name: 'reports',
-  manifest: 'http://localhost:3003/mf-manifest.json',
-  module: './App',
-  route: '/reports',
-  title: 'Reports',
-  realmRoles: [],
-  clientRoles: { reports: ['viewer'] },
-};
+const reports = reportsRemote();
 
 function renderRoute(session: TestSession, path = '/reports/2026?x=1') {
   const registry = { load: jest.fn(async () => ({ default: () => <h1>Reports</h1> })), reset: jest.fn(), loaded: jest.fn(() => undefined) };

@@ -1,18 +1,10 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import type { RemoteConfig } from '../config/types';
 import { RemoteLoadError } from '../registry/RemoteLoadError';
 import type { RemoteAppModule, RemoteRegistry } from '../registry/RemoteRegistry';
 import { RemoteSlot } from './RemoteSlot';
+import { reportsRemote } from '../test-support/remotes';
 
-const reports: RemoteConfig = {
-  name: 'reports',
-  manifest: 'http://localhost:3003/mf-manifest.json',
-  module: './App',
-  route: '/reports',
-  title: 'Reports',
-  realmRoles: [],
-  clientRoles: {},
-};
+const reports = reportsRemote({ clientRoles: {} });
 
 function fakeRegistry(load: () => Promise<RemoteAppModule>, loaded?: RemoteAppModule) {
   return { load: jest.fn(load), reset: jest.fn(), loaded: jest.fn(() => loaded) } as unknown as RemoteRegistry & { load: jest.Mock; reset: jest.Mock };
