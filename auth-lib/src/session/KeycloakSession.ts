@@ -7,8 +7,8 @@ import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloa
 import { defaultTabChannel, OtherTabs, type TabChannelFactory } from './otherTabs';
 import { mergeProfile } from './profile';
 import { describeError } from './scrub';
-import { SIGNED_OUT, signedInSnapshot } from './snapshot';
-import { EventEmitter, LOADING_SNAPSHOT, SnapshotStore } from './store';
+import { LOADING_SNAPSHOT, SIGNED_OUT, signedInSnapshot } from './snapshot';
+import { EventEmitter, SnapshotStore } from './store';
 import { TokenManager, type BackoffSettings } from './tokenManager';
 import { withTimeout } from './withTimeout';
 

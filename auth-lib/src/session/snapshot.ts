@@ -67,3 +67,10 @@ export const SIGNED_OUT: Partial<SessionSnapshot> = Object.freeze({
   sessionId: null,
   error: null,
 });
+
+/** The snapshot of a session that has not heard from the provider yet. */
+export const LOADING_SNAPSHOT: SessionSnapshot = Object.freeze({
+  ...(SIGNED_OUT as SessionSnapshot),
+  status: 'loading',
+  signOutReason: null,
+});

@@ -1,18 +1,5 @@
 import type { SessionEvent, SessionSnapshot } from '../types';
 
-/** The snapshot of a session that has not heard from the provider yet. */
-export const LOADING_SNAPSHOT: SessionSnapshot = Object.freeze({
-  status: 'loading',
-  user: null,
-  realmRoles: Object.freeze([]) as readonly string[],
-  clientRoles: Object.freeze({}),
-  tokenExpiresAt: null,
-  signedInAt: null,
-  sessionId: null,
-  error: null,
-  signOutReason: null,
-});
-
 /**
  * An external store in the shape `useSyncExternalStore` expects: `get()` returns the same object
  * until `set()` replaces it, and every replacement notifies the subscribers once.
@@ -21,7 +8,7 @@ export class SnapshotStore {
   private snapshot: SessionSnapshot;
   private readonly listeners = new Set<() => void>();
 
-  constructor(initial: SessionSnapshot = LOADING_SNAPSHOT) {
+  constructor(initial: SessionSnapshot) {
     this.snapshot = initial;
   }
 
