@@ -16,7 +16,12 @@ export type SignOutReason =
   /** the provider refused to refresh the token (HTTP 400) */
   | 'refresh-refused'
   /** the visitor signed out in another tab of this origin */
-  | 'other-tab';
+  | 'other-tab'
+  /**
+   * the provider refused the login-status check for this page (its frame answered `error`): the page's
+   * origin is not one of the client's web origins, or the client is disabled — a configuration to fix
+   */
+  | 'session-check-refused';
 
 /** The signed-in person, as the access token names them. */
 export interface User {

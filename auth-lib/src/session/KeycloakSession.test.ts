@@ -97,6 +97,33 @@ describe('session state', () => {
     expect(session.getSnapshot()).toMatchObject({ status: 'anonymous', user: null, signOutReason: 'session-ended', realmRoles: [] });
     await expect(session.getToken()).rejects.toMatchObject({ code: 'not-authenticated' });
   });
+
+  test('a login-status check the provider refuses turns anonymous with reason session-check-refused and says what to fix', async () => {
+    const page = new EventTarget();
+    const error = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { session, kc } = sessionWithFake(undefined, { window: page as unknown as Window });
+    await session.ready();
+
+    page.dispatchEvent(new MessageEvent('message', { origin: 'http://localhost:8080', data: 'error' }));
+    kc().frameReportsChanged();
+    await flush();
+
+    expect(session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-check-refused' });
+    expect(error).toHaveBeenCalledWith(expect.stringMatching(/Add http:\/\/localhost to the client's Web origins/));
+    error.mockRestore();
+  });
+
+  test("an 'error' from another origin than the provider's does not change the reason", async () => {
+    const page = new EventTarget();
+    const { session, kc } = sessionWithFake(undefined, { window: page as unknown as Window });
+    await session.ready();
+
+    page.dispatchEvent(new MessageEvent('message', { origin: 'http://evil.example', data: 'error' }));
+    kc().frameReportsChanged();
+    await flush();
+
+    expect(session.getSnapshot().signOutReason).toBe('session-ended');
+  });
 });
 
 describe('login and logout', () => {

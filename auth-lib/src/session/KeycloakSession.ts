@@ -6,6 +6,7 @@ import { initOptions } from './initOptions';
 import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloak';
 import { defaultTabChannel, OtherTabs, type TabChannelFactory } from './otherTabs';
 import { mergeProfile } from './profile';
+import { SessionCheckWatch, sessionCheckRefusedMessage, type MessageTarget } from './sessionCheck';
 import { describeError } from './scrub';
 import { LOADING_SNAPSHOT, SIGNED_OUT, signedInSnapshot } from './snapshot';
 import { EventEmitter, SnapshotStore } from './store';
@@ -24,6 +25,8 @@ export interface SessionDependencies {
   /** used by `authFetch`; default the global `fetch` */
   readonly fetch?: typeof fetch;
   readonly location?: PageLocation;
+  /** where the provider's login-status frame posts its answers; default the page's window, `null` to not listen */
+  readonly window?: MessageTarget | null;
   /** whether `authFetch` warns about untrusted origins; default: not a production build */
   readonly development?: boolean;
   readonly backoff?: BackoffSettings;
@@ -48,6 +51,7 @@ export class KeycloakSession implements Session {
   private generation = 0;
   /** keycloak-js fired onAuthLogout; whether onAuthRefreshError follows decides the reason */
   private logoutPending = false;
+  private readonly sessionCheck: SessionCheckWatch;
 
   constructor(config: ResolvedConfig, deps: SessionDependencies = {}) {
     this.config = config;
@@ -73,6 +77,7 @@ export class KeycloakSession implements Session {
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
       ...(deps.development === undefined ? {} : { development: deps.development }),
     });
+    this.sessionCheck = new SessionCheckWatch(deps.window === undefined ? globalThis.window : deps.window, config.url);
     void this.start();
   }
 
@@ -193,7 +198,12 @@ export class KeycloakSession implements Session {
       queueMicrotask(() => {
         if (!this.logoutPending) return;
         this.logoutPending = false;
-        this.end('session-ended');
+        if (this.sessionCheck.takeRefused()) {
+          console.warn(sessionCheckRefusedMessage(this.config, this.location.origin));
+          this.end('session-check-refused');
+        } else {
+          this.end('session-ended');
+        }
       });
     };
     kc.onAuthRefreshError = () => {

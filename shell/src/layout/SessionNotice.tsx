@@ -6,6 +6,9 @@ const REASONS: Record<SignOutReason, string | null> = {
   'session-ended': 'Your session ended at the identity provider, so you have been signed out.',
   'refresh-refused': 'The identity provider no longer accepts your session, so you have been signed out.',
   'other-tab': 'You signed out in another tab.',
+  'session-check-refused':
+    "The identity provider refused this site's session check, so you have been signed out. This is a configuration problem: " +
+    "this site's address must be one of the client's Web origins. Please tell the site's administrators.",
 };
 
 /** Tells a visitor who was signed out while the page was open why, instead of silently changing the page. */
