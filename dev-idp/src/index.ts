@@ -6,6 +6,8 @@ import type { RealmRepresentation } from './realm/representation.js';
 
 export { RealmFileError } from './realm/RealmFileError.js';
 export { loadRealmFile } from './realm/loadRealm.js';
+export { testRealm } from './testRealm.js';
+export type { TestRealmOptions } from './testRealm.js';
 export type {
   RealmRepresentation, ClientRepresentation, UserRepresentation, RoleRepresentation, CredentialRepresentation,
 } from './realm/representation.js';

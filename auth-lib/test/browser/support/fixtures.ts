@@ -1,7 +1,8 @@
 import { expect, test as base, type Page } from '@playwright/test';
 import { adminClient } from './admin';
 import { startIdp, type RunningIdp } from './devIdp';
-import { startTestApp, testRealm, type TestApp } from './testApp';
+import { testRealm } from '@gatehouse/dev-idp/test-realm';
+import { startTestApp, type TestApp } from './testApp';
 
 export interface AuthFixtures {
   /** access token lifespan of this test's realm, in seconds */
@@ -34,7 +35,7 @@ export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
   realm: async ({ idp, app, tokenLifespan }, use, testInfo) => {
     const name = `test-${testInfo.testId.slice(0, 10)}-${testInfo.retry}`;
     const admin = await adminClient(idp);
-    await admin.realms.create(testRealm(name, app.origin, tokenLifespan));
+    await admin.realms.create(testRealm(name, { origin: app.origin, accessTokenLifespan: tokenLifespan }));
     app.setConfig({ url: idp.url, realm: name, clientId: 'gatehouse-shell' });
     await use(name);
     await (await adminClient(idp)).realms.del({ realm: name });

@@ -57,37 +57,3 @@ export async function startTestApp(): Promise<TestApp> {
   };
 }
 
-/** A realm like the demo one, for this test's page origin, with short-lived access tokens. */
-export function testRealm(name: string, origin: string, accessTokenLifespan = 300) {
-  return {
-    realm: name,
-    enabled: true,
-    accessTokenLifespan,
-    roles: { realm: [{ name: 'user' }, { name: 'admin' }], client: { reports: [{ name: 'viewer' }] } },
-    clients: [
-      {
-        clientId: 'gatehouse-shell',
-        enabled: true,
-        publicClient: true,
-        standardFlowEnabled: true,
-        redirectUris: [`${origin}/*`],
-        webOrigins: ['+'],
-        attributes: { 'pkce.code.challenge.method': 'S256', 'post.logout.redirect.uris': '+' },
-      },
-      { clientId: 'reports', enabled: true, bearerOnly: true },
-    ],
-    users: [
-      {
-        username: 'alice',
-        enabled: true,
-        email: 'alice@example.com',
-        emailVerified: true,
-        firstName: 'Alice',
-        lastName: 'Anders',
-        credentials: [{ type: 'password', value: 'alice' }],
-        realmRoles: [`default-roles-${name}`, 'user', 'admin'],
-        clientRoles: { reports: ['viewer'] },
-      },
-    ],
-  };
-}
