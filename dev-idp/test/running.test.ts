@@ -10,7 +10,7 @@ test('health: /health/live and /health/ready on the management port, not on the 
   try {
     assert.ok(idp.managementUrl);
     for (const path of ['/health/live', '/health/ready']) {
-      const response = await fetch(`${idp.managementUrl}${path}`);
+      const response: Response = await fetch(`${idp.managementUrl}${path}`);
       assert.equal(response.status, 200, path);
       assert.deepEqual(await response.json(), { status: 'UP', checks: [] });
     }
