@@ -5,6 +5,7 @@ import type { RealmKeys } from './keys.js';
 import { createProvider } from './provider/createProvider.js';
 import { MemoryStore } from './provider/MemoryStore.js';
 import type { Client, Realm, User } from './realm/model.js';
+import { RevokedTokens } from './RevokedTokens.js';
 import { SessionRegistry } from './sessions.js';
 
 /**
@@ -18,6 +19,7 @@ export class RealmRuntime {
   readonly path: string;
   readonly keys: RealmKeys;
   readonly store = new MemoryStore();
+  readonly revoked = new RevokedTokens();
   readonly sessions: SessionRegistry;
   readonly provider: Provider;
 
@@ -35,6 +37,13 @@ export class RealmRuntime {
 
   static async create(realm: Realm, baseUrl: string): Promise<RealmRuntime> {
     return new RealmRuntime(realm, baseUrl, await createRealmKeys());
+  }
+
+  /** Drops what has expired: SSO sessions, then codes, tokens and abandoned logins in the store. */
+  sweep(): void {
+    this.sessions.sweep();
+    this.store.sweep();
+    this.revoked.sweep();
   }
 
   client(clientId: string | undefined): Client | undefined {

@@ -33,6 +33,10 @@ export async function verifyAccessToken(runtime: RealmRuntime, token: string | u
     const session = runtime.sessions.active(typeof payload.sid === 'string' ? payload.sid : undefined);
     const user = runtime.user(payload.sub);
     if (!session || !user || !user.enabled || session.userId !== user.id) return undefined;
+    // A disabled (or deleted) client's tokens stop working at once, as in Keycloak.
+    const client = runtime.client(typeof payload.azp === 'string' ? payload.azp : undefined);
+    if (!client || !client.enabled) return undefined;
+    if (typeof payload.jti === 'string' && runtime.revoked.has(payload.jti)) return undefined;
     return { payload, user, session };
   } catch {
     return undefined;

@@ -42,7 +42,11 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
     params.set('refresh_token', refresh.handle);
   }
   replayBody(req, Buffer.from(params.toString()));
-  interceptJson(res, (response) => keycloakTokenResponse(runtime, response, grantType === 'refresh_token'));
+  interceptJson(res, async (response) => {
+    // Keycloak removes a code at its first use, even a failed one (a wrong PKCE verifier): no second guess.
+    if (grantType === 'authorization_code' && response.status !== 200) runtime.store.delete('AuthorizationCode', params.get('code') ?? '');
+    return keycloakTokenResponse(runtime, response, grantType === 'refresh_token');
+  });
   forward();
 }
 

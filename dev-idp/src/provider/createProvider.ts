@@ -32,7 +32,7 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
     adapter: createAdapterClass(runtime.store, (id) => {
       const client = runtime.client(id);
       return client && toClientMetadata(client);
-    }),
+    }, (grantId) => runtime.revoked.revokeGrant(grantId)),
     jwks: { keys: [runtime.keys.privateJwk] },
     routes: KEYCLOAK_ROUTES,
     cookies: {
@@ -113,6 +113,8 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
           });
           // Keycloak omits `aud` when no other client's roles are in the token; oidc-provider requires one.
           jwt.payload.aud ??= client.clientId;
+          const { grantId } = token as TokenInstance & { grantId?: string };
+          if (grantId && typeof jwt.payload.jti === 'string') runtime.revoked.issued(grantId, jwt.payload.jti, Number(jwt.payload.exp));
           return jwt;
         },
       },
