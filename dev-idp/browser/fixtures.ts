@@ -72,6 +72,8 @@ export async function signIn(page: Page, appUrl: string): Promise<void> {
   await page.goto(appUrl);
   await expect(page.locator('#state')).toHaveText('signed out');
   await page.evaluate(() => { void (window as unknown as { kc: { login(): Promise<void> } }).kc.login(); });
+  // Scripts written for Keycloak wait for the authorization URL: the form is served there, not after a redirect.
+  await page.waitForURL(/\/protocol\/openid-connect\/auth\?/);
   await page.getByLabel('Username or email').fill('alice');
   await page.locator('#password').fill('alice');
   await page.locator('#kc-login').click();

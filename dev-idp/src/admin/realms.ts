@@ -34,7 +34,7 @@ export function getRealm({ runtime, res }: AdminRequest): void {
 export function updateRealm({ runtime, res, body }: AdminRequest): void {
   const update = (body ?? {}) as Record<string, unknown>;
   const { realm } = runtime;
-  for (const key of ['accessTokenLifespan', 'ssoSessionIdleTimeout', 'ssoSessionMaxLifespan'] as const) {
+  for (const key of ['accessTokenLifespan', 'accessTokenLifespanForImplicitFlow', 'ssoSessionIdleTimeout', 'ssoSessionMaxLifespan'] as const) {
     const value = update[key];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw new AdminError(400, `${key}: expected a positive whole number of seconds`);

@@ -1,7 +1,8 @@
 import { OPENID_CONNECT } from '../provider/routes.js';
 import { accountEndpoint } from './account.js';
 import { discoveryEndpoint, realmInfoEndpoint } from './discovery.js';
-import { loginEndpoint } from './login.js';
+import { authorizationEndpoint } from './authorization.js';
+import { LOGIN_ACTIONS, loginEndpoint } from './login.js';
 import {
   loginStatusCheckEndpoint, loginStatusFrameEndpoint, loginStatusInitEndpoint,
   thirdPartyCookiesStep1Endpoint, thirdPartyCookiesStep2Endpoint,
@@ -36,5 +37,6 @@ export const REALM_ROUTES: RealmRoute[] = [
   { methods: ['GET'], pattern: oidc('/3p-cookies/step1.html'), handler: thirdPartyCookiesStep1Endpoint },
   { methods: ['GET'], pattern: oidc('/3p-cookies/step2.html'), handler: thirdPartyCookiesStep2Endpoint },
   { methods: ['GET', 'OPTIONS'], pattern: /^\/account\/?$/, handler: accountEndpoint },
-  { methods: ['GET', 'POST'], pattern: /^\/login-actions\/authenticate\/([A-Za-z0-9_-]+)$/, handler: loginEndpoint },
+  { methods: ['GET', 'POST'], pattern: oidc('/auth'), handler: authorizationEndpoint },
+  { methods: ['GET', 'POST'], pattern: new RegExp(`^${LOGIN_ACTIONS}$`), handler: loginEndpoint },
 ];

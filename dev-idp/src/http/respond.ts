@@ -23,6 +23,22 @@ export function sendHtml(res: ServerResponse, status: number, html: string, head
   res.end(html);
 }
 
+/**
+ * Headers Keycloak sends on its login and logout pages: no framing by other sites (clickjacking),
+ * no content sniffing.
+ */
+export const PAGE_SECURITY_HEADERS = {
+  'X-Frame-Options': 'SAMEORIGIN',
+  'Content-Security-Policy': "frame-src 'self'; frame-ancestors 'self'; object-src 'none';",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+} as const;
+
+/** A login, logout or error page: HTML with {@link PAGE_SECURITY_HEADERS}. */
+export function sendPage(res: ServerResponse, status: number, html: string, headers: Record<string, string | string[]> = {}): void {
+  sendHtml(res, status, html, { ...PAGE_SECURITY_HEADERS, ...headers });
+}
+
 export function redirect(res: ServerResponse, location: string, headers: Record<string, string | string[]> = {}): void {
   res.writeHead(302, { ...NO_STORE, Location: location, 'Content-Length': 0, ...headers });
   res.end();

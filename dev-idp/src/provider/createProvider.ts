@@ -5,11 +5,15 @@ import type { KoaContext, TokenInstance } from 'oidc-provider';
 import type ProviderType from 'oidc-provider';
 
 import { accessTokenClaims, grantedScope, idTokenClaims } from '../claims.js';
+import { PAGE_SECURITY_HEADERS } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { redirectUriMatches } from '../redirect.js';
 import { createAdapterClass } from './adapter.js';
 import { toClientMetadata } from './clientMetadata.js';
+import { loginActionUrl } from './loginActionUrl.js';
+import type { InteractionInfo } from './loginActionUrl.js';
+import { preserveFragment } from './preserveFragment.js';
 import { KEYCLOAK_ROUTES } from './routes.js';
 import { trackSsoSession } from './trackSsoSession.js';
 
@@ -37,7 +41,7 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
       short: { httpOnly: true, sameSite: 'lax', path: `${runtime.path}/` },
       keys: [randomBytes(32).toString('base64url')],
     },
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${runtime.path}/login-actions/authenticate/${interaction.uid}` },
+    interactions: { url: (_ctx: unknown, interaction: InteractionInfo) => loginActionUrl(runtime, interaction) },
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
@@ -47,15 +51,16 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
         enabled: true,
         defaultResource: () => ACCOUNT_RESOURCE,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({
+        getResourceServerInfo: (ctx: KoaContext) => ({
           scope: ALL_SCOPES,
-          accessTokenTTL: realm.accessTokenLifespan,
+          accessTokenTTL: implicitFlow(ctx) ? realm.accessTokenLifespanForImplicitFlow : realm.accessTokenLifespan,
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
     },
-    responseTypes: ['code'],
+    // Implicit flow as keycloak-js asks for it; each client's own flows are in clientMetadata.ts.
+    responseTypes: ['code', 'id_token token', 'id_token'],
     scopes: ALL_SCOPES.split(' '),
     // Keycloak puts profile and email claims in every ID token, whatever the scope.
     claims: { openid: ['sub', 'typ', 'azp', 'sid', ...PROFILE_CLAIMS], profile: [], email: [] },
@@ -65,7 +70,7 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => true,
     ttl: {
-      AccessToken: () => realm.accessTokenLifespan,
+      AccessToken: (ctx: KoaContext) => (implicitFlow(ctx) ? realm.accessTokenLifespanForImplicitFlow : realm.accessTokenLifespan),
       IdToken: () => realm.accessTokenLifespan,
       AuthorizationCode: 60,
       Interaction: 1800,
@@ -115,6 +120,7 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
     clientBasedCORS: () => true,
     renderError: async (ctx: KoaContext, out: { error: string; error_description?: string }) => {
       ctx.type = 'html';
+      ctx.set(PAGE_SECURITY_HEADERS);
       ctx.body = errorPage(realm, keycloakMessage(out));
     },
   });
@@ -126,9 +132,23 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
     const client = runtime.client(this.clientId);
     return client !== undefined && redirectUriMatches(value, client.redirectUris);
   };
+  // Keycloak lets implicit-flow clients use http and localhost redirect URIs (oidc-provider refuses them).
+  const invalidate = provider.Client.Schema.prototype.invalidate;
+  provider.Client.Schema.prototype.invalidate = function invalidateUnlessImplicitOnLocalhost(message, code) {
+    if (code === 'implicit-force-https' || code === 'implicit-forbid-localhost') return;
+    invalidate.call(this, message, code);
+  };
   provider.use(trackSsoSession(runtime));
+  provider.use(preserveFragment);
   provider.on('server_error', (_ctx, error) => console.error(`dev-idp: realm ${realm.name}:`, error));
   return provider;
+}
+
+/** Whether tokens are being issued at the authorization endpoint (implicit flow), not the token endpoint. */
+function implicitFlow(ctx: KoaContext | undefined): boolean {
+  const route = ctx?.oidc?.route;
+  const responseType = ctx?.oidc?.params?.response_type;
+  return (route === 'authorization' || route === 'resume') && typeof responseType === 'string' && responseType.split(' ').includes('token');
 }
 
 /** The SSO session (Keycloak `sid`) of the code or refresh token being exchanged. */

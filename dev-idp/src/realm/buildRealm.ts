@@ -17,6 +17,7 @@ export function buildRealm(source: string, rep: RealmRepresentation): Realm {
     displayName: rep.displayName,
     enabled: rep.enabled ?? true,
     accessTokenLifespan: rep.accessTokenLifespan ?? REALM_DEFAULTS.accessTokenLifespan,
+    accessTokenLifespanForImplicitFlow: rep.accessTokenLifespanForImplicitFlow ?? REALM_DEFAULTS.accessTokenLifespanForImplicitFlow,
     ssoSessionIdleTimeout: rep.ssoSessionIdleTimeout ?? REALM_DEFAULTS.ssoSessionIdleTimeout,
     ssoSessionMaxLifespan: rep.ssoSessionMaxLifespan ?? REALM_DEFAULTS.ssoSessionMaxLifespan,
     roles: builtinRealmRoles(name),
@@ -85,11 +86,13 @@ export function toClient(rep: ClientRepresentation): Client {
     bearerOnly: rep.bearerOnly ?? false,
     secret: rep.secret ?? (rep.publicClient ? undefined : crypto.randomUUID()),
     standardFlowEnabled: rep.standardFlowEnabled ?? true,
+    implicitFlowEnabled: rep.implicitFlowEnabled ?? false,
     directAccessGrantsEnabled: rep.directAccessGrantsEnabled ?? false,
     redirectUris: rep.redirectUris ?? [],
     webOrigins: rep.webOrigins ?? [],
     pkceMethod: attributes['pkce.code.challenge.method'] || undefined,
-    postLogoutRedirectUris: logoutUris ? logoutUris.split('##').filter(Boolean) : [],
+    // Keycloak: no attribute (as the admin API creates clients) means `+`, the valid redirect URIs.
+    postLogoutRedirectUris: logoutUris ? logoutUris.split('##').filter(Boolean) : ['+'],
     roles: [],
   };
 }

@@ -5,7 +5,7 @@
  */
 export const IGNORED_REALM_FIELDS = new Set([
   'id', 'displayName', 'displayNameHtml', 'notBefore', 'defaultSignatureAlgorithm', 'revokeRefreshToken',
-  'refreshTokenMaxReuse', 'accessTokenLifespanForImplicitFlow', 'ssoSessionIdleTimeoutRememberMe',
+  'refreshTokenMaxReuse', 'ssoSessionIdleTimeoutRememberMe',
   'ssoSessionMaxLifespanRememberMe', 'offlineSessionIdleTimeout', 'offlineSessionMaxLifespanEnabled',
   'offlineSessionMaxLifespan', 'clientSessionIdleTimeout', 'clientSessionMaxLifespan',
   'clientOfflineSessionIdleTimeout', 'clientOfflineSessionMaxLifespan', 'accessCodeLifespan',
@@ -46,7 +46,7 @@ export const IGNORED_REALM_FIELDS = new Set([
 export const IGNORED_CLIENT_FIELDS = new Set([
   'id', 'name', 'description', 'type', 'rootUrl', 'adminUrl', 'baseUrl', 'surrogateAuthRequired',
   'alwaysDisplayInConsole', 'clientAuthenticatorType', 'notBefore', 'consentRequired',
-  'implicitFlowEnabled', 'serviceAccountsEnabled', 'authorizationServicesEnabled',
+  'serviceAccountsEnabled', 'authorizationServicesEnabled',
   'oauth2DeviceAuthorizationGrantEnabled', 'frontchannelLogout', 'protocol', 'authenticationFlowBindingOverrides',
   'fullScopeAllowed', 'nodeReRegistrationTimeout', 'registeredNodes', 'protocolMappers', 'defaultClientScopes',
   'optionalClientScopes', 'access', 'origin', 'registrationAccessToken', 'defaultRoles', 'authorizationSettings',

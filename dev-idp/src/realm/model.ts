@@ -16,12 +16,16 @@ export interface Client {
   bearerOnly: boolean;
   secret?: string;
   standardFlowEnabled: boolean;
+  implicitFlowEnabled: boolean;
   directAccessGrantsEnabled: boolean;
   redirectUris: string[];
   webOrigins: string[];
   /** `attributes["pkce.code.challenge.method"]`; undefined = PKCE optional. */
   pkceMethod?: string;
-  /** `attributes["post.logout.redirect.uris"]`, split on `##`, `+` kept as written. */
+  /**
+   * `attributes["post.logout.redirect.uris"]`, split on `##`, `+` kept as written; absent = `+`
+   * (the valid redirect URIs, Keycloak's default); `-` = none.
+   */
   postLogoutRedirectUris: string[];
   roles: Role[];
 }
@@ -46,6 +50,7 @@ export interface Realm {
   displayName?: string;
   enabled: boolean;
   accessTokenLifespan: number;
+  accessTokenLifespanForImplicitFlow: number;
   ssoSessionIdleTimeout: number;
   ssoSessionMaxLifespan: number;
   roles: Role[];
@@ -56,6 +61,7 @@ export interface Realm {
 /** Keycloak's defaults for a new realm (seconds). */
 export const REALM_DEFAULTS = {
   accessTokenLifespan: 300,
+  accessTokenLifespanForImplicitFlow: 900,
   ssoSessionIdleTimeout: 1800,
   ssoSessionMaxLifespan: 36000,
 } as const;

@@ -31,6 +31,7 @@ export interface ClientRepresentation {
   bearerOnly?: boolean;
   secret?: string;
   standardFlowEnabled?: boolean;
+  implicitFlowEnabled?: boolean;
   directAccessGrantsEnabled?: boolean;
   redirectUris?: string[];
   webOrigins?: string[];
@@ -49,6 +50,7 @@ export interface RealmRepresentation {
   displayName?: string;
   enabled?: boolean;
   accessTokenLifespan?: number;
+  accessTokenLifespanForImplicitFlow?: number;
   ssoSessionIdleTimeout?: number;
   ssoSessionMaxLifespan?: number;
   roles?: {

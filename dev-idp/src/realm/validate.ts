@@ -8,12 +8,12 @@ type Kind = 'string' | 'boolean' | 'seconds' | 'strings' | 'object' | 'array' | 
 type Shape = Record<string, Kind>;
 
 const REALM: Shape = {
-  realm: 'string', enabled: 'boolean', displayName: 'string', accessTokenLifespan: 'seconds',
+  realm: 'string', enabled: 'boolean', displayName: 'string', accessTokenLifespan: 'seconds', accessTokenLifespanForImplicitFlow: 'seconds',
   ssoSessionIdleTimeout: 'seconds', ssoSessionMaxLifespan: 'seconds', roles: 'object', clients: 'array', users: 'array',
 };
 const CLIENT: Shape = {
   clientId: 'string', name: 'string', enabled: 'boolean', publicClient: 'boolean', bearerOnly: 'boolean', secret: 'string',
-  standardFlowEnabled: 'boolean', directAccessGrantsEnabled: 'boolean', redirectUris: 'strings', webOrigins: 'strings',
+  standardFlowEnabled: 'boolean', implicitFlowEnabled: 'boolean', directAccessGrantsEnabled: 'boolean', redirectUris: 'strings', webOrigins: 'strings',
   attributes: 'stringMap',
 };
 const USER: Shape = {

@@ -70,6 +70,8 @@ declare module 'oidc-provider' {
     req: IncomingMessage;
     res: ServerResponse;
     set(name: string, value: string | string[]): void;
+    set(fields: Readonly<Record<string, string>>): void;
+    response: { get(name: string): unknown };
     get(name: string): string;
   }
 
@@ -99,6 +101,7 @@ declare module 'oidc-provider' {
 
   export interface ClientConstructor {
     prototype: { redirectUriAllowed(this: ClientInstance, value: string): boolean };
+    readonly Schema: { prototype: { invalidate(message: string, code?: string): void } };
   }
 
   export default class Provider {
