@@ -1,5 +1,7 @@
 import type Provider from 'oidc-provider';
 
+import type { LoaMap } from './acr.js';
+
 import { createRealmKeys } from './keys.js';
 import type { RealmKeys } from './keys.js';
 import { createProvider } from './provider/createProvider.js';
@@ -30,7 +32,10 @@ export class RealmRuntime {
     this.keys = keys;
     this.sessions = new SessionRegistry(
       () => ({ idle: this.realm.ssoSessionIdleTimeout, max: this.realm.ssoSessionMaxLifespan }),
-      (session) => this.store.deleteWhere((p) => p.uid === session.id || p.sessionUid === session.id),
+      (session) => {
+        this.store.deleteWhere((p) => p.uid === session.id || p.sessionUid === session.id);
+        for (const key of this.clientAcr.keys()) if (key.startsWith(`${session.id} `)) this.clientAcr.delete(key);
+      },
     );
     this.provider = createProvider(this);
   }
@@ -44,6 +49,20 @@ export class RealmRuntime {
     this.sessions.sweep();
     this.store.sweep();
     this.revoked.sweep();
+  }
+
+  /**
+   * The `acr` each client's session carries, set at each authorization (Keycloak keeps it in the client
+   * session's notes): key `${sid} ${clientId}`.
+   */
+  readonly clientAcr = new Map<string, string>();
+
+  /** Step-ups under way, by interaction uid: whose password is asked again and the level reached so far. */
+  readonly stepUps = new Map<string, { userId: string; level: number }>();
+
+  /** The level names for a client: its own `acr.loa.map`, else the realm's (as Keycloak). */
+  loaMap(client: Client | undefined): LoaMap {
+    return client && Object.keys(client.acrLoaMap).length > 0 ? client.acrLoaMap : this.realm.acrLoaMap;
   }
 
   client(clientId: string | undefined): Client | undefined {

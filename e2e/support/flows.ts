@@ -10,6 +10,18 @@ export async function signInAtProvider(page: Page, user: DemoUser, origin = 'htt
   await page.waitForURL((url) => url.origin === origin);
 }
 
+/**
+ * Answers the provider's step-up for a level above the password: the dev provider asks for the password
+ * again at the authorization URL (Keycloak runs the step its browser flow configures, e.g. an OTP form).
+ */
+export async function stepUpAtProvider(page: Page, user: DemoUser, origin = 'http://localhost:3000'): Promise<void> {
+  await page.waitForURL((url) => url.href.startsWith(`${IDP}/realms/gatehouse/protocol/openid-connect/auth`));
+  await expect(page.locator('#kc-page-title')).toHaveText('Confirm it is you');
+  await page.locator('#password').fill(USERS[user].username);
+  await page.locator('#kc-login').click();
+  await page.waitForURL((url) => url.origin === origin);
+}
+
 /** Opens `path` of the shell signed out, signs in as `user` when sent to the provider, and waits for the page. */
 export async function openSignedIn(page: Page, user: DemoUser, path = '/'): Promise<void> {
   if (path === '/') {

@@ -3,6 +3,7 @@ import { AuthError } from '../errors';
 import type { LoginOptions, LogoutOptions, Profile, Session, SessionEvent, SessionSnapshot, SignOutReason, TokenOptions } from '../types';
 import type { ResolvedConfig } from './config';
 import { initOptions } from './initOptions';
+import { keycloakLoginOptions } from './loginOptions';
 import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloak';
 import { defaultTabChannel, OtherTabs, type TabChannelFactory } from './otherTabs';
 import { mergeProfile } from './profile';
@@ -118,9 +119,10 @@ export class KeycloakSession implements Session {
   async login(options: LoginOptions = {}): Promise<void> {
     const { pathname, search, hash } = this.location;
     const redirectUri = this.pageUrl(options.redirectTo ?? `${pathname}${search}${hash}`, 'login');
+    const passThrough = keycloakLoginOptions(options);
     const snapshot = await this.ready();
     if (snapshot.status === 'error' && snapshot.error) throw snapshot.error;
-    await this.liveKeycloak().login({ redirectUri });
+    await this.liveKeycloak().login({ ...passThrough, redirectUri });
   }
 
   async logout(options: LogoutOptions = {}): Promise<void> {

@@ -56,6 +56,8 @@ export class FakeKeycloak implements KeycloakLike {
   initOutcome: { signedInAs: FakeUser } | 'anonymous' | 'hang' | { fails: unknown } = { signedInAs: ALICE };
   refreshOutcome: RefreshOutcome = 'ok';
   tokenLifespanSeconds = 60;
+  /** the `acr` claim the provider puts in both tokens (Keycloak: "1" for a password sign-in without a loa map) */
+  acr = '1';
   initCalls: KeycloakInitOptions[] = [];
   updateTokenCalls: number[] = [];
   /** refreshes that went to the (pretend) network */
@@ -96,12 +98,13 @@ export class FakeKeycloak implements KeycloakLike {
       name: user.name,
       email: user.email,
       sid: 'sid-1',
+      acr: this.acr,
       iat: now,
       exp: now + this.tokenLifespanSeconds,
       realm_access: { roles: user.realmRoles ?? [] },
       resource_access: Object.fromEntries(Object.entries(user.clientRoles ?? {}).map(([c, roles]) => [c, { roles }])),
     };
-    this.idTokenParsed = { sub: user.sub, auth_time: now - 10, sid: 'sid-1' };
+    this.idTokenParsed = { sub: user.sub, auth_time: now - 10, sid: 'sid-1', acr: this.acr };
     this.token = `eyJhbGciOiJSUzI1NiJ9.${base64url(this.tokenParsed)}.sig${this.tokenCounter}`;
     this.refreshToken = `refresh-${this.tokenCounter}`;
     this.authenticated = true;

@@ -1,11 +1,13 @@
 import type { ServerResponse } from 'node:http';
 
+import { acrRequest, requestedLevel } from '../acr.js';
 import { redirect, sendPage } from '../http/respond.js';
-import { loginPage } from '../pages/loginPage.js';
+import { errorPage } from '../pages/errorPage.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { redirectUriMatches } from '../redirect.js';
 import { withParameters } from '../responseMode.js';
-import { LOGIN_ACTIONS } from './login.js';
+import { interactionPage, LOGIN_ACTIONS } from './login.js';
+import type { LoginInteraction } from './login.js';
 import type { RealmRequest } from './RealmRequest.js';
 
 type ResponseMode = 'query' | 'fragment';
@@ -20,6 +22,8 @@ const NOT_ALLOWED = 'Client is not allowed to initiate browser login with given 
 export async function authorizationEndpoint({ runtime, req, res, url, forward }: RealmRequest): Promise<void> {
   const refusal = flowRefusal(runtime, url.searchParams);
   if (refusal) return redirect(res, refusal);
+  const unknownAcr = unknownEssentialAcr(runtime, url.searchParams);
+  if (unknownAcr !== undefined) return sendPage(res, 400, errorPage(runtime.realm, 'Invalid parameter: claims'));
   answerLoginInline(runtime, res);
   forward();
 }
@@ -52,6 +56,16 @@ function flowRefusal(runtime: RealmRuntime, params: URLSearchParams): string | u
 }
 
 /**
+ * An essential acr the realm cannot map to a level (not in its acr.loa.map, not a number): Keycloak refuses
+ * the request with an error page, since it cannot meet a requirement it does not know.
+ */
+function unknownEssentialAcr(runtime: RealmRuntime, params: URLSearchParams): string | undefined {
+  const map = runtime.loaMap(runtime.client(params.get('client_id') ?? undefined));
+  const requested = requestedLevel(acrRequest(params.get('claims'), params.get('acr_values')), map);
+  return 'invalid' in requested ? requested.invalid : undefined;
+}
+
+/**
  * When oidc-provider answers with a redirect to the login form (an interaction whose prompt is
  * `login`), the form is sent instead, with 200, so the browser stays on the authorization URL.
  * Koa sends its headers and body with one `res.end`, so nothing has left yet.
@@ -65,11 +79,9 @@ function answerLoginInline(runtime: RealmRuntime, res: ServerResponse): void {
       ? runtime.store.get('Interaction', target.searchParams.get('session_code') ?? '') : undefined;
     const prompt = interaction?.prompt as { name?: string } | undefined;
     if (!target || prompt?.name !== 'login') return end(chunk);
-    const params = (interaction?.params ?? {}) as Record<string, unknown>;
-    const hint = typeof params.login_hint === 'string' ? params.login_hint : undefined;
     res.removeHeader('location');
     res.end = end as ServerResponse['end'];
-    sendPage(res, 200, loginPage(runtime.realm, { action: `${target.pathname}${target.search}`, username: hint }));
+    sendPage(res, 200, interactionPage(runtime, interaction as unknown as LoginInteraction, `${target.pathname}${target.search}`));
     return res;
   }) as ServerResponse['end'];
 }

@@ -15,6 +15,7 @@ import { loginActionUrl } from './loginActionUrl.js';
 import type { InteractionInfo } from './loginActionUrl.js';
 import { preserveFragment } from './preserveFragment.js';
 import { KEYCLOAK_ROUTES } from './routes.js';
+import { interactionPolicyWithStepUp } from './stepUp.js';
 import { trackSsoSession } from './trackSsoSession.js';
 
 /** The single resource every access token is for: makes oidc-provider issue JWT access tokens. */
@@ -41,7 +42,12 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
       short: { httpOnly: true, sameSite: 'lax', path: `${runtime.path}/` },
       keys: [randomBytes(32).toString('base64url')],
     },
-    interactions: { url: (_ctx: unknown, interaction: InteractionInfo) => loginActionUrl(runtime, interaction) },
+    interactions: {
+      url: (_ctx: unknown, interaction: InteractionInfo) => loginActionUrl(runtime, interaction),
+      policy: interactionPolicyWithStepUp(runtime),
+    },
+    // Keycloak reads `claims` (an essential acr) without oidc-provider's claims-parameter feature.
+    extraParams: ['claims'],
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
@@ -63,7 +69,7 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
     responseTypes: ['code', 'id_token token', 'id_token'],
     scopes: ALL_SCOPES.split(' '),
     // Keycloak puts profile and email claims in every ID token, whatever the scope.
-    claims: { openid: ['sub', 'typ', 'azp', 'sid', ...PROFILE_CLAIMS], profile: [], email: [] },
+    claims: { openid: ['sub', 'typ', 'azp', 'sid', 'acr', ...PROFILE_CLAIMS], profile: [], email: [] },
     conformIdTokenClaims: false,
     pkce: { required: (_ctx: unknown, client: { clientId: string }) => runtime.client(client.clientId)?.pkceMethod !== undefined },
     rotateRefreshToken: false,
@@ -83,7 +89,11 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
       if (!user || !user.enabled) return undefined;
       return {
         accountId: id,
-        claims: async () => ({ sub: id, azp: ctx.oidc.client?.clientId, sid: sessionOf(ctx), ...idTokenClaims(user) }),
+        claims: async () => {
+          const sid = sessionOf(ctx);
+          const acr = runtime.clientAcr.get(`${sid} ${ctx.oidc.client?.clientId}`);
+          return { sub: id, azp: ctx.oidc.client?.clientId, sid, ...idTokenClaims(user, acr) };
+        },
       };
     },
     loadExistingGrant: async (ctx: KoaContext) => {
@@ -109,7 +119,7 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
           const session = runtime.sessions.active(sid);
           Object.assign(jwt.payload, {
             auth_time: session?.started ?? token.authTime,
-            ...accessTokenClaims({ realm, user, client, sid, scope: grantedScope(token.scope) }),
+            ...accessTokenClaims({ realm, user, client, sid, scope: grantedScope(token.scope), acr: runtime.clientAcr.get(`${sid} ${client.clientId}`) }),
           });
           // Keycloak omits `aud` when no other client's roles are in the token; oidc-provider requires one.
           jwt.payload.aud ??= client.clientId;
@@ -139,6 +149,13 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
   provider.Client.Schema.prototype.invalidate = function invalidateUnlessImplicitOnLocalhost(message, code) {
     if (code === 'implicit-force-https' || code === 'implicit-forbid-localhost') return;
     invalidate.call(this, message, code);
+  };
+  // oidc-provider writes the session's `acr` over the account's claims; Keycloak's is per client (see acr.ts).
+  const issueIdToken = provider.IdToken.prototype.issue;
+  provider.IdToken.prototype.issue = function issueWithClientAcr(...args) {
+    const acr = runtime.clientAcr.get(`${String(this.available.sid)} ${String(this.available.azp)}`);
+    if (acr !== undefined) this.available.acr = acr;
+    return issueIdToken.apply(this, args);
   };
   provider.use(trackSsoSession(runtime));
   provider.use(preserveFragment);

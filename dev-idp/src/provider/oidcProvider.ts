@@ -17,3 +17,6 @@ try {
 
 const Provider = module.default;
 export default Provider;
+
+/** oidc-provider's interaction policy building blocks (Check, base), from the same import. */
+export const interactionPolicy = module.interactionPolicy;

@@ -18,7 +18,7 @@ export function builtinRealmRoles(realm: string): Role[] {
 export function builtinClients(): Client[] {
   const base = {
     enabled: true, bearerOnly: false, standardFlowEnabled: false, implicitFlowEnabled: false, directAccessGrantsEnabled: false,
-    redirectUris: [], webOrigins: [], postLogoutRedirectUris: [],
+    redirectUris: [], webOrigins: [], postLogoutRedirectUris: [], acrLoaMap: {},
   };
   return [
     {

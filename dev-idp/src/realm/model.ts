@@ -1,3 +1,5 @@
+import type { LoaMap } from '../acr.js';
+
 /** The dev IdP's in-memory view of a realm, with Keycloak's defaults applied. */
 export interface Role {
   id: string;
@@ -28,6 +30,8 @@ export interface Client {
    */
   postLogoutRedirectUris: string[];
   roles: Role[];
+  /** `attributes["acr.loa.map"]`: level names of this client (overrides the realm's); empty = the realm's. */
+  acrLoaMap: LoaMap;
 }
 
 export interface User {
@@ -53,6 +57,10 @@ export interface Realm {
   accessTokenLifespanForImplicitFlow: number;
   ssoSessionIdleTimeout: number;
   ssoSessionMaxLifespan: number;
+  /** `attributes["acr.loa.map"]`: Keycloak's level names for step-up, e.g. {"silver":1,"gold":2}; empty = no levels. */
+  acrLoaMap: LoaMap;
+  /** `internationalizationEnabled`, `supportedLocales`, `defaultLocale`: which `ui_locales` the login page honours. */
+  locales: { enabled: boolean; supported: string[]; default: string };
   roles: Role[];
   clients: Client[];
   users: User[];

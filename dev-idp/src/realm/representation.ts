@@ -59,4 +59,8 @@ export interface RealmRepresentation {
   };
   clients?: ClientRepresentation[];
   users?: UserRepresentation[];
+  attributes?: Record<string, string>;
+  internationalizationEnabled?: boolean;
+  supportedLocales?: string[];
+  defaultLocale?: string;
 }

@@ -10,6 +10,7 @@ type Shape = Record<string, Kind>;
 const REALM: Shape = {
   realm: 'string', enabled: 'boolean', displayName: 'string', accessTokenLifespan: 'seconds', accessTokenLifespanForImplicitFlow: 'seconds',
   ssoSessionIdleTimeout: 'seconds', ssoSessionMaxLifespan: 'seconds', roles: 'object', clients: 'array', users: 'array',
+  attributes: 'stringMap', internationalizationEnabled: 'boolean', supportedLocales: 'strings', defaultLocale: 'string',
 };
 const CLIENT: Shape = {
   clientId: 'string', name: 'string', enabled: 'boolean', publicClient: 'boolean', bearerOnly: 'boolean', secret: 'string',

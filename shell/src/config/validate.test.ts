@@ -58,8 +58,18 @@ describe('validateConfig', () => {
 
   it('refuses unknown keys, so a misspelt role requirement is not silently dropped', () => {
     expect(problemsOf({ identityProvider, remotes: [{ ...profile, realmRole: ['admin'] }] })).toEqual([
-      'remotes[0] ("profile") has an unknown key "realmRole" (known: name, manifest, module, route, title, realmRoles, clientRoles).',
+      'remotes[0] ("profile") has an unknown key "realmRole" (known: name, manifest, module, route, title, realmRoles, clientRoles, acr).',
     ]);
+  });
+
+  it('keeps the level of authentication a remote needs, and refuses one that is not a single level', () => {
+    const result = validateConfig({ identityProvider, remotes: [{ ...profile, acr: 'gold' }] });
+    expect(result.ok && result.config.remotes[0]?.acr).toBe('gold');
+    for (const acr of ['', 'gold silver', 2, ['gold']]) {
+      expect(problemsOf({ identityProvider, remotes: [{ ...profile, acr }] })).toEqual([
+        'remotes[0] ("profile").acr must be one level of authentication such as "gold" (a name of the realm\'s acr.loa.map) or "2"; leave it out to accept any sign-in.',
+      ]);
+    }
   });
 
   it('refuses client roles that are not lists', () => {

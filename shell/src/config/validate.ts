@@ -8,7 +8,9 @@ const FEDERATION_NAME = /^[A-Za-z_$][\w$]*$/;
 const ROUTE = /^(\/[A-Za-z0-9._~-]+)+$/;
 
 const IDP_KEYS = ['url', 'realm', 'clientId', 'trustedOrigins', 'checkLoginIframeInterval'];
-const REMOTE_KEYS = ['name', 'manifest', 'module', 'route', 'title', 'realmRoles', 'clientRoles'];
+const REMOTE_KEYS = ['name', 'manifest', 'module', 'route', 'title', 'realmRoles', 'clientRoles', 'acr'];
+/** One acr value as Keycloak reads it from a `claims` parameter: a level name or number, no spaces. */
+const ACR = /^[^\s"]+$/;
 
 /**
  * Checks a parsed config.json and lists every problem at once (a person fixes them in one go).
@@ -110,6 +112,9 @@ function validateRemote(raw: unknown, where: string, problems: string[]): Remote
   if (raw.clientRoles !== undefined && !(isObject(raw.clientRoles) && Object.values(raw.clientRoles).every(isStringArray))) {
     problems.push(`${label}.clientRoles must map client ids to arrays of role names, e.g. {"reports": ["viewer"]}.`);
   }
+  if (raw.acr !== undefined && !(typeof raw.acr === 'string' && ACR.test(raw.acr))) {
+    problems.push(`${label}.acr must be one level of authentication such as "gold" (a name of the realm's acr.loa.map) or "2"; leave it out to accept any sign-in.`);
+  }
   if (problems.length > before) return null;
   return {
     name: raw.name as string,
@@ -119,6 +124,7 @@ function validateRemote(raw: unknown, where: string, problems: string[]): Remote
     title: raw.title as string,
     realmRoles: (raw.realmRoles as string[] | undefined) ?? [],
     clientRoles: (raw.clientRoles as Record<string, string[]> | undefined) ?? {},
+    ...(raw.acr !== undefined ? { acr: raw.acr as string } : {}),
   };
 }
 
