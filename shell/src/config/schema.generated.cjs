@@ -2,11 +2,7 @@
 /* eslint-disable */
 "use strict";
 exports.validateShellConfig = validate14;
-const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://gatehouse.dev/schemas/config.schema.json","type":"object","required":["identityProvider","remotes"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"identityProvider":{"$ref":"#/definitions/identityProvider"},"remotes":{"type":"array","items":{"$ref":"#/definitions/remote"},"errorMessage":{"type":"must be an array of remotes (it may be empty)"}},"overrides":{"$ref":"#/definitions/overrides"},"session":{"$ref":"#/definitions/session"}},"definitions":{"identityProvider":{"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":{"type":"must be an array of origins, e.g. [\"https://api.example.com\"]"}},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"}}},"remote":{"type":"object","required":["name","manifest","route","title"],"additionalProperties":false,"properties":{"name":{"type":"string","pattern":"^[A-Za-z_$][A-Za-z0-9_$]*$","errorMessage":"must be the remote's federation name, a JavaScript identifier such as \"profile\""},"manifest":{"type":"string","anyOf":[{"pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$"},{"pattern":"^/[^/\\\\\\s][^\\s\\\\]*$"}],"errorMessage":"must be the URL of the remote's mf-manifest.json: absolute http(s) (\"https://profile.example.com/mf-manifest.json\") or a path on the shell's origin (\"/remotes/profile/mf-manifest.json\"); no backslashes, no \"//\" at the start"},"module":{"type":"string","pattern":"^\\./\\S+$","errorMessage":"must name an exposed module such as \"./App\""},"route":{"type":"string","pattern":"^(/[A-Za-z0-9._~-]+)+$","errorMessage":"must be a path such as \"/profile\" (not \"/\", no trailing slash)"},"title":{"type":"string","pattern":"\\S","errorMessage":"must be a non-empty string (the navigation title)"},"realmRoles":{"type":"array","items":{"$ref":"#/definitions/roleName"},"errorMessage":"must be an array of role names, e.g. [\"admin\"]"},"clientRoles":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/definitions/roleName"},"errorMessage":{"type":"must be an array of role names, e.g. [\"viewer\"]"}},"errorMessage":"must map client ids to arrays of role names, e.g. {\"reports\": [\"viewer\"]}"},"acr":{"type":"string","pattern":"^[^\\s\"]+$","errorMessage":"must be one ACR value such as \"2\" or \"gold\""}}},"overrides":{"type":"object","required":["allowedOrigins"],"additionalProperties":false,"properties":{"allowedOrigins":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(\\*|6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?$"},"errorMessage":"must be a non-empty array of origins such as \"http://localhost:3005\" or \"http://localhost:*\" (scheme, host, optional port 1–65535 or *; no path, no wildcard host)"}},"errorMessage":{"type":"must be an object such as {\"allowedOrigins\": [\"http://localhost:*\"]}; leave it out to turn overrides off"}},"session":{"type":"object","additionalProperties":false,"properties":{"idleTimeoutMinutes":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of minutes"},"expiryWarningSeconds":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds"}}},"origin":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?$","errorMessage":"must be an origin (scheme, host, optional port; no path, no wildcard), e.g. \"https://api.example.com\""},"roleName":{"type":"string","pattern":"\\S","errorMessage":"must be a role name (a non-empty string)"},"cspSource":{"type":"string","pattern":"^[^\\s;,\"\\\\$]+$","errorMessage":"must be one CSP source such as \"https://cdn.example.com\" (no spaces, \";\", \",\", quotes, backslashes or $)"},"cspAdditions":{"type":"object","additionalProperties":false,"properties":{"connectSrc":{"type":"array","items":{"$ref":"#/definitions/cspSource"}},"styleSrc":{"type":"array","items":{"$ref":"#/definitions/cspSource"}},"imgSrc":{"type":"array","items":{"$ref":"#/definitions/cspSource"}}}},"standaloneConfig":{"type":"object","required":["identityProvider"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"identityProvider":{"$ref":"#/definitions/identityProvider"}}}}};
-const schema22 = {"type":"object","required":["allowedOrigins"],"additionalProperties":false,"properties":{"allowedOrigins":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(\\*|6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?$"},"errorMessage":"must be a non-empty array of origins such as \"http://localhost:3005\" or \"http://localhost:*\" (scheme, host, optional port 1–65535 or *; no path, no wildcard host)"}},"errorMessage":{"type":"must be an object such as {\"allowedOrigins\": [\"http://localhost:*\"]}; leave it out to turn overrides off"}};
-const schema23 = {"type":"object","additionalProperties":false,"properties":{"idleTimeoutMinutes":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of minutes"},"expiryWarningSeconds":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds"}}};
-const schema17 = {"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":{"type":"must be an array of origins, e.g. [\"https://api.example.com\"]"}},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"}}};
-const schema18 = {"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?$","errorMessage":"must be an origin (scheme, host, optional port; no path, no wildcard), e.g. \"https://api.example.com\""};
+const schema17 = {"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":"must be an array of origins, e.g. [\"https://api.example.com\"]"},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("/realms(/|$)", "u");
 const pattern1 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$", "u");
@@ -320,17 +316,15 @@ vErrors.push(err26);
 errors++;
 }
 if(errors > 0){
-const emErrors0 = {"type":[]};
-const templates0 = {};
+const emErrs8 = [];
 for(const err27 of vErrors){
-if((((((err27.keyword !== "errorMessage") && (!err27.emUsed)) && (err27.instancePath === instancePath+"/trustedOrigins")) && (err27.keyword in emErrors0)) && (err27.schemaPath.indexOf("#/properties/trustedOrigins") === 0)) && (/^\/[^\/]*$/.test(err27.schemaPath.slice(27)))){
-emErrors0[err27.keyword].push(err27);
+if(((((err27.keyword !== "errorMessage") && (!err27.emUsed)) && ((err27.instancePath === instancePath+"/trustedOrigins") || ((err27.instancePath.indexOf(instancePath+"/trustedOrigins") === 0) && (err27.instancePath[instancePath+"/trustedOrigins".length] === "/")))) && (err27.schemaPath.indexOf("#/properties/trustedOrigins") === 0)) && (err27.schemaPath["#/properties/trustedOrigins".length] === "/")){
+emErrs8.push(err27);
 err27.emUsed = true;
 }
 }
-for(const key1 in emErrors0){
-if(emErrors0[key1].length){
-const err28 = {instancePath:instancePath+"/trustedOrigins",schemaPath:"#/properties/trustedOrigins/errorMessage",keyword:"errorMessage",params:{errors: emErrors0[key1]},message:key1 in templates0 ? templates0[key1]() : schema17.properties.trustedOrigins.errorMessage[key1]};
+if(emErrs8.length){
+const err28 = {instancePath:instancePath+"/trustedOrigins",schemaPath:"#/properties/trustedOrigins/errorMessage",keyword:"errorMessage",params:{errors: emErrs8},message:"must be an array of origins, e.g. [\"https://api.example.com\"]"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -339,15 +333,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-const emErrs8 = [];
+const emErrs9 = [];
 for(const err29 of vErrors){
 if(!err29.emUsed){
-emErrs8.push(err29);
+emErrs9.push(err29);
 }
 }
-vErrors = emErrs8;
-errors = emErrs8.length;
+vErrors = emErrs9;
+errors = emErrs9.length;
 }
 }
 if(data.silentCheckSsoRedirectUri !== undefined){
@@ -375,15 +368,15 @@ vErrors.push(err31);
 errors++;
 }
 if(errors > 0){
-const emErrs9 = [];
+const emErrs10 = [];
 for(const err32 of vErrors){
 if(((((err32.keyword !== "errorMessage") && (!err32.emUsed)) && ((err32.instancePath === instancePath+"/silentCheckSsoRedirectUri") || ((err32.instancePath.indexOf(instancePath+"/silentCheckSsoRedirectUri") === 0) && (err32.instancePath[instancePath+"/silentCheckSsoRedirectUri".length] === "/")))) && (err32.schemaPath.indexOf("#/properties/silentCheckSsoRedirectUri") === 0)) && (err32.schemaPath["#/properties/silentCheckSsoRedirectUri".length] === "/")){
-emErrs9.push(err32);
+emErrs10.push(err32);
 err32.emUsed = true;
 }
 }
-if(emErrs9.length){
-const err33 = {instancePath:instancePath+"/silentCheckSsoRedirectUri",schemaPath:"#/properties/silentCheckSsoRedirectUri/errorMessage",keyword:"errorMessage",params:{errors: emErrs9},message:"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""};
+if(emErrs10.length){
+const err33 = {instancePath:instancePath+"/silentCheckSsoRedirectUri",schemaPath:"#/properties/silentCheckSsoRedirectUri/errorMessage",keyword:"errorMessage",params:{errors: emErrs10},message:"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -392,14 +385,14 @@ vErrors.push(err33);
 }
 errors++;
 }
-const emErrs10 = [];
+const emErrs11 = [];
 for(const err34 of vErrors){
 if(!err34.emUsed){
-emErrs10.push(err34);
+emErrs11.push(err34);
 }
 }
-vErrors = emErrs10;
-errors = emErrs10.length;
+vErrors = emErrs11;
+errors = emErrs11.length;
 }
 }
 if(data.checkLoginIframeInterval !== undefined){
@@ -427,15 +420,15 @@ vErrors.push(err36);
 errors++;
 }
 if(errors > 0){
-const emErrs11 = [];
+const emErrs12 = [];
 for(const err37 of vErrors){
 if(((((err37.keyword !== "errorMessage") && (!err37.emUsed)) && ((err37.instancePath === instancePath+"/checkLoginIframeInterval") || ((err37.instancePath.indexOf(instancePath+"/checkLoginIframeInterval") === 0) && (err37.instancePath[instancePath+"/checkLoginIframeInterval".length] === "/")))) && (err37.schemaPath.indexOf("#/properties/checkLoginIframeInterval") === 0)) && (err37.schemaPath["#/properties/checkLoginIframeInterval".length] === "/")){
-emErrs11.push(err37);
+emErrs12.push(err37);
 err37.emUsed = true;
 }
 }
-if(emErrs11.length){
-const err38 = {instancePath:instancePath+"/checkLoginIframeInterval",schemaPath:"#/properties/checkLoginIframeInterval/errorMessage",keyword:"errorMessage",params:{errors: emErrs11},message:"must be a positive number of seconds (default 5)"};
+if(emErrs12.length){
+const err38 = {instancePath:instancePath+"/checkLoginIframeInterval",schemaPath:"#/properties/checkLoginIframeInterval/errorMessage",keyword:"errorMessage",params:{errors: emErrs12},message:"must be a positive number of seconds (default 5)"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -444,14 +437,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-const emErrs12 = [];
+const emErrs13 = [];
 for(const err39 of vErrors){
 if(!err39.emUsed){
-emErrs12.push(err39);
+emErrs13.push(err39);
 }
 }
-vErrors = emErrs12;
-errors = emErrs12.length;
+vErrors = emErrs13;
+errors = emErrs13.length;
 }
 }
 if(data.messageReceiveTimeout !== undefined){
@@ -479,15 +472,15 @@ vErrors.push(err41);
 errors++;
 }
 if(errors > 0){
-const emErrs13 = [];
+const emErrs14 = [];
 for(const err42 of vErrors){
 if(((((err42.keyword !== "errorMessage") && (!err42.emUsed)) && ((err42.instancePath === instancePath+"/messageReceiveTimeout") || ((err42.instancePath.indexOf(instancePath+"/messageReceiveTimeout") === 0) && (err42.instancePath[instancePath+"/messageReceiveTimeout".length] === "/")))) && (err42.schemaPath.indexOf("#/properties/messageReceiveTimeout") === 0)) && (err42.schemaPath["#/properties/messageReceiveTimeout".length] === "/")){
-emErrs13.push(err42);
+emErrs14.push(err42);
 err42.emUsed = true;
 }
 }
-if(emErrs13.length){
-const err43 = {instancePath:instancePath+"/messageReceiveTimeout",schemaPath:"#/properties/messageReceiveTimeout/errorMessage",keyword:"errorMessage",params:{errors: emErrs13},message:"must be a positive number of milliseconds (default 10000)"};
+if(emErrs14.length){
+const err43 = {instancePath:instancePath+"/messageReceiveTimeout",schemaPath:"#/properties/messageReceiveTimeout/errorMessage",keyword:"errorMessage",params:{errors: emErrs14},message:"must be a positive number of milliseconds (default 10000)"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -496,14 +489,14 @@ vErrors.push(err43);
 }
 errors++;
 }
-const emErrs14 = [];
+const emErrs15 = [];
 for(const err44 of vErrors){
 if(!err44.emUsed){
-emErrs14.push(err44);
+emErrs15.push(err44);
 }
 }
-vErrors = emErrs14;
-errors = emErrs14.length;
+vErrors = emErrs15;
+errors = emErrs15.length;
 }
 }
 if(data.minValidity !== undefined){
@@ -531,15 +524,15 @@ vErrors.push(err46);
 errors++;
 }
 if(errors > 0){
-const emErrs15 = [];
+const emErrs16 = [];
 for(const err47 of vErrors){
 if(((((err47.keyword !== "errorMessage") && (!err47.emUsed)) && ((err47.instancePath === instancePath+"/minValidity") || ((err47.instancePath.indexOf(instancePath+"/minValidity") === 0) && (err47.instancePath[instancePath+"/minValidity".length] === "/")))) && (err47.schemaPath.indexOf("#/properties/minValidity") === 0)) && (err47.schemaPath["#/properties/minValidity".length] === "/")){
-emErrs15.push(err47);
+emErrs16.push(err47);
 err47.emUsed = true;
 }
 }
-if(emErrs15.length){
-const err48 = {instancePath:instancePath+"/minValidity",schemaPath:"#/properties/minValidity/errorMessage",keyword:"errorMessage",params:{errors: emErrs15},message:"must be a positive number of seconds (default 5)"};
+if(emErrs16.length){
+const err48 = {instancePath:instancePath+"/minValidity",schemaPath:"#/properties/minValidity/errorMessage",keyword:"errorMessage",params:{errors: emErrs16},message:"must be a positive number of seconds (default 5)"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -548,14 +541,14 @@ vErrors.push(err48);
 }
 errors++;
 }
-const emErrs16 = [];
+const emErrs17 = [];
 for(const err49 of vErrors){
 if(!err49.emUsed){
-emErrs16.push(err49);
+emErrs17.push(err49);
 }
 }
-vErrors = emErrs16;
-errors = emErrs16.length;
+vErrors = emErrs17;
+errors = emErrs17.length;
 }
 }
 if(data.timeout !== undefined){
@@ -583,15 +576,15 @@ vErrors.push(err51);
 errors++;
 }
 if(errors > 0){
-const emErrs17 = [];
+const emErrs18 = [];
 for(const err52 of vErrors){
 if(((((err52.keyword !== "errorMessage") && (!err52.emUsed)) && ((err52.instancePath === instancePath+"/timeout") || ((err52.instancePath.indexOf(instancePath+"/timeout") === 0) && (err52.instancePath[instancePath+"/timeout".length] === "/")))) && (err52.schemaPath.indexOf("#/properties/timeout") === 0)) && (err52.schemaPath["#/properties/timeout".length] === "/")){
-emErrs17.push(err52);
+emErrs18.push(err52);
 err52.emUsed = true;
 }
 }
-if(emErrs17.length){
-const err53 = {instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/errorMessage",keyword:"errorMessage",params:{errors: emErrs17},message:"must be a positive number of milliseconds (default 10000)"};
+if(emErrs18.length){
+const err53 = {instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/errorMessage",keyword:"errorMessage",params:{errors: emErrs18},message:"must be a positive number of milliseconds (default 10000)"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -600,14 +593,14 @@ vErrors.push(err53);
 }
 errors++;
 }
-const emErrs18 = [];
+const emErrs19 = [];
 for(const err54 of vErrors){
 if(!err54.emUsed){
-emErrs18.push(err54);
+emErrs19.push(err54);
 }
 }
-vErrors = emErrs18;
-errors = emErrs18.length;
+vErrors = emErrs19;
+errors = emErrs19.length;
 }
 }
 }
@@ -625,8 +618,6 @@ validate15.errors = vErrors;
 return errors === 0;
 }
 
-const schema19 = {"type":"object","required":["name","manifest","route","title"],"additionalProperties":false,"properties":{"name":{"type":"string","pattern":"^[A-Za-z_$][A-Za-z0-9_$]*$","errorMessage":"must be the remote's federation name, a JavaScript identifier such as \"profile\""},"manifest":{"type":"string","anyOf":[{"pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$"},{"pattern":"^/[^/\\\\\\s][^\\s\\\\]*$"}],"errorMessage":"must be the URL of the remote's mf-manifest.json: absolute http(s) (\"https://profile.example.com/mf-manifest.json\") or a path on the shell's origin (\"/remotes/profile/mf-manifest.json\"); no backslashes, no \"//\" at the start"},"module":{"type":"string","pattern":"^\\./\\S+$","errorMessage":"must name an exposed module such as \"./App\""},"route":{"type":"string","pattern":"^(/[A-Za-z0-9._~-]+)+$","errorMessage":"must be a path such as \"/profile\" (not \"/\", no trailing slash)"},"title":{"type":"string","pattern":"\\S","errorMessage":"must be a non-empty string (the navigation title)"},"realmRoles":{"type":"array","items":{"$ref":"#/definitions/roleName"},"errorMessage":"must be an array of role names, e.g. [\"admin\"]"},"clientRoles":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/definitions/roleName"},"errorMessage":{"type":"must be an array of role names, e.g. [\"viewer\"]"}},"errorMessage":"must map client ids to arrays of role names, e.g. {\"reports\": [\"viewer\"]}"},"acr":{"type":"string","pattern":"^[^\\s\"]+$","errorMessage":"must be one ACR value such as \"2\" or \"gold\""}}};
-const schema20 = {"type":"string","pattern":"\\S","errorMessage":"must be a role name (a non-empty string)"};
 const pattern6 = new RegExp("^[A-Za-z_$][A-Za-z0-9_$]*$", "u");
 const pattern7 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$", "u");
 const pattern8 = new RegExp("^/[^/\\\\\\s][^\\s\\\\]*$", "u");
@@ -1159,17 +1150,15 @@ vErrors.push(err46);
 errors++;
 }
 if(errors > 0){
-const emErrors0 = {"type":[]};
-const templates0 = {};
+const emErrs16 = [];
 for(const err47 of vErrors){
-if((((((err47.keyword !== "errorMessage") && (!err47.emUsed)) && (err47.instancePath === instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"))) && (err47.keyword in emErrors0)) && (err47.schemaPath.indexOf("#/properties/clientRoles/additionalProperties") === 0)) && (/^\/[^\/]*$/.test(err47.schemaPath.slice(45)))){
-emErrors0[err47.keyword].push(err47);
+if(((((err47.keyword !== "errorMessage") && (!err47.emUsed)) && ((err47.instancePath === instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")) || ((err47.instancePath.indexOf(instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")) === 0) && (err47.instancePath[instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1").length] === "/")))) && (err47.schemaPath.indexOf("#/properties/clientRoles/additionalProperties") === 0)) && (err47.schemaPath["#/properties/clientRoles/additionalProperties".length] === "/")){
+emErrs16.push(err47);
 err47.emUsed = true;
 }
 }
-for(const key2 in emErrors0){
-if(emErrors0[key2].length){
-const err48 = {instancePath:instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/clientRoles/additionalProperties/errorMessage",keyword:"errorMessage",params:{errors: emErrors0[key2]},message:key2 in templates0 ? templates0[key2]() : schema19.properties.clientRoles.additionalProperties.errorMessage[key2]};
+if(emErrs16.length){
+const err48 = {instancePath:instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/clientRoles/additionalProperties/errorMessage",keyword:"errorMessage",params:{errors: emErrs16},message:"must be an array of role names, e.g. [\"viewer\"]"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1178,15 +1167,14 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-const emErrs16 = [];
+const emErrs17 = [];
 for(const err49 of vErrors){
 if(!err49.emUsed){
-emErrs16.push(err49);
+emErrs17.push(err49);
 }
 }
-vErrors = emErrs16;
-errors = emErrs16.length;
+vErrors = emErrs17;
+errors = emErrs17.length;
 }
 }
 }
@@ -1201,15 +1189,15 @@ vErrors.push(err50);
 errors++;
 }
 if(errors > 0){
-const emErrs17 = [];
+const emErrs18 = [];
 for(const err51 of vErrors){
 if(((((err51.keyword !== "errorMessage") && (!err51.emUsed)) && ((err51.instancePath === instancePath+"/clientRoles") || ((err51.instancePath.indexOf(instancePath+"/clientRoles") === 0) && (err51.instancePath[instancePath+"/clientRoles".length] === "/")))) && (err51.schemaPath.indexOf("#/properties/clientRoles") === 0)) && (err51.schemaPath["#/properties/clientRoles".length] === "/")){
-emErrs17.push(err51);
+emErrs18.push(err51);
 err51.emUsed = true;
 }
 }
-if(emErrs17.length){
-const err52 = {instancePath:instancePath+"/clientRoles",schemaPath:"#/properties/clientRoles/errorMessage",keyword:"errorMessage",params:{errors: emErrs17},message:"must map client ids to arrays of role names, e.g. {\"reports\": [\"viewer\"]}"};
+if(emErrs18.length){
+const err52 = {instancePath:instancePath+"/clientRoles",schemaPath:"#/properties/clientRoles/errorMessage",keyword:"errorMessage",params:{errors: emErrs18},message:"must map client ids to arrays of role names, e.g. {\"reports\": [\"viewer\"]}"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1218,14 +1206,14 @@ vErrors.push(err52);
 }
 errors++;
 }
-const emErrs18 = [];
+const emErrs19 = [];
 for(const err53 of vErrors){
 if(!err53.emUsed){
-emErrs18.push(err53);
+emErrs19.push(err53);
 }
 }
-vErrors = emErrs18;
-errors = emErrs18.length;
+vErrors = emErrs19;
+errors = emErrs19.length;
 }
 }
 if(data.acr !== undefined){
@@ -1253,15 +1241,15 @@ vErrors.push(err55);
 errors++;
 }
 if(errors > 0){
-const emErrs19 = [];
+const emErrs20 = [];
 for(const err56 of vErrors){
 if(((((err56.keyword !== "errorMessage") && (!err56.emUsed)) && ((err56.instancePath === instancePath+"/acr") || ((err56.instancePath.indexOf(instancePath+"/acr") === 0) && (err56.instancePath[instancePath+"/acr".length] === "/")))) && (err56.schemaPath.indexOf("#/properties/acr") === 0)) && (err56.schemaPath["#/properties/acr".length] === "/")){
-emErrs19.push(err56);
+emErrs20.push(err56);
 err56.emUsed = true;
 }
 }
-if(emErrs19.length){
-const err57 = {instancePath:instancePath+"/acr",schemaPath:"#/properties/acr/errorMessage",keyword:"errorMessage",params:{errors: emErrs19},message:"must be one ACR value such as \"2\" or \"gold\""};
+if(emErrs20.length){
+const err57 = {instancePath:instancePath+"/acr",schemaPath:"#/properties/acr/errorMessage",keyword:"errorMessage",params:{errors: emErrs20},message:"must be one ACR value such as \"2\" or \"gold\""};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1270,14 +1258,14 @@ vErrors.push(err57);
 }
 errors++;
 }
-const emErrs20 = [];
+const emErrs21 = [];
 for(const err58 of vErrors){
 if(!err58.emUsed){
-emErrs20.push(err58);
+emErrs21.push(err58);
 }
 }
-vErrors = emErrs20;
-errors = emErrs20.length;
+vErrors = emErrs21;
+errors = emErrs21.length;
 }
 }
 }
@@ -1374,17 +1362,15 @@ vErrors.push(err4);
 errors++;
 }
 if(errors > 0){
-const emErrors0 = {"type":[]};
-const templates0 = {};
+const emErrs0 = [];
 for(const err5 of vErrors){
-if((((((err5.keyword !== "errorMessage") && (!err5.emUsed)) && (err5.instancePath === instancePath+"/remotes")) && (err5.keyword in emErrors0)) && (err5.schemaPath.indexOf("#/properties/remotes") === 0)) && (/^\/[^\/]*$/.test(err5.schemaPath.slice(20)))){
-emErrors0[err5.keyword].push(err5);
+if(((((err5.keyword !== "errorMessage") && (!err5.emUsed)) && ((err5.instancePath === instancePath+"/remotes") || ((err5.instancePath.indexOf(instancePath+"/remotes") === 0) && (err5.instancePath[instancePath+"/remotes".length] === "/")))) && (err5.schemaPath.indexOf("#/properties/remotes") === 0)) && (err5.schemaPath["#/properties/remotes".length] === "/")){
+emErrs0.push(err5);
 err5.emUsed = true;
 }
 }
-for(const key1 in emErrors0){
-if(emErrors0[key1].length){
-const err6 = {instancePath:instancePath+"/remotes",schemaPath:"#/properties/remotes/errorMessage",keyword:"errorMessage",params:{errors: emErrors0[key1]},message:key1 in templates0 ? templates0[key1]() : schema16.properties.remotes.errorMessage[key1]};
+if(emErrs0.length){
+const err6 = {instancePath:instancePath+"/remotes",schemaPath:"#/properties/remotes/errorMessage",keyword:"errorMessage",params:{errors: emErrs0},message:"must be an array of remotes (it may be empty)"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1393,15 +1379,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-const emErrs0 = [];
+const emErrs1 = [];
 for(const err7 of vErrors){
 if(!err7.emUsed){
-emErrs0.push(err7);
+emErrs1.push(err7);
 }
 }
-vErrors = emErrs0;
-errors = emErrs0.length;
+vErrors = emErrs1;
+errors = emErrs1.length;
 }
 }
 if(data.overrides !== undefined){
@@ -1417,9 +1402,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-for(const key2 in data4){
-if(!(key2 === "allowedOrigins")){
-const err9 = {instancePath:instancePath+"/overrides",schemaPath:"#/definitions/overrides/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+for(const key1 in data4){
+if(!(key1 === "allowedOrigins")){
+const err9 = {instancePath:instancePath+"/overrides",schemaPath:"#/definitions/overrides/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1480,15 +1465,15 @@ vErrors.push(err13);
 errors++;
 }
 if(errors > 0){
-const emErrs1 = [];
+const emErrs2 = [];
 for(const err14 of vErrors){
 if(((((err14.keyword !== "errorMessage") && (!err14.emUsed)) && ((err14.instancePath === instancePath+"/overrides/allowedOrigins") || ((err14.instancePath.indexOf(instancePath+"/overrides/allowedOrigins") === 0) && (err14.instancePath[instancePath+"/overrides/allowedOrigins".length] === "/")))) && (err14.schemaPath.indexOf("#/definitions/overrides/properties/allowedOrigins") === 0)) && (err14.schemaPath["#/definitions/overrides/properties/allowedOrigins".length] === "/")){
-emErrs1.push(err14);
+emErrs2.push(err14);
 err14.emUsed = true;
 }
 }
-if(emErrs1.length){
-const err15 = {instancePath:instancePath+"/overrides/allowedOrigins",schemaPath:"#/definitions/overrides/properties/allowedOrigins/errorMessage",keyword:"errorMessage",params:{errors: emErrs1},message:"must be a non-empty array of origins such as \"http://localhost:3005\" or \"http://localhost:*\" (scheme, host, optional port 1–65535 or *; no path, no wildcard host)"};
+if(emErrs2.length){
+const err15 = {instancePath:instancePath+"/overrides/allowedOrigins",schemaPath:"#/definitions/overrides/properties/allowedOrigins/errorMessage",keyword:"errorMessage",params:{errors: emErrs2},message:"must be a non-empty array of origins such as \"http://localhost:3005\" or \"http://localhost:*\" (scheme, host, optional port 1–65535 or *; no path, no wildcard host)"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1497,14 +1482,14 @@ vErrors.push(err15);
 }
 errors++;
 }
-const emErrs2 = [];
+const emErrs3 = [];
 for(const err16 of vErrors){
 if(!err16.emUsed){
-emErrs2.push(err16);
+emErrs3.push(err16);
 }
 }
-vErrors = emErrs2;
-errors = emErrs2.length;
+vErrors = emErrs3;
+errors = emErrs3.length;
 }
 }
 }
@@ -1518,18 +1503,27 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(errors > 0){
-const emErrors1 = {"type":[]};
-const templates1 = {};
-for(const err18 of vErrors){
-if((((((err18.keyword !== "errorMessage") && (!err18.emUsed)) && (err18.instancePath === instancePath+"/overrides")) && (err18.keyword in emErrors1)) && (err18.schemaPath.indexOf("#/definitions/overrides") === 0)) && (/^\/[^\/]*$/.test(err18.schemaPath.slice(23)))){
-emErrors1[err18.keyword].push(err18);
-err18.emUsed = true;
+}
+if(data.session !== undefined){
+let data7 = data.session;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key2 in data7){
+if(!((key2 === "idleTimeoutMinutes") || (key2 === "expiryWarningSeconds"))){
+const err18 = {instancePath:instancePath+"/session",schemaPath:"#/definitions/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
 }
 }
-for(const key3 in emErrors1){
-if(emErrors1[key3].length){
-const err19 = {instancePath:instancePath+"/overrides",schemaPath:"#/definitions/overrides/errorMessage",keyword:"errorMessage",params:{errors: emErrors1[key3]},message:key3 in templates1 ? templates1[key3]() : schema22.errorMessage[key3]};
+if(data7.idleTimeoutMinutes !== undefined){
+let data8 = data7.idleTimeoutMinutes;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 <= 0 || isNaN(data8)){
+const err19 = {instancePath:instancePath+"/session/idleTimeoutMinutes",schemaPath:"#/definitions/session/properties/idleTimeoutMinutes/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1539,36 +1533,26 @@ vErrors.push(err19);
 errors++;
 }
 }
-const emErrs3 = [];
-for(const err20 of vErrors){
-if(!err20.emUsed){
-emErrs3.push(err20);
-}
-}
-vErrors = emErrs3;
-errors = emErrs3.length;
-}
-}
-if(data.session !== undefined){
-let data7 = data.session;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const key4 in data7){
-if(!((key4 === "idleTimeoutMinutes") || (key4 === "expiryWarningSeconds"))){
-const err21 = {instancePath:instancePath+"/session",schemaPath:"#/definitions/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+else {
+const err20 = {instancePath:instancePath+"/session/idleTimeoutMinutes",schemaPath:"#/definitions/session/properties/idleTimeoutMinutes/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err20];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err20);
 }
 errors++;
 }
+if(errors > 0){
+const emErrs4 = [];
+for(const err21 of vErrors){
+if(((((err21.keyword !== "errorMessage") && (!err21.emUsed)) && ((err21.instancePath === instancePath+"/session/idleTimeoutMinutes") || ((err21.instancePath.indexOf(instancePath+"/session/idleTimeoutMinutes") === 0) && (err21.instancePath[instancePath+"/session/idleTimeoutMinutes".length] === "/")))) && (err21.schemaPath.indexOf("#/definitions/session/properties/idleTimeoutMinutes") === 0)) && (err21.schemaPath["#/definitions/session/properties/idleTimeoutMinutes".length] === "/")){
+emErrs4.push(err21);
+err21.emUsed = true;
 }
-if(data7.idleTimeoutMinutes !== undefined){
-let data8 = data7.idleTimeoutMinutes;
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 <= 0 || isNaN(data8)){
-const err22 = {instancePath:instancePath+"/session/idleTimeoutMinutes",schemaPath:"#/definitions/session/properties/idleTimeoutMinutes/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+if(emErrs4.length){
+const err22 = {instancePath:instancePath+"/session/idleTimeoutMinutes",schemaPath:"#/definitions/session/properties/idleTimeoutMinutes/errorMessage",keyword:"errorMessage",params:{errors: emErrs4},message:"must be a positive number of minutes"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1577,39 +1561,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/session/idleTimeoutMinutes",schemaPath:"#/definitions/session/properties/idleTimeoutMinutes/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(errors > 0){
-const emErrs4 = [];
-for(const err24 of vErrors){
-if(((((err24.keyword !== "errorMessage") && (!err24.emUsed)) && ((err24.instancePath === instancePath+"/session/idleTimeoutMinutes") || ((err24.instancePath.indexOf(instancePath+"/session/idleTimeoutMinutes") === 0) && (err24.instancePath[instancePath+"/session/idleTimeoutMinutes".length] === "/")))) && (err24.schemaPath.indexOf("#/definitions/session/properties/idleTimeoutMinutes") === 0)) && (err24.schemaPath["#/definitions/session/properties/idleTimeoutMinutes".length] === "/")){
-emErrs4.push(err24);
-err24.emUsed = true;
-}
-}
-if(emErrs4.length){
-const err25 = {instancePath:instancePath+"/session/idleTimeoutMinutes",schemaPath:"#/definitions/session/properties/idleTimeoutMinutes/errorMessage",keyword:"errorMessage",params:{errors: emErrs4},message:"must be a positive number of minutes"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
 const emErrs5 = [];
-for(const err26 of vErrors){
-if(!err26.emUsed){
-emErrs5.push(err26);
+for(const err23 of vErrors){
+if(!err23.emUsed){
+emErrs5.push(err23);
 }
 }
 vErrors = emErrs5;
@@ -1620,7 +1575,36 @@ if(data7.expiryWarningSeconds !== undefined){
 let data9 = data7.expiryWarningSeconds;
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 <= 0 || isNaN(data9)){
-const err27 = {instancePath:instancePath+"/session/expiryWarningSeconds",schemaPath:"#/definitions/session/properties/expiryWarningSeconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const err24 = {instancePath:instancePath+"/session/expiryWarningSeconds",schemaPath:"#/definitions/session/properties/expiryWarningSeconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/session/expiryWarningSeconds",schemaPath:"#/definitions/session/properties/expiryWarningSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs6 = [];
+for(const err26 of vErrors){
+if(((((err26.keyword !== "errorMessage") && (!err26.emUsed)) && ((err26.instancePath === instancePath+"/session/expiryWarningSeconds") || ((err26.instancePath.indexOf(instancePath+"/session/expiryWarningSeconds") === 0) && (err26.instancePath[instancePath+"/session/expiryWarningSeconds".length] === "/")))) && (err26.schemaPath.indexOf("#/definitions/session/properties/expiryWarningSeconds") === 0)) && (err26.schemaPath["#/definitions/session/properties/expiryWarningSeconds".length] === "/")){
+emErrs6.push(err26);
+err26.emUsed = true;
+}
+}
+if(emErrs6.length){
+const err27 = {instancePath:instancePath+"/session/expiryWarningSeconds",schemaPath:"#/definitions/session/properties/expiryWarningSeconds/errorMessage",keyword:"errorMessage",params:{errors: emErrs6},message:"must be a positive number of seconds"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1629,39 +1613,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/session/expiryWarningSeconds",schemaPath:"#/definitions/session/properties/expiryWarningSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(errors > 0){
-const emErrs6 = [];
-for(const err29 of vErrors){
-if(((((err29.keyword !== "errorMessage") && (!err29.emUsed)) && ((err29.instancePath === instancePath+"/session/expiryWarningSeconds") || ((err29.instancePath.indexOf(instancePath+"/session/expiryWarningSeconds") === 0) && (err29.instancePath[instancePath+"/session/expiryWarningSeconds".length] === "/")))) && (err29.schemaPath.indexOf("#/definitions/session/properties/expiryWarningSeconds") === 0)) && (err29.schemaPath["#/definitions/session/properties/expiryWarningSeconds".length] === "/")){
-emErrs6.push(err29);
-err29.emUsed = true;
-}
-}
-if(emErrs6.length){
-const err30 = {instancePath:instancePath+"/session/expiryWarningSeconds",schemaPath:"#/definitions/session/properties/expiryWarningSeconds/errorMessage",keyword:"errorMessage",params:{errors: emErrs6},message:"must be a positive number of seconds"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
 const emErrs7 = [];
-for(const err31 of vErrors){
-if(!err31.emUsed){
-emErrs7.push(err31);
+for(const err28 of vErrors){
+if(!err28.emUsed){
+emErrs7.push(err28);
 }
 }
 vErrors = emErrs7;
@@ -1670,24 +1625,24 @@ errors = emErrs7.length;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/session",schemaPath:"#/definitions/session/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err29 = {instancePath:instancePath+"/session",schemaPath:"#/definitions/session/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err29];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err29);
 }
 errors++;
 }
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err30];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err30);
 }
 errors++;
 }
@@ -1696,7 +1651,6 @@ return errors === 0;
 }
 
 exports.validateStandaloneConfig = validate19;
-const schema24 = {"type":"object","required":["identityProvider"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"identityProvider":{"$ref":"#/definitions/identityProvider"}}};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1758,8 +1712,6 @@ return errors === 0;
 }
 
 exports.validateCspAdditions = validate21;
-const schema25 = {"type":"object","additionalProperties":false,"properties":{"connectSrc":{"type":"array","items":{"$ref":"#/definitions/cspSource"}},"styleSrc":{"type":"array","items":{"$ref":"#/definitions/cspSource"}},"imgSrc":{"type":"array","items":{"$ref":"#/definitions/cspSource"}}}};
-const schema26 = {"type":"string","pattern":"^[^\\s;,\"\\\\$]+$","errorMessage":"must be one CSP source such as \"https://cdn.example.com\" (no spaces, \";\", \",\", quotes, backslashes or $)"};
 const pattern16 = new RegExp("^[^\\s;,\"\\\\$]+$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -14,12 +14,7 @@ function render(config: unknown, csp?: unknown): { status: number | null; stderr
   const shell = { origin: 'https://app.example.com', listen: 443, serverName: 'app.example.com', root: dir };
   writeFileSync(join(dir, 'deployment.json'), JSON.stringify({ configFile: 'config.json', shell, ...(csp ? { csp } : {}) }));
   const run = spawnSync(process.execPath, [RENDER, join(dir, 'deployment.json'), join(dir, 'out')], { encoding: 'utf8' });
-  let shellConf: string | null = null;
-  try {
-    shellConf = readFileSync(join(dir, 'out/shell.conf'), 'utf8');
-  } catch {
-    shellConf = null;
-  }
+  const shellConf = existsSync(join(dir, 'out/shell.conf')) ? readFileSync(join(dir, 'out/shell.conf'), 'utf8') : null;
   return { status: run.status, stderr: run.stderr, shellConf };
 }
 
