@@ -44,5 +44,5 @@ export { RequireRole } from './react/RequireRole';
 export type { RequireRoleProps } from './react/RequireRole';
 
 // Versions and static files
-export { VERSION, isCompatibleVersion, assertCompatibleVersion } from './version';
+export { VERSION } from './version';
 export { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_SCRIPT } from './silentCheckSso';

@@ -14,6 +14,8 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve, join, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validateCspAdditions, validateShellConfig } from '../../shell/src/config/schema.generated.cjs';
+import { describeSchemaErrors } from '../../shell/src/config/schemaProblems.cjs';
 
 export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -100,6 +102,18 @@ export function identityProviderOriginOf(config) {
 }
 
 /**
+ * Throws unless `config` passes shell/config.schema.json and `extra` the schema's CSP additions, listing every
+ * problem: nothing derived from a config the shell itself would refuse ends up in nginx's configuration.
+ */
+export function assertValidInput(config, extra = {}) {
+  const problems = [
+    ...(validateShellConfig(config) ? [] : describeSchemaErrors(validateShellConfig.errors, config).map((p) => `config.json: ${p}`)),
+    ...(validateCspAdditions(extra) ? [] : describeSchemaErrors(validateCspAdditions.errors, extra, 'csp.').map((p) => `deployment: ${p}`)),
+  ];
+  if (problems.length > 0) throw new Error(`the input is invalid (shell/config.schema.json):\n  ${problems.join('\n  ')}`);
+}
+
+/**
  * The shell's Content-Security-Policy for a config.json. No 'unsafe-eval', no inline scripts.
  * frame-src/frame-ancestors allow 'self' because keycloak-js's silent check-sso loads the shell's
  * own page in a hidden frame; frame-src allows the identity provider for its login-status frame
@@ -110,6 +124,7 @@ export function identityProviderOriginOf(config) {
  *   than config.json names (its identityProvider.trustedOrigins are already in connect-src)
  */
 export function shellCsp(config, extra = {}) {
+  assertValidInput(config, extra);
   const idp = identityProviderOriginOf(config);
   const remotes = remotesOf(config).map((r) => r.origin);
   // APIs that authFetch may send the token to: the remotes call them, so the page must reach them.

@@ -118,7 +118,7 @@ export function defineApp(app: AppDefinition) {
           manifest: { fileName: MANIFEST },
           dts: false,
           dev: false,
-          // The federation runtime each app carries, trimmed to what it does (decisions/0004): browsers
+          // The federation runtime each app carries, trimmed to what it does (decisions/0006): browsers
           // only; a remote never loads other remotes nor reads their manifests (the shell does).
           experiments: { optimization: { target: 'web', ...(remote ? { disableRemote: true, disableSnapshot: true } : {}) } },
         }),
@@ -142,7 +142,7 @@ export function defineApp(app: AppDefinition) {
             // Worker processes cost more to start than they save here (parallel: false). Terser only for
             // the two files that carry the federation runtime: only its constant folding drops the parts
             // of the runtime an app turned off (experiments.optimization above, ~11 KiB gzip); esbuild,
-            // several times faster, for everything else (decisions/0004).
+            // several times faster, for everything else (decisions/0006).
             // The shell's router too: react-router ships as one 370 KB module, and of what webpack marks unused
             // in it only terser drops the unreferenced functions (50 KiB gzip with esbuild, 15 with terser).
             minimizer: [
