@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn, watch } from './support/browser';
@@ -15,7 +15,6 @@ let topology: Topology | undefined;
 
 test.beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'gatehouse-auth-lib-2-'));
-  chmodSync(work, 0o755); // nginx's workers may run as another user
   const build = join(work, 'profile');
   await buildRemote('profile', join(work, 'webpack'), build, { sharedVersions: { '@gatehouse/auth-lib': '2.0.0' } });
   topology = await startTopology({ remotes: { profile: build } });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn } from './support/browser';
@@ -20,7 +20,6 @@ let topology: Topology | undefined;
 
 test.beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'gatehouse-redeploy-'));
-  chmodSync(work, 0o755); // nginx's workers may run as another user
   mkdirSync(join(work, 'releases'));
   cpSync(join(REPO_ROOT, 'remotes/profile/dist'), join(work, 'releases/1'), { recursive: true });
   live = join(work, 'profile-live');

@@ -1,0 +1,48 @@
+// Where the programs outside node_modules live: plain Node, no dependencies (the preflight uses it
+// before anything is installed).
+
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** The first executable called `name` on PATH, or null. @param {string} name @returns {string | null} */
+export function onPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir && isExecutable(join(dir, name))) return join(dir, name);
+  }
+  return null;
+}
+
+/** @param {string} file */
+export function isExecutable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return existsSync(file);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether this machine installs packages with Debian's apt-get. */
+export function isDebian() {
+  return existsSync('/etc/debian_version') && onPath('apt-get') !== null;
+}
+
+/** Whether this process may install system packages itself (root on Debian). */
+export function canInstallSystemPackages() {
+  return isDebian() && isRoot();
+}
+
+/** Whether this process runs as root. */
+export function isRoot() {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/** "Debian 12", "Ubuntu 24.04", … for messages; null when unknown. */
+export function osName() {
+  try {
+    const release = readFileSync('/etc/os-release', 'utf8');
+    return /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
