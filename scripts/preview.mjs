@@ -15,8 +15,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.mjs';
-import { answers, killOnExit, startProcess, waitForUrl } from '../tooling/testkit/src/processes.mjs';
+import { findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.cjs';
+import { answers, killOnExit, startProcess, waitForUrl } from '../tooling/testkit/src/processes.cjs';
 import { renderDeployment, renderTemplate, writeFiles, remotesOf, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,7 +37,7 @@ const NOT_A_SERVER_ERROR = (status) => status < 500;
  *
  * @param {{ url: string, realm: string }} identityProvider from config.json
  * @param {{ quiet?: boolean }} [options]
- * @returns {Promise<null | import('../tooling/testkit/src/processes.mjs').ManagedProcess>}
+ * @returns {Promise<null | import('../tooling/testkit/src/processes.cjs').ManagedProcess>}
  */
 export async function startIdentityProvider(identityProvider, options = {}) {
   const discovery = `${identityProvider.url.replace(/\/$/, '')}/realms/${identityProvider.realm}/.well-known/openid-configuration`;
@@ -142,7 +142,7 @@ export async function startPreview(options = {}) {
   if (check.error) throw new Error(`Cannot run ${NGINX}: ${check.error.message}. Install nginx (Debian: nginx-light) or set NGINX_BIN.`);
   if (check.status !== 0) throw new Error(`nginx rejected the generated configuration (${nginxConf}):\n${check.stderr}`);
 
-  /** @type {import('../tooling/testkit/src/processes.mjs').ManagedProcess[]} */
+  /** @type {import('../tooling/testkit/src/processes.cjs').ManagedProcess[]} */
   const children = [];
   let stopping = false;
   let onExit;

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answers, killOnExit, startProcess, stopProcess } from '../tooling/testkit/src/processes.mjs';
+import { answers, killOnExit, startProcess, stopProcess } from '../tooling/testkit/src/processes.cjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -38,7 +38,7 @@ function discoverRemotes() {
 }
 
 const COLORS = [35, 36, 32, 33, 34];
-/** @type {Map<string, import('../tooling/testkit/src/processes.mjs').ManagedProcess>} */
+/** @type {Map<string, import('../tooling/testkit/src/processes.cjs').ManagedProcess>} */
 const running = new Map();
 let stopping = false;
 killOnExit(() => [...running.values()].map((app) => app.child));

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { workerUserFor } from '../../tooling/testkit/src/nginx.mjs';
+import { workerUserFor } from '../../tooling/testkit/src/nginx.cjs';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../../deploy/nginx/render.mjs';
 
 export const PORTS = { shell: 4100, profile: 4101, admin: 4102, reports: 4103, identityProvider: 8180 };

@@ -1,3 +1,4 @@
+'use strict';
 // Starting and stopping the system's processes: one way for `npm start`, `npm run preview`, the
 // browser tests and the benchmark. Plain Node, no dependencies: scripts/preflight.mjs and
 // scripts/start.mjs load it before the workspace's packages are installed.
@@ -5,7 +6,7 @@
 // Every child runs in its own process group (`detached`), and stop() signals the whole group, so
 // `npm → sh → webpack → workers` ends together and nothing is left listening on a port.
 
-import { spawn } from 'node:child_process';
+const { spawn } = require('node:child_process');
 
 /**
  * @typedef {object} ManagedProcess
@@ -22,7 +23,7 @@ import { spawn } from 'node:child_process';
  * @param {import('node:child_process').SpawnOptions} [options] `detached` is always true
  * @returns {ManagedProcess}
  */
-export function startProcess(command, args, options = {}) {
+function startProcess(command, args, options = {}) {
   const child = spawn(command, args, { ...options, detached: true });
   /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
   const exited = new Promise((resolve) => {
@@ -35,7 +36,7 @@ export function startProcess(command, args, options = {}) {
 }
 
 /** Whether `child` is still running. @param {import('node:child_process').ChildProcess} child */
-export function isRunning(child) {
+function isRunning(child) {
   return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
@@ -45,7 +46,7 @@ export function isRunning(child) {
  * @param {import('node:child_process').ChildProcess} child
  * @param {NodeJS.Signals} [signal]
  */
-export function signalGroup(child, signal = 'SIGTERM') {
+function signalGroup(child, signal = 'SIGTERM') {
   if (!isRunning(child) || child.pid === undefined) return;
   try {
     process.kill(-child.pid, signal);
@@ -65,7 +66,7 @@ export function signalGroup(child, signal = 'SIGTERM') {
  * @param {number} [graceMs]
  * @returns {Promise<void>}
  */
-export function stopProcess(child, graceMs = 5000) {
+function stopProcess(child, graceMs = 5000) {
   if (!isRunning(child)) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
@@ -87,7 +88,7 @@ export function stopProcess(child, graceMs = 5000) {
  * @param {() => Iterable<import('node:child_process').ChildProcess>} children
  * @returns {() => void}
  */
-export function killOnExit(children) {
+function killOnExit(children) {
   const hook = () => {
     for (const child of children()) signalGroup(child, 'SIGKILL');
   };
@@ -102,7 +103,7 @@ export function killOnExit(children) {
  * @param {{ timeoutMs?: number, accept?: (status: number) => boolean }} [options]
  * @returns {Promise<boolean>}
  */
-export async function answers(url, { timeoutMs = 2000, accept = (status) => status >= 200 && status < 300 } = {}) {
+async function answers(url, { timeoutMs = 2000, accept = (status) => status >= 200 && status < 300 } = {}) {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
     await response.body?.cancel();
@@ -121,7 +122,7 @@ export async function answers(url, { timeoutMs = 2000, accept = (status) => stat
  *           intervalMs?: number, accept?: (status: number) => boolean }} [options]
  * @returns {Promise<void>}
  */
-export async function waitForUrl(url, { name = url, timeoutMs = 60_000, child, intervalMs = 200, accept } = {}) {
+async function waitForUrl(url, { name = url, timeoutMs = 60_000, child, intervalMs = 200, accept } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child && !isRunning(child)) {
@@ -132,3 +133,5 @@ export async function waitForUrl(url, { name = url, timeoutMs = 60_000, child, i
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+module.exports = { startProcess, isRunning, signalGroup, stopProcess, killOnExit, answers, waitForUrl };

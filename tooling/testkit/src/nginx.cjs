@@ -1,14 +1,15 @@
+'use strict';
 // Where nginx and its mime.types are, for `npm run preview`, the production browser tests and the
 // benchmark. Plain Node, no dependencies.
 
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { isDebian, isExecutable, isRoot, onPath } from './systemTools.mjs';
+const { existsSync, realpathSync, statSync } = require('node:fs');
+const { dirname } = require('node:path');
+const { isDebian, isExecutable, isRoot, onPath } = require('./systemTools.cjs');
 
 const MIME_TYPES_CANDIDATES = ['/etc/nginx/mime.types', '/usr/local/etc/nginx/mime.types', '/opt/homebrew/etc/nginx/mime.types'];
 
 /** nginx: `NGINX_BIN` if set (it must exist), else `/usr/sbin/nginx`, else `nginx` on PATH; null when none. */
-export function findNginx() {
+function findNginx() {
   const fromEnv = process.env.NGINX_BIN;
   if (fromEnv) {
     if (!isExecutable(fromEnv)) throw new Error(`NGINX_BIN is ${fromEnv}, which is not an executable file. Point it at nginx, or unset it.`);
@@ -19,19 +20,19 @@ export function findNginx() {
 }
 
 /** The command that installs nginx on this machine. */
-export function nginxInstallCommand() {
+function nginxInstallCommand() {
   return isDebian() ? `${isRoot() ? '' : 'sudo '}apt-get install -y nginx-light` : 'brew install nginx   (or your system\'s nginx package)';
 }
 
 /** nginx, or an error that says how to install it. */
-export function requireNginx() {
+function requireNginx() {
   const nginx = findNginx();
   if (!nginx) throw new Error(`nginx not found (NGINX_BIN is not set, no /usr/sbin/nginx, none on PATH). Install it with \`${nginxInstallCommand()}\`, or set NGINX_BIN.`);
   return nginx;
 }
 
 /** nginx's mime.types, or an error that says nginx is missing. */
-export function findMimeTypes() {
+function findMimeTypes() {
   const found = MIME_TYPES_CANDIDATES.find((file) => existsSync(file));
   if (!found) throw new Error(`nginx's mime.types not found (looked in ${MIME_TYPES_CANDIDATES.join(', ')}). Install nginx with \`${nginxInstallCommand()}\`.`);
   return found;
@@ -44,7 +45,7 @@ export function findMimeTypes() {
  *
  * @param {string} path
  */
-export function readableByOthers(path) {
+function readableByOthers(path) {
   let current;
   try {
     current = realpathSync(path);
@@ -67,7 +68,7 @@ export function readableByOthers(path) {
  * @param {readonly string[]} servedPaths the folders and files nginx serves
  * @returns {{ directive: string, unreadable: string[] }}
  */
-export function workerUserFor(servedPaths) {
+function workerUserFor(servedPaths) {
   if (!isRoot()) return { directive: '', unreadable: [] };
   const unreadable = servedPaths.filter((path) => !readableByOthers(path));
   if (unreadable.length === 0) return { directive: '', unreadable };
@@ -76,3 +77,5 @@ export function workerUserFor(servedPaths) {
     unreadable,
   };
 }
+
+module.exports = { findNginx, nginxInstallCommand, requireNginx, findMimeTypes, readableByOthers, workerUserFor };

@@ -1,11 +1,12 @@
+'use strict';
 // Where the programs outside node_modules live: plain Node, no dependencies (the preflight uses it
 // before anything is installed).
 
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+const { accessSync, constants, existsSync, readFileSync } = require('node:fs');
+const { delimiter, join } = require('node:path');
 
 /** The first executable called `name` on PATH, or null. @param {string} name @returns {string | null} */
-export function onPath(name) {
+function onPath(name) {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (dir && isExecutable(join(dir, name))) return join(dir, name);
   }
@@ -13,7 +14,7 @@ export function onPath(name) {
 }
 
 /** @param {string} file */
-export function isExecutable(file) {
+function isExecutable(file) {
   try {
     accessSync(file, constants.X_OK);
     return existsSync(file);
@@ -23,22 +24,22 @@ export function isExecutable(file) {
 }
 
 /** Whether this machine installs packages with Debian's apt-get. */
-export function isDebian() {
+function isDebian() {
   return existsSync('/etc/debian_version') && onPath('apt-get') !== null;
 }
 
 /** Whether this process may install system packages itself (root on Debian). */
-export function canInstallSystemPackages() {
+function canInstallSystemPackages() {
   return isDebian() && isRoot();
 }
 
 /** Whether this process runs as root. */
-export function isRoot() {
+function isRoot() {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
 /** "Debian 12", "Ubuntu 24.04", … for messages; null when unknown. */
-export function osName() {
+function osName() {
   try {
     const release = readFileSync('/etc/os-release', 'utf8');
     return /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1] ?? null;
@@ -46,3 +47,5 @@ export function osName() {
     return null;
   }
 }
+
+module.exports = { onPath, isExecutable, isDebian, canInstallSystemPackages, isRoot, osName };

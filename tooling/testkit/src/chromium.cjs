@@ -1,10 +1,10 @@
+'use strict';
 // How every browser test and the benchmark find and launch Chromium: one place, one environment
 // variable (CHROMIUM_PATH). Plain Node; Playwright's own browser is looked up only if playwright-core
 // is installed.
 
-import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import { isDebian, isExecutable, isRoot, onPath } from './systemTools.mjs';
+const { existsSync } = require('node:fs');
+const { isDebian, isExecutable, isRoot, onPath } = require('./systemTools.cjs');
 
 /** The system's usual Chromium locations, in the order they are tried (after CHROMIUM_PATH). */
 const SYSTEM_CANDIDATES = ['/usr/bin/chromium', 'chromium', 'chromium-browser'];
@@ -13,7 +13,7 @@ const SYSTEM_CANDIDATES = ['/usr/bin/chromium', 'chromium', 'chromium-browser'];
  * Headless, and without the background services whose connections a closed network refuses
  * (component updates, sync, QUIC), so a test's network log holds only what the page itself does.
  */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -37,7 +37,7 @@ export const CHROMIUM_ARGS = [
  *
  * @returns {FoundChromium | null}
  */
-export function findChromium() {
+function findChromium() {
   const fromEnv = process.env.CHROMIUM_PATH;
   if (fromEnv) {
     if (!isExecutable(fromEnv)) throw new Error(`CHROMIUM_PATH is ${fromEnv}, which is not an executable file. Point it at a Chromium build, or unset it.`);
@@ -54,7 +54,6 @@ export function findChromium() {
 /** Playwright's downloaded Chromium, if playwright-core is installed and its browser was downloaded. */
 function playwrightChromium() {
   try {
-    const require = createRequire(import.meta.url);
     /** @type {{ chromium: { executablePath(): string } }} */
     const playwright = require('playwright-core');
     const path = playwright.chromium.executablePath();
@@ -65,12 +64,12 @@ function playwrightChromium() {
 }
 
 /** The command that installs a Chromium on this machine. */
-export function chromiumInstallCommand() {
+function chromiumInstallCommand() {
   return isDebian() ? `${isRoot() ? '' : 'sudo '}apt-get install -y chromium` : 'npx playwright install chromium';
 }
 
 /** The message for "no Chromium here": what is missing and the command that fixes it. */
-export function noChromiumMessage() {
+function noChromiumMessage() {
   return `No Chromium found: CHROMIUM_PATH is not set, there is no chromium on PATH or in /usr/bin, and Playwright's own browser is not installed.
 Install one with \`${chromiumInstallCommand()}\`, or set CHROMIUM_PATH to a Chromium executable.`;
 }
@@ -81,8 +80,10 @@ Install one with \`${chromiumInstallCommand()}\`, or set CHROMIUM_PATH to a Chro
  *
  * @returns {{ executablePath: string, args: string[] }}
  */
-export function chromiumLaunchOptions() {
+function chromiumLaunchOptions() {
   const found = findChromium();
   if (!found) throw new Error(noChromiumMessage());
   return { executablePath: found.path, args: [...CHROMIUM_ARGS] };
 }
+
+module.exports = { CHROMIUM_ARGS, findChromium, chromiumInstallCommand, noChromiumMessage, chromiumLaunchOptions };

@@ -1,3 +1,4 @@
+'use strict';
 // The identity provider's login form, as every browser test and the benchmark fill it.
 
 /**
@@ -10,8 +11,10 @@
  * @param {string} [password] the demo users' password is their username
  * @returns {Promise<void>}
  */
-export async function fillLoginForm(page, username, password = username) {
+async function fillLoginForm(page, username, password = username) {
   await page.locator('#username').fill(username);
   await page.locator('#password').fill(password);
   await page.locator('#kc-login').click();
 }
+
+module.exports = { fillLoginForm };
