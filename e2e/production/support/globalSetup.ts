@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { PREVIEW_CONFIG, REPO_ROOT, runPreview } from './previewProcess';
 
 /** What a production build is made from: a change in any of these makes the builds stale. */
@@ -20,15 +20,22 @@ function newestSource(path: string): [number, string] {
   return newest;
 }
 
-/** Why the builds must be made again, or null when the ones in dist/ are newer than every source. */
+/**
+ * Written after each build the production specs make. webpack leaves an output file untouched when its
+ * content did not change, so the builds' own times cannot say when they were made.
+ */
+const BUILD_STAMP = join(REPO_ROOT, '.preview/build-stamp');
+
+/** Why the builds must be made again, or null when they are newer than every source. */
 function whyRebuild(builds: string[]): string | null {
   if (process.env.GATEHOUSE_REBUILD === '1') return 'GATEHOUSE_REBUILD=1';
   if (process.env.CI) return 'CI always tests a fresh build';
   const missing = builds.find((file) => !existsSync(file));
   if (missing) return `${relative(REPO_ROOT, missing)} is missing`;
-  const oldestBuild = Math.min(...builds.map((file) => statSync(file).mtimeMs));
+  if (!existsSync(BUILD_STAMP)) return 'no build made by these tests yet (.preview/build-stamp)';
+  const builtAt = statSync(BUILD_STAMP).mtimeMs;
   const [changedAt, changed] = SOURCES.map((source) => newestSource(join(REPO_ROOT, source))).reduce((a, b) => (b[0] > a[0] ? b : a));
-  return changedAt > oldestBuild ? `${relative(REPO_ROOT, changed)} changed after the last build` : null;
+  return changedAt > builtAt ? `${relative(REPO_ROOT, changed)} changed after the last build` : null;
 }
 
 /**
@@ -47,8 +54,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.stderr.write(`[production e2e] building the apps (npm run build): ${reason}\n`);
     const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (build.status !== 0) throw new Error('npm run build failed (its errors are above); the production specs need the builds.');
+    mkdirSync(dirname(BUILD_STAMP), { recursive: true });
+    writeFileSync(BUILD_STAMP, `${new Date().toISOString()}\n`);
   }
-  const builtAt = new Date(Math.min(...builds.map((file) => statSync(file).mtimeMs))).toISOString();
+  const builtAt = statSync(BUILD_STAMP).mtime.toISOString();
   process.stderr.write(`[production e2e] testing the builds in shell/dist and remotes/*/dist made at ${builtAt}${reason ? ' (just now)' : ' (newer than every source)'}\n`);
   const idp = await runPreview(['--idp-only']);
   return async () => {
