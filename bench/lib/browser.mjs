@@ -2,14 +2,13 @@
 // on top), paint times from the page itself (Element Timing, Paint Timing), bytes from the network.
 
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumLaunchOptions } from '../../tooling/testkit/src/chromium.cjs';
 
-export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
+export { CHROMIUM_ARGS };
 
+/** The tests' Chromium and launch settings (tooling/testkit: CHROMIUM_PATH, else the system's, else Playwright's). */
 export function launchBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_BIN ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch(chromiumLaunchOptions());
 }
 
 /**

@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
+import { workerUserFor } from '../../tooling/testkit/src/nginx.cjs';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../../deploy/nginx/render.mjs';
 
 export const PORTS = { shell: 4100, profile: 4101, admin: 4102, reports: 4103, identityProvider: 8180 };
@@ -98,7 +99,7 @@ export async function startTopology({ repoRoot, workDir, dirs, log }) {
     const mimeTypes = MIME_TYPES.find((file) => existsSync(file));
     if (!mimeTypes) throw new Error(`nginx's mime.types not found (looked in ${MIME_TYPES.join(', ')}). Is nginx installed?`);
     const nginxConf = join(nginxDir, 'nginx.conf');
-    writeFileSync(nginxConf, renderTemplate(readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'), { PREVIEW_DIR: nginxDir, MIME_TYPES: mimeTypes }));
+    writeFileSync(nginxConf, renderTemplate(readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'), { PREVIEW_DIR: nginxDir, MIME_TYPES: mimeTypes, WORKER_USER_EXTRA: workerUserFor([configFile, ...Object.values(dirs)]).directive }));
     const nginxArgs = ['-p', nginxDir, '-c', nginxConf, '-e', 'stderr'];
     const check = spawnSync(NGINX, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
     if (check.error) throw new Error(`Cannot run ${NGINX}: ${check.error.message}. Install nginx or set NGINX_BIN.`);
