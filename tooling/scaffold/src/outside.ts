@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REMOTE_NAME, titleOf } from './plan';
+import { seedLockfile } from './seedLockfile';
 import { renderTemplate, TEMPLATE_DIR } from './template';
 import { readWorkspace } from './workspace';
 
@@ -60,6 +61,7 @@ export function newOutsideRemote(options: OutsideOptions, root: string): Outside
   for (const [pkg, spec] of Object.entries(gatehouse)) values[`gatehouse:${pkg}`] = spec;
   const versions = toolVersions(root, workspace.versions);
   const files = new Map([...renderTemplate(values, versions, TEMPLATE_DIR), ...renderTemplate(values, versions, OUTSIDE_TEMPLATE_DIR)]);
+  files.set('package-lock.json', seedLockfile(root, JSON.parse(files.get('package.json') ?? '{}')));
   const created: string[] = [];
   for (const [relative, text] of files) {
     const target = path.join(options.dir, relative);
