@@ -26,7 +26,7 @@ export function buildApp(repoRoot, app, outDir) {
   return new Promise((resolve, reject) => {
     const child = spawn(webpackBin, args, {
       cwd: join(repoRoot, app.dir),
-      env: { ...process.env, NODE_OPTIONS: '--import=tsx' },
+      env: { ...process.env, NODE_OPTIONS: '--import=tsx --conditions=@gatehouse/source' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -114,7 +114,21 @@ describe('defineApp', () => {
     const { devServer } = app({}, { mode: 'development' });
     expect(devServer.port).toBe(3001);
     expect(devServer.historyApiFallback).toBe(true);
-    expect(devServer.headers).toEqual({ 'Access-Control-Allow-Origin': '*' });
+    const headers = devServer.headers as (request: { headers: { origin?: string } }) => Record<string, string>;
+    expect(headers({ headers: { origin: 'http://localhost:3000' } })).toEqual({ Vary: 'Origin', 'Access-Control-Allow-Origin': 'http://localhost:3000' });
+    expect(headers({ headers: { origin: 'http://evil.example' } })).toEqual({ Vary: 'Origin' });
+    expect(headers({ headers: {} })).toEqual({ Vary: 'Origin' });
+  });
+  it("grants CORS to the origins an app names (a deployed shell that loads it through a per-tab override)", () => {
+    const headers = defineApp({ name: 'profile', dir, port: 3001, shellOrigins: ['https://app.example.com', 'http://127.0.0.1:*'] })({}, { mode: 'development' })
+      .devServer.headers as (request: { headers: { origin?: string } }) => Record<string, string>;
+    expect(headers({ headers: { origin: 'https://app.example.com' } })['Access-Control-Allow-Origin']).toBe('https://app.example.com');
+    expect(headers({ headers: { origin: 'http://127.0.0.1:4100' } })['Access-Control-Allow-Origin']).toBe('http://127.0.0.1:4100');
+    expect(headers({ headers: { origin: 'http://127.0.0.1:41x' } })['Access-Control-Allow-Origin']).toBeUndefined();
+    expect(headers({ headers: { origin: 'http://localhost:3000' } })['Access-Control-Allow-Origin']).toBeUndefined();
+  });
+  it('resolves Gatehouse packages to their source inside the repository (the source export condition)', () => {
+    expect(app({}, { mode: 'production' }).resolve?.conditionNames).toEqual(['@gatehouse/source', '...']);
   });
 });
 

@@ -7,6 +7,8 @@ import type { Configuration as DevServerConfiguration } from 'webpack-dev-server
 import { PublicFilesPlugin } from './publicFiles';
 import { ROUTER_REQUEST, RouterSubsetPlugin } from './routerSubset';
 import { installedVersion, sharedDependencies } from './shared';
+import { RUNS_FROM_SOURCE, siblingModule, SOURCE_CONDITION } from './workspaceSource';
+import { devServerCors, SHELL_DEV_ORIGIN } from './devServerCors';
 
 /** What an app's webpack config says about itself; everything else is common to every Gatehouse app. */
 export interface AppDefinition {
@@ -20,6 +22,11 @@ export interface AppDefinition {
   readonly exposes?: Readonly<Record<string, string>>;
   /** the page title of the app's own HTML page */
   readonly title?: string;
+  /**
+   * Origins whose pages may load this app's files from its dev server (CORS): the shell's dev origin
+   * (default `http://localhost:3000`) and e.g. a deployed shell that loads it through a per-tab override.
+   */
+  readonly shellOrigins?: readonly string[];
 }
 
 /** The arguments webpack-cli passes to a config function (`--mode`). */
@@ -43,7 +50,7 @@ const FEDERATION_RUNTIME_FILES = /^(remoteEntry\.js|main\.[0-9a-f]+\.js)$/;
 const ROUTER_CHUNK = 'router';
 const ROUTER_FILE = new RegExp(`^${ROUTER_CHUNK}\\.[0-9a-f]+\\.js$`);
 /** The router API every app shares as `react-router-dom` (decisions/0007). */
-export const ROUTER_SUBSET = path.join(__dirname, 'router.ts');
+export const ROUTER_SUBSET = siblingModule('router');
 /** auth-lib's static pages (silent check-sso), served at every app's root. */
 const AUTH_LIB_PUBLIC_DIR = path.dirname(require.resolve('@gatehouse/auth-lib/public/silent-check-sso.html'));
 
@@ -88,6 +95,8 @@ export function defineApp(app: AppDefinition) {
         // `react-router-dom` (exactly; not its subpaths) is the platform's router subset, shared under
         // that name, so remotes keep their imports and the shared chunk only holds what the subset lists.
         alias: { [`${ROUTER_REQUEST}$`]: ROUTER_SUBSET },
+        // Inside the repository, Gatehouse packages resolve to their source (decisions/0017).
+        ...(RUNS_FROM_SOURCE ? { conditionNames: [SOURCE_CONDITION, '...'] } : {}),
       },
       module: {
         // An import of a name a module does not export fails the build instead of being `undefined` at run
@@ -168,8 +177,8 @@ export function defineApp(app: AppDefinition) {
         host: 'localhost',
         historyApiFallback: true,
         hot: true,
-        // Hosts on other origins fetch this app's manifest and chunks.
-        headers: { 'Access-Control-Allow-Origin': '*' },
+        // The shell (another origin) fetches this app's manifest and chunks; no other origin may read them.
+        headers: devServerCors(app.shellOrigins ?? [SHELL_DEV_ORIGIN]),
         static: { directory: path.join(app.dir, 'public'), watch: true },
         // Errors of a remote are shown in its slot; an overlay over the whole page would hide that.
         client: { overlay: { errors: true, warnings: false, runtimeErrors: false } },
