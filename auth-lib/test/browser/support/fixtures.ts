@@ -8,6 +8,8 @@ import { startTestApp, type TestApp } from './testApp';
 export interface AuthFixtures {
   /** access token lifespan of this test's realm, in seconds */
   tokenLifespan: number;
+  /** Keycloak's "Revoke Refresh Token" for this test's realm (each refresh token works once) */
+  revokeRefreshToken: boolean;
   /** the page server, already pointed at this test's realm */
   app: TestApp;
   /** name of the realm created for this test */
@@ -28,15 +30,16 @@ export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
     { scope: 'worker' },
   ],
   tokenLifespan: [300, { option: true }],
+  revokeRefreshToken: [false, { option: true }],
   app: async ({}, use) => {
     const app = await startTestApp();
     await use(app);
     await app.close();
   },
-  realm: async ({ idp, app, tokenLifespan }, use, testInfo) => {
+  realm: async ({ idp, app, tokenLifespan, revokeRefreshToken }, use, testInfo) => {
     const name = `test-${testInfo.testId.slice(0, 10)}-${testInfo.retry}`;
     const admin = await signInAsAdmin(idp.url);
-    await admin.realms.create(testRealm(name, { origin: app.origin, accessTokenLifespan: tokenLifespan }));
+    await admin.realms.create(testRealm(name, { origin: app.origin, accessTokenLifespan: tokenLifespan, revokeRefreshToken }));
     app.setConfig({ url: idp.url, realm: name, clientId: 'gatehouse-shell' });
     await use(name);
     await (await signInAsAdmin(idp.url)).realms.del({ realm: name });
