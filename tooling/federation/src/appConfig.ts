@@ -7,6 +7,7 @@ import type { Configuration as DevServerConfiguration } from 'webpack-dev-server
 import { PublicFilesPlugin } from './publicFiles';
 import { ROUTER_REQUEST, RouterSubsetPlugin } from './routerSubset';
 import { installedVersion, sharedDependencies } from './shared';
+import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
 
 /** What an app's webpack config says about itself; everything else is common to every Gatehouse app. */
 export interface AppDefinition {
@@ -44,6 +45,10 @@ const ROUTER_CHUNK = 'router';
 const ROUTER_FILE = new RegExp(`^${ROUTER_CHUNK}\\.[0-9a-f]+\\.js$`);
 /** The router API every app shares as `react-router-dom` (decisions/0007). */
 export const ROUTER_SUBSET = path.join(__dirname, 'router.ts');
+/** The runtime plugin that puts the shell's runtime-core on the page for remotes built with `externalRuntime`. */
+// Its ES module build: the CommonJS one would require the CommonJS runtime-core, a second copy beside the ES
+// module one the bundler runtime imports.
+const INJECT_RUNTIME_CORE_PLUGIN = require.resolve('@module-federation/inject-external-runtime-core-plugin').replace(/\.cjs$/, '.js');
 /** auth-lib's static pages (silent check-sso), served at every app's root. */
 const AUTH_LIB_PUBLIC_DIR = path.dirname(require.resolve('@gatehouse/auth-lib/public/silent-check-sso.html'));
 
@@ -118,10 +123,17 @@ export function defineApp(app: AppDefinition) {
           manifest: { fileName: MANIFEST },
           dts: false,
           dev: false,
-          // The federation runtime each app carries, trimmed to what it does (decisions/0004): browsers
-          // only; a remote never loads other remotes nor reads their manifests (the shell does).
-          experiments: { optimization: { target: 'web', ...(remote ? { disableRemote: true, disableSnapshot: true } : {}) } },
+          // The federation runtime, trimmed to what each app does (decisions/0006): browsers only; a remote never
+          // loads other remotes nor reads their manifests (the shell does). One runtime per page (decisions/0019):
+          // the shell provides its runtime-core on the page (what `provideExternalRuntime` would add, refused for
+          // a host that exposes `./auth`) and a remote's container reads it from there instead of carrying a copy.
+          experiments: remote
+            ? { externalRuntime: true, optimization: { target: 'web', disableRemote: true, disableSnapshot: true } }
+            : { optimization: { target: 'web' } },
+          ...(remote ? {} : { runtimePlugins: [INJECT_RUNTIME_CORE_PLUGIN] }),
         }),
+        // A remote opened on its own port has no shell to provide the runtime: its page loads its own copy.
+        ...(remote ? [new StandaloneRuntimeCorePlugin(app.dir, production)] : []),
         new HtmlWebpackPlugin({
           // Only the app's own entry: the container entry (remoteEntry.js) is for hosts, not for this page.
           chunks: ['main'],
