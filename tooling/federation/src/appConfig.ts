@@ -40,7 +40,7 @@ export const STYLESHEET = 'gatehouse.css';
 const ASSETS_DIR = path.join(__dirname, '..', 'assets');
 /** The container entry and the page entry: the files that carry the federation runtime. */
 const FEDERATION_RUNTIME_FILES = /^(remoteEntry\.js|main\.[0-9a-f]+\.js)$/;
-/** The shared router chunk (the subset and the part of react-router it uses), named so terser finds it. */
+/** The shared router chunk (the subset and the part of react-router it uses), named so the folding minifier finds it. */
 const ROUTER_CHUNK = 'router';
 const ROUTER_FILE = new RegExp(`^${ROUTER_CHUNK}\\.[0-9a-f]+\\.js$`);
 /** The router API every app shares as `react-router-dom` (decisions/0007). */
@@ -67,10 +67,11 @@ export function defineApp(app: AppDefinition) {
     // is unset, which runs webpack's full schema validation (~0.5 s per build) and still finds nothing.
     process.env['FEDERATION_WEBPACK_PATH'] ||= require.resolve('webpack');
     const remote = Object.keys(app.exposes ?? {}).length > 0 && app.name !== SHELL_NAME;
-    // The files terser minifies (see `optimization`); esbuild minifies the rest. The router only where
+    // The files swc's minifier folds and prunes (see `optimization`; decisions/0020); esbuild minifies the rest.
+    // The router only where
     // visitors download it: the shell's is the page's (a singleton, loaded first); a remote's copy only
-    // runs when the remote runs on its own, and terser costs ~0.7 s per build.
-    const terserFiles = remote ? [FEDERATION_RUNTIME_FILES] : [FEDERATION_RUNTIME_FILES, ROUTER_FILE];
+    // runs when the remote runs on its own, and even swc costs time per build.
+    const foldedFiles = remote ? [FEDERATION_RUNTIME_FILES] : [FEDERATION_RUNTIME_FILES, ROUTER_FILE];
     const hashed = production ? '[name].[contenthash:8].js' : '[name].js';
     return {
       mode: production ? 'production' : 'development',
@@ -151,19 +152,20 @@ export function defineApp(app: AppDefinition) {
       optimization: production
         ? {
             minimize: true,
-            // Worker processes cost more to start than they save here (parallel: false). Terser only for
+            // Worker processes cost more to start than they save here (parallel: false). swc (terser's compressor,
+            // rewritten in Rust: the same folding, about half the CPU time of terser here, decisions/0020) only for
             // the two files that carry the federation runtime: only its constant folding drops the parts
             // of the runtime an app turned off (experiments.optimization above, ~11 KiB gzip); esbuild,
             // several times faster, for everything else (decisions/0004).
             // The shell's router too: react-router ships as one 370 KB module, and of what webpack marks unused
-            // in it only terser drops the unreferenced functions (50 KiB gzip with esbuild, 15 with terser).
+            // in it only a folding minifier (terser, swc) drops the unreferenced functions (50 KiB gzip with esbuild, 15 with swc).
             minimizer: [
-              new TerserPlugin({ include: terserFiles, parallel: false, terserOptions: { compress: { passes: 2 } } }),
-              new TerserPlugin({ exclude: terserFiles, minify: TerserPlugin.esbuildMinify, parallel: false }),
+              new TerserPlugin({ include: foldedFiles, minify: TerserPlugin.swcMinify, parallel: false, terserOptions: { compress: { passes: 2 } } }),
+              new TerserPlugin({ exclude: foldedFiles, minify: TerserPlugin.esbuildMinify, parallel: false }),
             ],
             splitChunks: {
               cacheGroups: {
-                // The subset and react-router in one chunk with a stable name: one request, and terser above.
+                // The subset and react-router in one chunk with a stable name: one request, and swc above.
                 [ROUTER_CHUNK]: {
                   test: (module: Module) => isRouterModule((module as { resource?: string }).resource),
                   name: ROUTER_CHUNK,
