@@ -9,6 +9,7 @@ export { preloadIdentityClient } from './session/keycloak';
 export type { SessionDependencies, PageLocation } from './session/KeycloakSession';
 export type { KeycloakFactory, KeycloakLike, KeycloakServerSettings } from './session/keycloak';
 export type { TabChannel, TabChannelFactory } from './session/otherTabs';
+export type { TabLocks } from './session/tabLeader';
 export type { BackoffSettings } from './session/tokenManager';
 export { authFetch } from './pageAuthFetch';
 
@@ -17,6 +18,7 @@ export type {
   LoginOptions,
   LogoutOptions,
   Profile,
+  RefreshFailure,
   Session,
   SessionConfig,
   SessionEvent,

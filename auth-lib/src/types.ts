@@ -66,7 +66,11 @@ export interface SessionSnapshot {
 export type SessionEvent =
   | { readonly type: 'signedIn'; readonly user: User }
   | { readonly type: 'tokenRefreshed'; readonly tokenExpiresAt: number }
+  | { readonly type: 'refreshFailed'; readonly reason: RefreshFailure }
   | { readonly type: 'signedOut'; readonly reason: SignOutReason };
+
+/** Why a token refresh failed: the provider ended the session (HTTP 400), or it could not be reached in time. */
+export type RefreshFailure = 'refused' | 'unreachable';
 
 export interface LoginOptions {
   /** path (with search and hash) of this app to come back to after sign-in; defaults to the current one */

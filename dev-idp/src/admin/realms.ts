@@ -41,6 +41,7 @@ export function updateRealm({ runtime, res, body }: AdminRequest): void {
     realm[key] = value;
   }
   if (typeof update.enabled === 'boolean') realm.enabled = update.enabled;
+  if (typeof update.revokeRefreshToken === 'boolean') realm.revokeRefreshToken = update.revokeRefreshToken;
   if (typeof update.displayName === 'string') realm.displayName = update.displayName;
   if (typeof update.realm === 'string' && update.realm !== realm.name) throw new AdminError(400, 'Renaming a realm is not supported by the dev IdP');
   res.writeHead(204).end();

@@ -59,5 +59,6 @@ export function realmOut(realm: Realm): Record<string, unknown> {
     accessTokenLifespan: realm.accessTokenLifespan,
     ssoSessionIdleTimeout: realm.ssoSessionIdleTimeout,
     ssoSessionMaxLifespan: realm.ssoSessionMaxLifespan,
+    revokeRefreshToken: realm.revokeRefreshToken,
   };
 }

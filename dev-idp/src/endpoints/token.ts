@@ -7,6 +7,7 @@ import type { JsonResponse } from '../http/interceptJson.js';
 import { readBody, replayBody, sendOAuthError } from '../http/respond.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { originAllowed } from '../redirect.js';
+import { refreshTokenIssued, refreshTokenReuseError } from '../refreshTokenReuse.js';
 import { signRefreshToken, verifyRefreshToken } from '../tokens.js';
 import { basicClientId, passwordGrant } from './passwordGrant.js';
 import type { RealmRequest } from './RealmRequest.js';
@@ -39,6 +40,8 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
     }
     if (!runtime.sessions.active(refresh.sid)) return sendOAuthError(res, 400, 'invalid_grant', 'Session not active');
     if (refresh.exp <= Math.floor(Date.now() / 1000)) return sendOAuthError(res, 400, 'invalid_grant', 'Token is not active');
+    const reuse = refreshTokenReuseError(runtime, params.get('refresh_token') ?? '', refresh);
+    if (reuse) return sendOAuthError(res, 400, 'invalid_grant', reuse);
     params.set('refresh_token', refresh.handle);
   }
   replayBody(req, Buffer.from(params.toString()));
@@ -58,6 +61,7 @@ async function keycloakTokenResponse(runtime: RealmRuntime, response: JsonRespon
   const now = Math.floor(Date.now() / 1000);
   const refreshExp = runtime.sessions.expiresAt(session);
   const scope = grantedScope(typeof body.scope === 'string' ? body.scope : undefined);
+  if (typeof body.refresh_token === 'string') refreshTokenIssued(runtime, session.id, String(access.azp));
   const refreshToken = typeof body.refresh_token === 'string'
     ? await signRefreshToken(runtime, { handle: body.refresh_token, sid: session.id, sub: access.sub, azp: String(access.azp), scope, exp: refreshExp })
     : undefined;

@@ -19,6 +19,7 @@ export function buildRealm(source: string, rep: RealmRepresentation): Realm {
     accessTokenLifespan: rep.accessTokenLifespan ?? REALM_DEFAULTS.accessTokenLifespan,
     ssoSessionIdleTimeout: rep.ssoSessionIdleTimeout ?? REALM_DEFAULTS.ssoSessionIdleTimeout,
     ssoSessionMaxLifespan: rep.ssoSessionMaxLifespan ?? REALM_DEFAULTS.ssoSessionMaxLifespan,
+    revokeRefreshToken: rep.revokeRefreshToken ?? false,
     roles: builtinRealmRoles(name),
     clients: builtinClients(),
     users: [],

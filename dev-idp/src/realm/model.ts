@@ -48,6 +48,8 @@ export interface Realm {
   accessTokenLifespan: number;
   ssoSessionIdleTimeout: number;
   ssoSessionMaxLifespan: number;
+  /** Keycloak's "Revoke Refresh Token" (with its default max reuse 0): each refresh token works once */
+  revokeRefreshToken: boolean;
   roles: Role[];
   clients: Client[];
   users: User[];

@@ -51,6 +51,7 @@ export interface RealmRepresentation {
   accessTokenLifespan?: number;
   ssoSessionIdleTimeout?: number;
   ssoSessionMaxLifespan?: number;
+  revokeRefreshToken?: boolean;
   roles?: {
     realm?: RoleRepresentation[];
     client?: Record<string, RoleRepresentation[]>;

@@ -9,7 +9,7 @@ type Shape = Record<string, Kind>;
 
 const REALM: Shape = {
   realm: 'string', enabled: 'boolean', displayName: 'string', accessTokenLifespan: 'seconds',
-  ssoSessionIdleTimeout: 'seconds', ssoSessionMaxLifespan: 'seconds', roles: 'object', clients: 'array', users: 'array',
+  ssoSessionIdleTimeout: 'seconds', ssoSessionMaxLifespan: 'seconds', revokeRefreshToken: 'boolean', roles: 'object', clients: 'array', users: 'array',
 };
 const CLIENT: Shape = {
   clientId: 'string', name: 'string', enabled: 'boolean', publicClient: 'boolean', bearerOnly: 'boolean', secret: 'string',
