@@ -266,7 +266,8 @@ export async function secondTabLoads(browser, session, loads, origins = GATEHOUS
  * token_requests_per_refresh_5_tabs: five tabs of one browser, all on /profile and signed in; the realm's
  * access tokens last 8 s. Per refresh cycle, once every tab's token has less than 4.5 s left, each tab's
  * page session is asked for 10 tokens at once (50 getToken() calls over 5 tabs); the POSTs to the token
- * endpoint from all tabs since the previous cycle are counted. Returns each cycle's count.
+ * endpoint from all tabs since the previous cycle are counted. Returns each cycle's count and the
+ * getToken() calls that failed (their error codes).
  */
 export async function tokensFiveTabs(browser, session, { idpUrl, realm, tabs = 5, callersPerTab = 10, cycles = 3 }) {
   await setAccessTokenLifespan(idpUrl, realm, 8);
@@ -280,21 +281,26 @@ export async function tokensFiveTabs(browser, session, { idpUrl, realm, tabs = 5
     const pages = [first.page];
     for (let i = 1; i < tabs; i++) pages.push((await coldLoad(browser, `${ORIGINS.shell}/profile`, { elementId: PROFILE, context })).page);
     const perCycle = [];
+    const failed = [];
     let counted = tokenPosts.length;
     for (let cycle = 0; cycle < cycles; cycle++) {
       await Promise.all(pages.map((page) => page.waitForFunction(() => {
         const snapshot = globalThis[Symbol.for('gatehouse.auth-lib.session')]?.session?.getSnapshot();
         return snapshot?.status === 'authenticated' && snapshot.tokenExpiresAt !== null && snapshot.tokenExpiresAt - Date.now() < 4500;
       }, undefined, { timeout: 30_000, polling: 50 })));
-      await Promise.all(pages.map((page) => page.evaluate(async (n) => {
+      // a refused refresh (invalid_grant: two tabs used one rotated refresh token) is counted, not thrown
+      const failures = await Promise.all(pages.map((page) => page.evaluate(async (n) => {
         const pageSession = globalThis[Symbol.for('gatehouse.auth-lib.session')].session;
-        await Promise.all(Array.from({ length: n }, () => pageSession.getToken()));
+        const settled = await Promise.allSettled(Array.from({ length: n }, () => pageSession.getToken()));
+        return settled.filter((r) => r.status === 'rejected').map((r) => String(r.reason?.code ?? r.reason));
       }, callersPerTab)));
       await first.page.waitForTimeout(500);
       perCycle.push(tokenPosts.length - counted);
+      failed.push(failures.flat());
       counted = tokenPosts.length;
+      if (failed.at(-1).length > 0) break; // a tab that lost its session has nothing left to refresh
     }
-    return perCycle;
+    return { perCycle, failed };
   } finally {
     await context.close();
     await setAccessTokenLifespan(idpUrl, realm, 300);
