@@ -1,0 +1,14 @@
+import { auth } from 'baseline-auth';
+
+declare module 'react' {
+  interface HTMLAttributes<T> { elementtiming?: string }
+}
+
+export default function Profile() {
+  return (
+    <main>
+      <h1 elementtiming="profile-heading">Profile</h1>
+      <p>Signed in as {auth.username}; token of {auth.token?.length ?? 0} characters.</p>
+    </main>
+  );
+}
