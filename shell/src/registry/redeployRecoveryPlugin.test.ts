@@ -46,9 +46,8 @@ describe('redeployRecoveryPlugin', () => {
 
   it('retries only once: a failure of the retry is passed on', async () => {
     const hook = hookOf();
-    let runtime: ReturnType<typeof fakeRuntime>;
     // the retry fails again the same way; the runtime reports that failure to the same hook
-    runtime = fakeRuntime(async (id) => {
+    const runtime: ReturnType<typeof fakeRuntime> = fakeRuntime(async (id) => {
       const nested = await hook({ id, error: chunkLoadError(), lifecycle: 'onLoad', remote: { name: 'billing' }, origin: runtime.origin });
       if (nested === undefined) throw chunkLoadError();
       return nested;

@@ -32,7 +32,7 @@ export const fetchJson: JsonFetcher = async (url) => {
   try {
     response = await fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store' });
   } catch (error) {
-    throw new Error(`${url} did not answer (${error instanceof Error ? error.message : String(error)}). Is the shell's address right and reachable from here?`);
+    throw new Error(`${url} did not answer (${error instanceof Error ? error.message : String(error)}). Is the shell's address right and reachable from here?`, { cause: error });
   }
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}. Pass the shell's base address (the folder that serves its index.html and mf-manifest.json).`);
   try {

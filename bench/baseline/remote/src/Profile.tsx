@@ -1,6 +1,7 @@
 import { auth } from 'baseline-auth';
 
 declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the name must match React's declaration to merge with it
   interface HTMLAttributes<T> { elementtiming?: string }
 }
 
