@@ -44,11 +44,12 @@ export class RealmRuntime {
     return new RealmRuntime(realm, baseUrl, await createRealmKeys());
   }
 
-  /** Drops what has expired: SSO sessions, then codes, tokens and abandoned logins in the store. */
+  /** Drops what has expired: SSO sessions, then codes, tokens and abandoned logins (and their step-ups). */
   sweep(): void {
     this.sessions.sweep();
     this.store.sweep();
     this.revoked.sweep();
+    for (const uid of this.stepUps.keys()) if (!this.store.get('Interaction', uid)) this.stepUps.delete(uid);
   }
 
   /**

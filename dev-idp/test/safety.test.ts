@@ -224,10 +224,17 @@ describe('unfinished logins and expired entries are swept', () => {
       })}`;
       for (let i = 0; i < 30; i++) assert.equal((await fetch(url)).status, 200);
       assert.ok(runtime.store.size >= 30);
+      // a step-up abandoned half-way is remembered only as long as its login
+      const uid = runtime.store.find('Interaction', () => true);
+      assert.ok(uid, 'an open login is in the store');
+      runtime.stepUps.set(uid, { userId: 'alice', level: 1 });
+      server.sweep();
+      assert.equal(runtime.stepUps.size, 1, 'a step-up whose login is still open is kept');
       const start = Date.now();
       mock.timers.enable({ apis: ['Date'], now: start + 1801 * 1000 });
       server.sweep();
       assert.equal(runtime.store.size, 0);
+      assert.equal(runtime.stepUps.size, 0);
     } finally {
       mock.timers.reset();
       await server.close();
