@@ -53,7 +53,12 @@ export async function startTestApp(): Promise<TestApp> {
     setConfig: (next) => {
       config = next;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // a page's keep-alive connections would hold close() until they time out
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
