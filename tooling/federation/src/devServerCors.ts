@@ -22,7 +22,10 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
 export function devServerCors(allowed: readonly string[]): (request: IncomingMessage) => Record<string, string> {
   return (request) => {
     const origin = request.headers.origin;
-    const headers: Record<string, string> = { Vary: 'Origin' };
+    // webpack-dev-server answers `Cross-Origin-Resource-Policy: same-origin` unless CORS is `*`, which would
+    // block the shell's <script> loads of a remote (no Origin header, another port). `same-site` lets pages of
+    // this site (localhost, any port) load the scripts, and still keeps other sites from reading the source.
+    const headers: Record<string, string> = { Vary: 'Origin', 'Cross-Origin-Resource-Policy': 'same-site' };
     if (typeof origin === 'string' && originAllowed(origin, allowed)) headers['Access-Control-Allow-Origin'] = origin;
     return headers;
   };
