@@ -127,9 +127,11 @@ describe('defineApp', () => {
     expect(devServer.port).toBe(3001);
     expect(devServer.historyApiFallback).toBe(true);
     const headers = devServer.headers as (request: { headers: { origin?: string } }) => Record<string, string>;
-    expect(headers({ headers: { origin: 'http://localhost:3000' } })).toEqual({ Vary: 'Origin', 'Access-Control-Allow-Origin': 'http://localhost:3000' });
-    expect(headers({ headers: { origin: 'http://evil.example' } })).toEqual({ Vary: 'Origin' });
-    expect(headers({ headers: {} })).toEqual({ Vary: 'Origin' });
+    // same-site: the shell's <script> loads (no Origin header, another port) pass; other sites' do not
+    const base = { Vary: 'Origin', 'Cross-Origin-Resource-Policy': 'same-site' };
+    expect(headers({ headers: { origin: 'http://localhost:3000' } })).toEqual({ ...base, 'Access-Control-Allow-Origin': 'http://localhost:3000' });
+    expect(headers({ headers: { origin: 'http://evil.example' } })).toEqual(base);
+    expect(headers({ headers: {} })).toEqual(base);
   });
   it("grants CORS to the origins an app names (a deployed shell that loads it through a per-tab override)", () => {
     const headers = defineApp({ name: 'profile', dir, port: 3001, shellOrigins: ['https://app.example.com', 'http://127.0.0.1:*'] })({}, { mode: 'development' })
