@@ -16,9 +16,7 @@ test('alice opening /admin with a password sign-in is asked to step up before an
   await stepUpAtProvider(page, 'alice');
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin');
-  const back = new URL(page.url());
-  expect(back.pathname + back.search).toBe('/admin?tab=session');
-  expect(back.hash.startsWith('#top')).toBe(true);
+  await expect(page).toHaveURL('/admin?tab=session#top');
   await expect(page.getByTestId('acr')).toHaveText('gold');
   expect(adminRequests.length).toBeGreaterThan(0);
 });
