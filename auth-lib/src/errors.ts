@@ -14,9 +14,7 @@ export type AuthErrorCode =
   /** a hook or `getSession()` was used where no session exists */
   | 'no-session'
   /** a method got an argument it cannot use (e.g. a `redirectTo` that is not a path of this app) */
-  | 'invalid-argument'
-  /** a remote was built against a major version of auth-lib the shell does not provide */
-  | 'incompatible-version';
+  | 'invalid-argument';
 
 /**
  * A failure in the auth contract.

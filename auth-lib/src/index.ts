@@ -9,6 +9,7 @@ export { preloadIdentityClient } from './session/keycloak';
 export type { SessionDependencies, PageLocation } from './session/KeycloakSession';
 export type { KeycloakFactory, KeycloakLike, KeycloakServerSettings } from './session/keycloak';
 export type { TabChannel, TabChannelFactory } from './session/otherTabs';
+export type { TabLocks } from './session/tabLeader';
 export type { BackoffSettings } from './session/tokenManager';
 export { authFetch } from './pageAuthFetch';
 
@@ -17,6 +18,7 @@ export type {
   LoginOptions,
   LogoutOptions,
   Profile,
+  RefreshFailure,
   Session,
   SessionConfig,
   SessionEvent,
@@ -44,5 +46,5 @@ export { RequireRole } from './react/RequireRole';
 export type { RequireRoleProps } from './react/RequireRole';
 
 // Versions and static files
-export { VERSION, isCompatibleVersion, assertCompatibleVersion } from './version';
+export { VERSION } from './version';
 export { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_SCRIPT } from './silentCheckSso';

@@ -7,7 +7,7 @@ test('the public entry names the documented exports', () => {
   expect(Object.keys(api).sort()).toEqual(
     [
       'AuthError', 'AuthProvider', 'RequireAuth', 'RequireRole', 'SILENT_CHECK_SSO_HTML', 'SILENT_CHECK_SSO_SCRIPT', 'VERSION',
-      'assertCompatibleVersion', 'authFetch', 'createSession', 'getSession', 'isCompatibleVersion', 'preloadIdentityClient',
+      'authFetch', 'createSession', 'getSession', 'preloadIdentityClient',
       'useAuth', 'useRoles', 'useToken', 'useUser', 'whenSession',
     ].sort(),
   );

@@ -72,7 +72,11 @@ export interface SessionSnapshot {
 export type SessionEvent =
   | { readonly type: 'signedIn'; readonly user: User }
   | { readonly type: 'tokenRefreshed'; readonly tokenExpiresAt: number }
+  | { readonly type: 'refreshFailed'; readonly reason: RefreshFailure }
   | { readonly type: 'signedOut'; readonly reason: SignOutReason };
+
+/** Why a token refresh failed: the provider ended the session (HTTP 400), or it could not be reached in time. */
+export type RefreshFailure = 'refused' | 'unreachable';
 
 /**
  * How to sign in. Every field besides `redirectTo` passes through to keycloak-js's `login()` and becomes

@@ -14,6 +14,8 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve, join, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validateCspAdditions, validateShellConfig } from '../../shell/src/config/schema.generated.cjs';
+import { describeSchemaErrors } from '../../shell/src/config/schemaProblems.cjs';
 
 export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -100,6 +102,18 @@ export function identityProviderOriginOf(config) {
 }
 
 /**
+ * Throws unless `config` passes shell/config.schema.json and `extra` the schema's CSP additions, listing every
+ * problem: nothing derived from a config the shell itself would refuse ends up in nginx's configuration.
+ */
+export function assertValidInput(config, extra = {}) {
+  const problems = [
+    ...(validateShellConfig(config) ? [] : describeSchemaErrors(validateShellConfig.errors, config).map((p) => `config.json: ${p}`)),
+    ...(validateCspAdditions(extra) ? [] : describeSchemaErrors(validateCspAdditions.errors, extra, 'csp.').map((p) => `deployment: ${p}`)),
+  ];
+  if (problems.length > 0) throw new Error(`the input is invalid (shell/config.schema.json):\n  ${problems.join('\n  ')}`);
+}
+
+/**
  * The shell's Content-Security-Policy for a config.json. No 'unsafe-eval', no inline scripts.
  * frame-src/frame-ancestors allow 'self' because keycloak-js's silent check-sso loads the shell's
  * own page in a hidden frame; frame-src allows the identity provider for its login-status frame
@@ -110,6 +124,7 @@ export function identityProviderOriginOf(config) {
  *   than config.json names (its identityProvider.trustedOrigins are already in connect-src)
  */
 export function shellCsp(config, extra = {}) {
+  assertValidInput(config, extra);
   const idp = identityProviderOriginOf(config);
   const remotes = remotesOf(config).map((r) => r.origin);
   // APIs that authFetch may send the token to: the remotes call them, so the page must reach them.
@@ -133,6 +148,27 @@ export function shellCsp(config, extra = {}) {
     ['base-uri', "'self'"],
   ];
   return directives.map(([name, value]) => `${name} ${value}`).join('; ');
+}
+
+/**
+ * The Content-Security-Policy of a remote's own page, its standalone app (decisions/0018): its own code
+ * only, the identity provider for sign-in and the login-status frame, framed by nobody but itself
+ * (keycloak-js's silent check-sso frame).
+ */
+export function remoteCsp(config) {
+  const idp = identityProviderOriginOf(config);
+  return [
+    ['default-src', "'self'"],
+    ['script-src', "'self'"],
+    ['style-src', "'self'"],
+    ['img-src', "'self' data:"],
+    ['connect-src', `'self' ${idp}`],
+    ['frame-src', `'self' ${idp}`],
+    ['form-action', `'self' ${idp}`],
+    ['frame-ancestors', "'self'"],
+    ['object-src', "'none'"],
+    ['base-uri', "'self'"],
+  ].map(([name, value]) => `${name} ${value}`).join('; ');
 }
 
 /** `listen` accepts one value or a list (e.g. IPv4 and IPv6): one `listen` line each. */
@@ -199,6 +235,7 @@ export function renderDeployment(deployment) {
       REMOTE_SERVER_NAME: required(remote.serverName, `remote ${remote.name} serverName`),
       REMOTE_ROOT: required(remote.root, `remote ${remote.name} root`),
       REMOTE_EXTRA: extraLines(remote.directives, `remote ${remote.name}`),
+      REMOTE_CSP: nginxString(remoteCsp(config), 'CSP'),
     }, 'remote.conf.template');
   }
   return files;

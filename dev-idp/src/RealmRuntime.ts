@@ -7,6 +7,7 @@ import type { RealmKeys } from './keys.js';
 import { createProvider } from './provider/createProvider.js';
 import { MemoryStore } from './provider/MemoryStore.js';
 import type { Client, Realm, User } from './realm/model.js';
+import { RevokedTokens } from './RevokedTokens.js';
 import { SessionRegistry } from './sessions.js';
 
 /**
@@ -20,6 +21,7 @@ export class RealmRuntime {
   readonly path: string;
   readonly keys: RealmKeys;
   readonly store = new MemoryStore();
+  readonly revoked = new RevokedTokens();
   readonly sessions: SessionRegistry;
   readonly provider: Provider;
 
@@ -40,6 +42,14 @@ export class RealmRuntime {
 
   static async create(realm: Realm, baseUrl: string): Promise<RealmRuntime> {
     return new RealmRuntime(realm, baseUrl, await createRealmKeys());
+  }
+
+  /** Drops what has expired: SSO sessions, then codes, tokens and abandoned logins (and their step-ups). */
+  sweep(): void {
+    this.sessions.sweep();
+    this.store.sweep();
+    this.revoked.sweep();
+    for (const uid of this.stepUps.keys()) if (!this.store.get('Interaction', uid)) this.stepUps.delete(uid);
   }
 
   /**

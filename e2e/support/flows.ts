@@ -1,12 +1,11 @@
 import { expect, type Page, type Request } from '@playwright/test';
+import { fillLoginForm } from '@gatehouse/testkit/login-form';
 import { IDP, USERS, type DemoUser } from './system';
 
 /** Fills the identity provider's login form (Keycloak's field ids) and waits to be back on `origin`. */
 export async function signInAtProvider(page: Page, user: DemoUser, origin = 'http://localhost:3000'): Promise<void> {
   await page.waitForURL((url) => url.href.startsWith(IDP));
-  await page.locator('#username').fill(USERS[user].username);
-  await page.locator('#password').fill(USERS[user].username);
-  await page.locator('#kc-login').click();
+  await fillLoginForm(page, USERS[user].username);
   await page.waitForURL((url) => url.origin === origin);
 }
 

@@ -11,7 +11,7 @@ import { pageRegistry, registerSession } from './registry';
  *
  * @example
  * const config = await (await fetch('/config.json')).json();
- * const session = createSession({ url: config.idpUrl, realm: 'gatehouse', clientId: 'gatehouse-shell' });
+ * const session = createSession(config.identityProvider); // { url, realm, clientId, … }
  * await session.ready();
  *
  * @throws AuthError `invalid-config` when the config cannot work (the message names the field), or

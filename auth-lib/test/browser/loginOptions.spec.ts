@@ -1,10 +1,10 @@
 import { testRealm } from '@gatehouse/dev-idp/test-realm';
-import { adminClient } from './support/admin';
+import { signInAsAdmin } from '@gatehouse/testkit/admin';
 import { expect, status, test } from './support/fixtures';
 
 /** This test's realm with Keycloak's step-up levels and two languages, as the demo realm has them. */
 test.beforeEach(async ({ idp, app, realm }) => {
-  const admin = await adminClient(idp);
+  const admin = await signInAsAdmin(idp.url);
   await admin.realms.del({ realm });
   await admin.realms.create({
     ...testRealm(realm, { origin: app.origin }),

@@ -61,5 +61,6 @@ export function realmOut(realm: Realm): Record<string, unknown> {
     accessTokenLifespanForImplicitFlow: realm.accessTokenLifespanForImplicitFlow,
     ssoSessionIdleTimeout: realm.ssoSessionIdleTimeout,
     ssoSessionMaxLifespan: realm.ssoSessionMaxLifespan,
+    revokeRefreshToken: realm.revokeRefreshToken,
   };
 }

@@ -19,7 +19,7 @@ const NOT_ALLOWED = 'Client is not allowed to initiate browser login with given 
  * with Keycloak's wording), and the login form answered right here with 200, as Keycloak does,
  * where oidc-provider would redirect to its interaction URL.
  */
-export async function authorizationEndpoint({ runtime, req, res, url, forward }: RealmRequest): Promise<void> {
+export async function authorizationEndpoint({ runtime, res, url, forward }: RealmRequest): Promise<void> {
   const refusal = flowRefusal(runtime, url.searchParams);
   if (refusal) return redirect(res, refusal);
   const unknownAcr = unknownEssentialAcr(runtime, url.searchParams);

@@ -9,6 +9,7 @@ import {
 } from './loginStatus.js';
 import { logoutEndpoint } from './logout.js';
 import type { RealmHandler } from './RealmRequest.js';
+import { revokeEndpoint } from './revoke.js';
 import { tokenEndpoint } from './token.js';
 import { userinfoEndpoint } from './userinfo.js';
 
@@ -30,6 +31,7 @@ export const REALM_ROUTES: RealmRoute[] = [
   { methods: ['GET'], pattern: /^\/\.well-known\/openid-configuration$/, handler: discoveryEndpoint },
   { methods: ['POST', 'OPTIONS'], pattern: oidc('/token'), handler: tokenEndpoint },
   { methods: ['GET', 'POST', 'OPTIONS'], pattern: oidc('/userinfo'), handler: userinfoEndpoint },
+  { methods: ['POST', 'OPTIONS'], pattern: oidc('/revoke'), handler: revokeEndpoint },
   { methods: ['GET', 'POST'], pattern: oidc('/logout'), handler: logoutEndpoint },
   { methods: ['GET'], pattern: oidc('/login-status-iframe.html'), handler: loginStatusFrameEndpoint },
   { methods: ['GET'], pattern: oidc('/login-status-iframe.html/init'), handler: loginStatusInitEndpoint },

@@ -44,14 +44,25 @@ export function redirect(res: ServerResponse, location: string, headers: Record<
   res.end();
 }
 
-const LIMIT = 1024 * 1024;
+/** Largest request body read (Keycloak's default HTTP limit is larger; a dev IdP needs forms and realm JSON). */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** A body over {@link BODY_LIMIT}: answered 413 by the server. */
+export class BodyTooLargeError extends Error {
+  constructor() {
+    super(`request body over ${BODY_LIMIT} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
 
 export async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  let size = 0;
+  let size = Number(req.headers['content-length'] ?? 0);
+  if (size > BODY_LIMIT) throw new BodyTooLargeError();
+  size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > LIMIT) throw new Error('request body too large');
+    if (size > BODY_LIMIT) throw new BodyTooLargeError();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import Provider from './oidcProvider.js';
 import type { KoaContext, TokenInstance } from 'oidc-provider';
-import type ProviderType from 'oidc-provider';
+import Provider from 'oidc-provider';
 
 import { accessTokenClaims, grantedScope, idTokenClaims } from '../claims.js';
 import { PAGE_SECURITY_HEADERS } from '../http/respond.js';
@@ -27,13 +26,13 @@ const PROFILE_CLAIMS = ['preferred_username', 'name', 'given_name', 'family_name
  * An oidc-provider instance configured to look like a Keycloak realm. Each Keycloak behaviour
  * that oidc-provider does not have by default is one setting here; decisions/0001 lists them.
  */
-export function createProvider(runtime: RealmRuntime): ProviderType {
+export function createProvider(runtime: RealmRuntime): Provider {
   const { realm } = runtime;
   const provider = new Provider(runtime.issuer, {
     adapter: createAdapterClass(runtime.store, (id) => {
       const client = runtime.client(id);
       return client && toClientMetadata(client);
-    }),
+    }, (grantId) => runtime.revoked.revokeGrant(grantId)),
     jwks: { keys: [runtime.keys.privateJwk] },
     routes: KEYCLOAK_ROUTES,
     cookies: {
@@ -123,6 +122,8 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
           });
           // Keycloak omits `aud` when no other client's roles are in the token; oidc-provider requires one.
           jwt.payload.aud ??= client.clientId;
+          const { grantId } = token as TokenInstance & { grantId?: string };
+          if (grantId && typeof jwt.payload.jti === 'string') runtime.revoked.issued(grantId, jwt.payload.jti, Number(jwt.payload.exp));
           return jwt;
         },
       },

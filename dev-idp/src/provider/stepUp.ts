@@ -1,6 +1,4 @@
-import type { KoaContext } from 'oidc-provider';
-
-import { interactionPolicy } from './oidcProvider.js';
+import { interactionPolicy, type KoaContext } from 'oidc-provider';
 
 import { acrRequest, highestLevel, requestedLevel } from '../acr.js';
 import type { RealmRuntime } from '../RealmRuntime.js';

@@ -21,6 +21,7 @@ export function buildRealm(source: string, rep: RealmRepresentation): Realm {
     accessTokenLifespanForImplicitFlow: rep.accessTokenLifespanForImplicitFlow ?? REALM_DEFAULTS.accessTokenLifespanForImplicitFlow,
     ssoSessionIdleTimeout: rep.ssoSessionIdleTimeout ?? REALM_DEFAULTS.ssoSessionIdleTimeout,
     ssoSessionMaxLifespan: rep.ssoSessionMaxLifespan ?? REALM_DEFAULTS.ssoSessionMaxLifespan,
+    revokeRefreshToken: rep.revokeRefreshToken ?? false,
     acrLoaMap: loaMap(source, 'attributes["acr.loa.map"]', rep.attributes?.['acr.loa.map']),
     locales: {
       enabled: rep.internationalizationEnabled ?? false,

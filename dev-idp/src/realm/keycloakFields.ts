@@ -4,7 +4,7 @@
  * any field outside these lists and the implemented ones gets its own warning (likely a typo).
  */
 export const IGNORED_REALM_FIELDS = new Set([
-  'id', 'displayName', 'displayNameHtml', 'notBefore', 'defaultSignatureAlgorithm', 'revokeRefreshToken',
+  'id', 'displayName', 'displayNameHtml', 'notBefore', 'defaultSignatureAlgorithm',
   'refreshTokenMaxReuse', 'ssoSessionIdleTimeoutRememberMe',
   'ssoSessionMaxLifespanRememberMe', 'offlineSessionIdleTimeout', 'offlineSessionMaxLifespanEnabled',
   'offlineSessionMaxLifespan', 'clientSessionIdleTimeout', 'clientSessionMaxLifespan',

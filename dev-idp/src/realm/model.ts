@@ -57,6 +57,8 @@ export interface Realm {
   accessTokenLifespanForImplicitFlow: number;
   ssoSessionIdleTimeout: number;
   ssoSessionMaxLifespan: number;
+  /** Keycloak's "Revoke Refresh Token" (with its default max reuse 0): each refresh token works once */
+  revokeRefreshToken: boolean;
   /** `attributes["acr.loa.map"]`: Keycloak's level names for step-up, e.g. {"silver":1,"gold":2}; empty = no levels. */
   acrLoaMap: LoaMap;
   /** `internationalizationEnabled`, `supportedLocales`, `defaultLocale`: which `ui_locales` the login page honours. */

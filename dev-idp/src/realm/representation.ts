@@ -53,6 +53,7 @@ export interface RealmRepresentation {
   accessTokenLifespanForImplicitFlow?: number;
   ssoSessionIdleTimeout?: number;
   ssoSessionMaxLifespan?: number;
+  revokeRefreshToken?: boolean;
   roles?: {
     realm?: RoleRepresentation[];
     client?: Record<string, RoleRepresentation[]>;

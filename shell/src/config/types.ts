@@ -1,16 +1,11 @@
-/** What the shell reads from `/config.json` at start-up; see shell/README.md for the format. */
+/**
+ * What the shell reads from `/config.json` at start-up. The format is shell/config.schema.json (every key
+ * documented there and in shell/README.md); these types describe a config that passed it.
+ */
+import type { SessionConfig } from '@gatehouse/auth-lib';
 
-/** The identity provider: the fields of auth-lib's SessionConfig that a deployment sets. */
-export interface IdentityProviderConfig {
-  /** base URL of the provider, without `/realms/…` */
-  readonly url: string;
-  readonly realm: string;
-  readonly clientId: string;
-  /** origins besides the page's own that `authFetch` may send the token to (APIs) */
-  readonly trustedOrigins?: readonly string[];
-  /** seconds between login-status checks */
-  readonly checkLoginIframeInterval?: number;
-}
+/** The identity provider: auth-lib's SessionConfig, every option of it (config.schema.test.ts keeps the two equal). */
+export type IdentityProviderConfig = SessionConfig;
 
 /** One remote of the registry. */
 export interface RemoteConfig {
@@ -51,6 +46,16 @@ export interface ShellConfig {
   readonly remotes: readonly RemoteConfig[];
   /** absent when overrides are off (the default) */
   readonly overrides?: RemoteOverridesConfig;
+  /** idle sign-out and the warning before a session ends; absent = neither */
+  readonly session?: SessionSettingsConfig;
+}
+
+/** `session` of config.json. */
+export interface SessionSettingsConfig {
+  /** minutes without activity in any tab after which the visitor is signed out */
+  readonly idleTimeoutMinutes?: number;
+  /** seconds before the session ends (idle timeout or the provider's maximum lifespan) at which the visitor is warned */
+  readonly expiryWarningSeconds?: number;
 }
 
 /** The result of reading or validating the config: the config, or every problem found in it. */

@@ -35,12 +35,28 @@ describe('validateConfig', () => {
     expect(problemsOf([])).toHaveLength(1);
   });
 
-  it('lists every problem of the identity provider at once', () => {
+  it('lists every problem of the identity provider at once, naming each field', () => {
     const problems = problemsOf({ identityProvider: { url: 'localhost:8080', realm: '' }, remotes: [] });
     expect(problems).toEqual([
-      '"identityProvider".url must be an absolute http(s) URL such as "http://localhost:8080".',
-      '"identityProvider".realm must be a non-empty string.',
-      '"identityProvider".clientId must be a non-empty string.',
+      'identityProvider needs "clientId".',
+      'identityProvider.url must be the provider\'s absolute http(s) base URL without "/realms/…", e.g. "http://localhost:8080"; it is "localhost:8080".',
+      'identityProvider.realm must be the realm name, e.g. "gatehouse"; it is "".',
+    ]);
+  });
+
+  it("accepts every option of auth-lib's session config", () => {
+    const options = { trustedOrigins: ['https://api.example.com'], checkLoginIframeInterval: 5, messageReceiveTimeout: 10000, minValidity: 30, timeout: 5000 };
+    const result = validateConfig({ identityProvider: { ...identityProvider, ...options }, remotes: [] });
+    expect(result.ok && result.config.identityProvider).toEqual({ ...identityProvider, ...options });
+  });
+
+  it.each([
+    ['a path', 'https://api.example.com/v1'],
+    ['a wildcard host', 'https://*.example.com'],
+    ['no scheme', 'api.example.com'],
+  ])('refuses a trusted origin with %s', (_, origin) => {
+    expect(problemsOf({ identityProvider: { ...identityProvider, trustedOrigins: [origin] }, remotes: [] })).toEqual([
+      `identityProvider.trustedOrigins[0] must be an origin (scheme, host, optional port; no path, no wildcard), e.g. "https://api.example.com"; it is "${origin}".`,
     ]);
   });
 
@@ -48,32 +64,33 @@ describe('validateConfig', () => {
     const problems = problemsOf({ identityProvider, remotes: [{ ...profile, name: 'my-profile', route: 'profile/', realmRoles: 'admin' }] });
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^remotes\[0\] \("my-profile"\)\.name must be the remote's federation name/);
-    expect(problems[1]).toMatch(/\.route must be a path such as "\/profile"/);
-    expect(problems[2]).toMatch(/\.realmRoles must be an array of role names/);
+    expect(problems[1]).toMatch(/^remotes\[0\] \("my-profile"\)\.route must be a path such as "\/profile"/);
+    expect(problems[2]).toMatch(/^remotes\[0\] \("my-profile"\)\.realmRoles must be an array of role names/);
   });
 
-  it('refuses a manifest that is neither a URL nor a path', () => {
-    expect(problemsOf({ identityProvider, remotes: [{ ...profile, manifest: 'profile.json' }] })[0]).toMatch(/manifest must be the URL/);
+  it.each(['profile.json', '/\\evil.com/mf-manifest.json', '//evil.com/mf-manifest.json', 'https://profile.example.com\\@evil.com/mf-manifest.json'])(
+    'refuses the manifest %s, which is not a URL or would leave the shell\'s origin',
+    (manifest) => {
+      expect(problemsOf({ identityProvider, remotes: [{ ...profile, manifest }] })).toEqual([
+        `remotes[0] ("profile").manifest must be the URL of the remote's mf-manifest.json: absolute http(s) ("https://profile.example.com/mf-manifest.json") or a path on the shell's origin ("/remotes/profile/mf-manifest.json"); no backslashes, no "//" at the start; it is ${JSON.stringify(manifest)}.`,
+      ]);
+    },
+  );
+
+  it('accepts a manifest on the shell\'s own origin', () => {
+    expect(validateConfig({ identityProvider, remotes: [{ ...profile, manifest: '/remotes/profile/mf-manifest.json' }] }).ok).toBe(true);
   });
 
   it('refuses unknown keys, so a misspelt role requirement is not silently dropped', () => {
     expect(problemsOf({ identityProvider, remotes: [{ ...profile, realmRole: ['admin'] }] })).toEqual([
-      'remotes[0] ("profile") has an unknown key "realmRole" (known: name, manifest, module, route, title, realmRoles, clientRoles, acr).',
+      'remotes[0] ("profile") has an unknown key "realmRole": check its spelling against shell/config.schema.json.',
     ]);
   });
 
-  it('keeps the level of authentication a remote needs, and refuses one that is not a single level', () => {
-    const result = validateConfig({ identityProvider, remotes: [{ ...profile, acr: 'gold' }] });
-    expect(result.ok && result.config.remotes[0]?.acr).toBe('gold');
-    for (const acr of ['', 'gold silver', 2, ['gold']]) {
-      expect(problemsOf({ identityProvider, remotes: [{ ...profile, acr }] })).toEqual([
-        'remotes[0] ("profile").acr must be one level of authentication such as "gold" (a name of the realm\'s acr.loa.map) or "2"; leave it out to accept any sign-in.',
-      ]);
-    }
-  });
-
   it('refuses client roles that are not lists', () => {
-    expect(problemsOf({ identityProvider, remotes: [{ ...profile, clientRoles: { reports: 'viewer' } }] })[0]).toMatch(/clientRoles must map client ids/);
+    expect(problemsOf({ identityProvider, remotes: [{ ...profile, clientRoles: { reports: 'viewer' } }] })[0]).toMatch(
+      /^remotes\[0\] \("profile"\)\.clientRoles\.reports must be an array of role names/,
+    );
   });
 
   it('refuses two remotes with the same name or route', () => {
@@ -95,19 +112,32 @@ describe('validateConfig', () => {
     expect(result.ok && result.config.overrides).toEqual(overrides);
   });
 
-  it('refuses override origins with a path, a wildcard host or no scheme, and unknown override keys', () => {
-    for (const allowedOrigins of [['http://localhost:3005/'], ['https://*.example.com'], ['localhost:3005'], [], 'http://localhost:*']) {
+  it('refuses override origins with a path, a wildcard host, no scheme or a port out of range, and unknown override keys', () => {
+    for (const allowedOrigins of [['http://localhost:3005/'], ['https://*.example.com'], ['localhost:3005'], ['http://localhost:99999'], [], 'http://localhost:*']) {
       expect(problemsOf({ identityProvider, remotes: [], overrides: { allowedOrigins } })).toEqual([
-        '"overrides".allowedOrigins must be a non-empty array of origins such as "http://localhost:3005" or "http://localhost:*" (scheme, host, optional port; no path).',
+        expect.stringMatching(
+          /^overrides\.allowedOrigins must be a non-empty array of origins such as "http:\/\/localhost:3005" or "http:\/\/localhost:\*" \(scheme, host, optional port 1–65535 or \*; no path, no wildcard host\)/,
+        ),
       ]);
     }
-    expect(problemsOf({ identityProvider, remotes: [], overrides: { allowedOrigins: ['http://localhost:*'], origins: [] } })[0]).toMatch(
-      /^"overrides" has an unknown key "origins"/,
-    );
-    expect(problemsOf({ identityProvider, remotes: [], overrides: true })[0]).toMatch(/^"overrides" must be an object/);
+    expect(problemsOf({ identityProvider, remotes: [], overrides: { allowedOrigins: ['http://localhost:*'], origins: [] } })).toEqual([
+      'overrides has an unknown key "origins": check its spelling against shell/config.schema.json.',
+    ]);
+    expect(problemsOf({ identityProvider, remotes: [], overrides: true })[0]).toMatch(/^overrides must be an object/);
+  });
+
+  it('accepts the session settings and a remote\'s authentication level, and refuses wrong ones', () => {
+    const session = { idleTimeoutMinutes: 30, expiryWarningSeconds: 60 };
+    const result = validateConfig({ identityProvider, remotes: [{ ...profile, acr: 'gold' }], session });
+    expect(result.ok && result.config.session).toEqual(session);
+    expect(result.ok && result.config.remotes[0]?.acr).toBe('gold');
+    expect(problemsOf({ identityProvider, remotes: [], session: { idleTimeoutMinutes: 0 } })).toEqual([
+      'session.idleTimeoutMinutes must be a positive number of minutes; it is 0.',
+    ]);
   });
 
   it('refuses a missing registry', () => {
-    expect(problemsOf({ identityProvider })).toEqual(['"remotes" must be an array (it may be empty).']);
+    expect(problemsOf({ identityProvider })).toEqual(['The config needs "remotes".']);
+    expect(problemsOf({ identityProvider, remotes: {} })).toEqual(['remotes must be an array of remotes (it may be empty).']);
   });
 });

@@ -12,6 +12,7 @@ export function RemoteSlot({ remote, registry }: { remote: RemoteConfig; registr
   // Already loaded (prefetched while the sign-in check ran): rendered at once. A lazy component suspends on
   // its first render even then, and React keeps a fallback it has shown for 300 ms before revealing.
   // Otherwise a new lazy component per attempt: React caches a lazy component's rejection forever.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `attempt` is the reason to make a new lazy component
   const RemoteApp = useMemo(() => registry.loaded(remote)?.default ?? lazy(() => registry.load(remote)), [registry, remote, attempt]);
   const retry = () => {
     registry.reset(remote);

@@ -25,6 +25,14 @@ describe('contract-check command', () => {
     expect(result.err).toContain('✗ react ');
   });
 
+  it("exits 1 and names the file and the field when the remote's config.json fails the shell's schema", () => {
+    const result = run(['--remote', path.join(FIXTURES, 'remote-bad-config'), '--shell', path.join(FIXTURES, 'shell')]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(
+      `${path.join(FIXTURES, 'remote-bad-config', 'public', 'config.json')}: identityProvider.trustedOrigins[0] must be an origin (scheme, host, optional port; no path, no wildcard)`,
+    );
+  });
+
   it('exits 2 on an unknown argument, with the usage', () => {
     expect(run(['--frobnicate']).err).toMatch(/Unknown argument "--frobnicate"[\s\S]*Usage: contract-check/);
   });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { SHARED_PACKAGES, STRICT_PACKAGES } from '@gatehouse/federation';
 import { findShellDir, readAppPackage, readInstalledVersion, type InstalledVersionReader } from './appPackage';
 import { checkContract } from './checkContract';
+import { checkConfigFiles } from './configFiles';
 import { formatReport } from './formatReport';
 
 const USAGE = `Usage: contract-check [--remote <dir>] [--shell <dir>]
@@ -16,7 +17,8 @@ export interface CliIo {
 }
 
 /**
- * `npm run check` of a remote: checks its shared dependencies against the shell and returns the exit code
+ * `npm run check` of a remote: checks its shared dependencies against the shell and the config.json files
+ * against shell/config.schema.json, and returns the exit code
  * (0 fits, 1 does not fit, 2 wrong usage).
  */
 export function runContractCheck(argv: readonly string[], io: CliIo): number {
@@ -55,7 +57,11 @@ export function runContractCheck(argv: readonly string[], io: CliIo): number {
       remoteManifest: path.relative(path.dirname(shellDir), path.join(remoteDir, 'package.json')),
     });
     (report.ok ? io.out : io.err)(formatReport(report));
-    return report.ok ? 0 : 1;
+    const configProblems = checkConfigFiles(shellDir, remoteDir);
+    if (configProblems.length > 0) {
+      io.err(`✗ config.json does not pass shell/config.schema.json:\n  ${configProblems.join('\n  ')}`);
+    }
+    return report.ok && configProblems.length === 0 ? 0 : 1;
   } catch (error) {
     io.err(error instanceof Error ? error.message : String(error));
     return 2;

@@ -4,3 +4,5 @@ export { installedVersion, sharedDependencies, SHARED_PACKAGES, STRICT_PACKAGES 
 export type { SharedEntry, SharedMap } from './shared';
 export { PublicFilesPlugin } from './publicFiles';
 export { RouterSubsetPlugin, ROUTER_REQUEST } from './routerSubset';
+export { devServerCors, originAllowed, SHELL_DEV_ORIGIN } from './devServerCors';
+export { RUNS_FROM_SOURCE, SOURCE_CONDITION } from './workspaceSource';

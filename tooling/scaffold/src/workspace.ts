@@ -148,6 +148,6 @@ function parseJson<T>(text: string, file: string): T {
   try {
     return JSON.parse(text) as T;
   } catch (error) {
-    throw new Error(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix it first.`);
+    throw new Error(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix it first.`, { cause: error });
   }
 }

@@ -1,0 +1,69 @@
+// Turns the errors of a validator generated from shell/config.schema.json into sentences that name the
+// field and say what to put there. Plain JavaScript, because deploy/nginx/render.mjs runs it in Node as it is.
+
+/**
+ * @param {readonly import('./schema.generated.cjs').SchemaError[] | null | undefined} errors
+ * @param {unknown} data the value that was validated
+ * @param {string} [prefix] how the validated value's own fields are named, e.g. "csp." (default: none)
+ * @returns {string[]} one sentence per problem, in the order found, without repeats
+ */
+function describeSchemaErrors(errors, data, prefix = '') {
+  const sentences = (errors ?? []).map((error) => describe(error, data, prefix));
+  return [...new Set(sentences)];
+}
+
+/** @param {import('./schema.generated.cjs').SchemaError} error @param {unknown} data @param {string} prefix */
+function describe(error, data, prefix) {
+  const field = fieldName(error.instancePath, data, prefix);
+  const subject = field === '' ? 'The config' : field;
+  const { params } = error;
+  switch (error.keyword) {
+    case 'errorMessage':
+      return `${subject} ${error.message}${got(valueAt(error.instancePath, data))}.`;
+    case 'required':
+      return `${subject} needs "${String(params.missingProperty)}".`;
+    case 'additionalProperties':
+      return `${subject} has an unknown key "${String(params.additionalProperty)}": check its spelling against shell/config.schema.json.`;
+    case 'type':
+      return field === ''
+        ? 'The config must be a JSON object with "identityProvider" and "remotes".'
+        : `${subject} must be ${params.type === 'object' || params.type === 'array' ? 'an' : 'a'} ${String(params.type)}.`;
+    default:
+      return `${subject} fails the schema's "${error.keyword}" rule (${JSON.stringify(params)}).`;
+  }
+}
+
+/** "/remotes/0/clientRoles/reports" → 'remotes[0] ("profile").clientRoles.reports' */
+function fieldName(pointer, data, prefix) {
+  let name = '';
+  let value = data;
+  for (const segment of pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    value = isObject(value) || Array.isArray(value) ? value[segment] : undefined;
+    name += /^\d+$/.test(segment) ? `[${segment}]` : `${name === '' ? '' : '.'}${segment}`;
+    if (/^\d+$/.test(segment) && isObject(value) && typeof value.name === 'string' && value.name.trim() !== '') {
+      name += ` (${JSON.stringify(value.name)})`;
+    }
+  }
+  return name === '' ? '' : `${prefix}${name}`;
+}
+
+function valueAt(pointer, data) {
+  let value = data;
+  for (const segment of pointer.split('/').slice(1)) value = isObject(value) || Array.isArray(value) ? value[segment] : undefined;
+  return value;
+}
+
+/** The offending value, when it is short enough to quote. */
+function got(value) {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    const text = JSON.stringify(value);
+    return text.length <= 120 ? `; it is ${text}` : '';
+  }
+  return '';
+}
+
+function isObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+module.exports = { describeSchemaErrors };

@@ -1,0 +1,28 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { validateShellConfig, validateStandaloneConfig, type SchemaValidator } from '../../../shell/src/config/schema.generated.cjs';
+import { describeSchemaErrors } from '../../../shell/src/config/schemaProblems.cjs';
+
+/**
+ * Checks the config.json files a deployment serves against shell/config.schema.json, the schema the shell
+ * itself validates with: the shell's registry (`<shell>/public/config.json`) and the remote's own config for
+ * running alone (`<remote>/public/config.json`). A file that is not there is not checked. Returns one
+ * sentence per problem, each naming the file and the field.
+ */
+export function checkConfigFiles(shellDir: string, remoteDir: string): string[] {
+  return [
+    ...checkFile(path.join(shellDir, 'public', 'config.json'), validateShellConfig),
+    ...checkFile(path.join(remoteDir, 'public', 'config.json'), validateStandaloneConfig),
+  ];
+}
+
+function checkFile(file: string, validate: SchemaValidator): string[] {
+  if (!existsSync(file)) return [];
+  let config: unknown;
+  try {
+    config = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return [`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`];
+  }
+  return validate(config) ? [] : describeSchemaErrors(validate.errors, config).map((problem) => `${file}: ${problem}`);
+}
