@@ -14,8 +14,8 @@ export function StepUpPage({ title, acr, held }: { title: string; acr: string; h
     <>
       <h1>Confirm it is you</h1>
       <p>
-        {title} needs a stronger sign-in (level “{acr}”) than your session has (level “{held ?? 'none'}”). Continue to
-        confirm it is you; you come back here afterwards.
+        {title} needs a stronger sign-in (level “{acr}”) than your session has (level “{held ?? 'none'}”). Continue to confirm it is you;
+        you come back here afterwards.
       </p>
       <button type="button" className="gh-button" onClick={() => void session.login({ acr })}>
         Continue
