@@ -31,8 +31,11 @@ export function parseLoaMap(text: string | undefined): LoaMap {
   } catch {
     parsed = undefined;
   }
-  const valid = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-    && Object.values(parsed).every((level) => Number.isInteger(level) && (level as number) >= 0);
+  const valid =
+    typeof parsed === 'object' &&
+    parsed !== null &&
+    !Array.isArray(parsed) &&
+    Object.values(parsed).every((level) => Number.isInteger(level) && (level as number) >= 0);
   if (!valid) throw new Error(`expected a JSON object of level numbers such as {"silver":1,"gold":2}, got ${JSON.stringify(text)}`);
   return Object.freeze({ ...(parsed as Record<string, number>) });
 }
@@ -43,7 +46,8 @@ export function acrRequest(claims: unknown, acrValues: unknown): AcrRequest {
   let essential = false;
   if (typeof claims === 'string' && claims !== '') {
     try {
-      const acr = (JSON.parse(claims) as { id_token?: { acr?: { essential?: unknown; values?: unknown; value?: unknown } } })?.id_token?.acr;
+      const acr = (JSON.parse(claims) as { id_token?: { acr?: { essential?: unknown; values?: unknown; value?: unknown } } })?.id_token
+        ?.acr;
       if (acr && typeof acr === 'object') {
         essential = acr.essential === true;
         if (Array.isArray(acr.values)) fromClaims.push(...acr.values.filter((v): v is string => typeof v === 'string'));
@@ -100,10 +104,12 @@ function reachedValue(loa: number, map: LoaMap, candidates: readonly string[]): 
 export function acrClaim(loa: number | undefined, sso: boolean, map: LoaMap, request: AcrRequest): string {
   const level = loa ?? (sso ? 0 : 1);
   if (Object.keys(map).length === 0) return String(level);
-  return reachedValue(level, map, request.essential)
-    ?? reachedValue(level, map, request.all)
-    ?? reachedValue(level, map, Object.keys(map))
-    ?? String(level);
+  return (
+    reachedValue(level, map, request.essential) ??
+    reachedValue(level, map, request.all) ??
+    reachedValue(level, map, Object.keys(map)) ??
+    String(level)
+  );
 }
 
 /** A level's name for pages: its name in the map, else "level n". */

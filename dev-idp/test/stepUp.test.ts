@@ -33,8 +33,15 @@ after(() => idp.close());
 
 function authUrl(realm: string, params: Record<string, string> = {}): URL {
   const query = new URLSearchParams({
-    client_id: 'spa', response_type: 'code', scope: 'openid', state: 'st', nonce: 'n', redirect_uri: `${APP}/`,
-    code_challenge: CHALLENGE, code_challenge_method: 'S256', ...params,
+    client_id: 'spa',
+    response_type: 'code',
+    scope: 'openid',
+    state: 'st',
+    nonce: 'n',
+    redirect_uri: `${APP}/`,
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+    ...params,
   });
   return new URL(`${idp.url}/realms/${realm}/protocol/openid-connect/auth?${query}`);
 }
@@ -47,7 +54,9 @@ function formAction(page: string, base: URL): URL {
 
 async function post(browser: FormBrowser, url: URL, fields: Record<string, string>) {
   return browser.follow(url, (u) => u.origin === APP, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields),
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
   });
 }
 
@@ -58,7 +67,13 @@ async function tokenAcr(realm: string, back: URL): Promise<{ access: unknown; id
   const response = await fetch(`${idp.url}/realms/${realm}/protocol/openid-connect/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: 'spa', redirect_uri: `${APP}/`, code_verifier: VERIFIER }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      client_id: 'spa',
+      redirect_uri: `${APP}/`,
+      code_verifier: VERIFIER,
+    }),
   });
   assert.equal(response.status, 200);
   const body = (await response.json()) as { access_token: string; id_token: string };
@@ -74,7 +89,7 @@ async function signInWithPassword(browser: FormBrowser, realm: string): Promise<
   return back;
 }
 
-describe('acr with the realm\'s acr.loa.map (Keycloak step-up)', () => {
+describe("acr with the realm's acr.loa.map (Keycloak step-up)", () => {
   test('a password sign-in is the lowest named level: acr "silver" in both tokens', async () => {
     assert.deepEqual(await tokenAcr('levels', await signInWithPassword(new FormBrowser(), 'levels')), { access: 'silver', id: 'silver' });
   });
@@ -134,7 +149,7 @@ describe('acr with the realm\'s acr.loa.map (Keycloak step-up)', () => {
   });
 });
 
-describe('acr without a loa map (Keycloak\'s default browser flow)', () => {
+describe("acr without a loa map (Keycloak's default browser flow)", () => {
   test('"1" for a sign-in with the password, "0" for a session reused by check-sso', async () => {
     const browser = new FormBrowser();
     assert.deepEqual(await tokenAcr('plain', await signInWithPassword(browser, 'plain')), { access: '1', id: '1' });
@@ -149,7 +164,7 @@ describe('login_hint and ui_locales on the login page', () => {
     assert.match(page, /<input id="username"[^>]*value="alice@example.com"/);
   });
 
-  test('ui_locales sets the page\'s lang where the realm supports it (by language too), else the default', async () => {
+  test("ui_locales sets the page's lang where the realm supports it (by language too), else the default", async () => {
     const lang = async (realm: string, uiLocales: string) =>
       /<html lang="([^"]+)"/.exec(await (await fetch(authUrl(realm, { ui_locales: uiLocales }))).text())?.[1];
     assert.equal(await lang('levels', 'de'), 'de');
@@ -159,7 +174,7 @@ describe('login_hint and ui_locales on the login page', () => {
   });
 });
 
-describe('acr rules (Keycloak\'s AcrUtils and AcrProtocolMapper)', () => {
+describe("acr rules (Keycloak's AcrUtils and AcrProtocolMapper)", () => {
   const map = { silver: 1, gold: 2 };
   test('the requested level is the lowest asked for; numbers count as levels', () => {
     assert.deepEqual(requestedLevel(acrRequest(undefined, 'gold silver'), map), { level: 1 });
@@ -176,7 +191,10 @@ describe('acr rules (Keycloak\'s AcrUtils and AcrProtocolMapper)', () => {
 
   test('a realm file with a malformed acr.loa.map is refused naming the field', async () => {
     const bad = { ...demoRealm('bad', APP), attributes: { 'acr.loa.map': '{"gold":"high"}' } };
-    await assert.rejects(startDevIdp({ port: 0, realms: [bad], quiet: true }), (error: unknown) =>
-      error instanceof RealmFileError && error.field === 'attributes["acr.loa.map"]' && /level numbers/.test(error.message));
+    await assert.rejects(
+      startDevIdp({ port: 0, realms: [bad], quiet: true }),
+      (error: unknown) =>
+        error instanceof RealmFileError && error.field === 'attributes["acr.loa.map"]' && /level numbers/.test(error.message),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { expect, test, type Response } from '@playwright/test';
-import { navigationLinks, openSignedIn } from '../support/flows';
+import { navigationLinks, openSignedIn, stepUpAtProvider } from '../support/flows';
+import { USERS } from '../support/system';
 
 // A module's definition in a dev bundle starts with `/***/ "…/file.js"` (webpack names modules after their
 // files); a mere reference, `__webpack_require__("…/file.js")`, is not a copy.
@@ -9,6 +10,12 @@ const REACT_DOM = definitionOf('react-dom/cjs/react-dom-client.development.js');
 const KEYCLOAK = definitionOf('keycloak-js/lib/keycloak.js');
 
 test('after opening every remote, the page has loaded exactly one copy of React, React DOM and keycloak-js', async ({ page }) => {
+  // Admin needs acr "gold": step up first, then count on one fresh page load that opens every remote.
+  await openSignedIn(page, 'alice', '/admin');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await stepUpAtProvider(page, 'alice');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin');
+
   // Count React renderers the way React DevTools does: every react-dom copy registers with this hook.
   await page.addInitScript(() => {
     const renderers = new Map<number, unknown>();
@@ -34,7 +41,8 @@ test('after opening every remote, the page has loaded exactly one copy of React,
     if (response.request().resourceType() === 'script') scripts.push(response);
   });
 
-  await openSignedIn(page, 'alice');
+  await page.goto('/');
+  await expect(page.getByTestId('user-name')).toHaveText(USERS.alice.name);
   for (const title of ['Profile', 'Admin', 'Reports']) {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: title }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);

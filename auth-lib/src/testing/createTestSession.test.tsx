@@ -63,3 +63,14 @@ test('loadProfile derives a profile from the user unless one is given', async ()
     emailVerified: true,
   });
 });
+
+test('the level of authentication and login options: recorded as given, malformed ones refused as by the real session', async () => {
+  const session = createTestSession({ acr: 'silver' });
+  expect(session.getSnapshot().acr).toBe('silver');
+  expect(createTestSession().getSnapshot().acr).toBe('1');
+  await session.login({ redirectTo: '/admin', acr: 'gold', loginHint: 'alice' });
+  await expect(session.login({ acr: 'gold silver' })).rejects.toMatchObject({ code: 'invalid-argument' });
+  expect(session.calls.login).toEqual([{ redirectTo: '/admin', acr: 'gold', loginHint: 'alice' }]);
+  act(() => session.signIn({ acr: 'gold' }));
+  expect(session.getSnapshot().acr).toBe('gold');
+});

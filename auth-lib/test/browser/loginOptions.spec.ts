@@ -15,11 +15,16 @@ test.beforeEach(async ({ idp, app, realm }) => {
   });
 });
 
-test('login({ loginHint, locale }) reaches the login form: the username is prefilled and the page is in that language', async ({ page, app }) => {
+test('login({ loginHint, locale }) reaches the login form: the username is prefilled and the page is in that language', async ({
+  page,
+  app,
+}) => {
   await page.goto(`${app.origin}/start`);
   await expect(page.locator('#status')).toHaveText('anonymous', { timeout: 15_000 });
 
-  await page.evaluate(() => void window.gatehouse!.session.login({ redirectTo: '/signed-in', loginHint: 'alice@example.com', locale: 'de' }));
+  await page.evaluate(
+    () => void window.gatehouse!.session.login({ redirectTo: '/signed-in', loginHint: 'alice@example.com', locale: 'de' }),
+  );
 
   await expect(page.locator('#username')).toHaveValue('alice@example.com');
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');

@@ -19,7 +19,10 @@ export interface StepUpPageOptions {
  */
 export function stepUpPage(realm: Realm, { action, username, level, error, lang }: StepUpPageOptions): string {
   const invalid = error ? ' aria-invalid="true" aria-describedby="input-error"' : '';
-  return layout(realm, 'Confirm it is you', `
+  return layout(
+    realm,
+    'Confirm it is you',
+    `
 ${error ? `<p id="input-error" class="alert" role="alert" aria-live="polite">${escapeHtml(error)}</p>` : ''}
 <p id="kc-step-up">Level “${escapeHtml(level)}” needs one more step. Enter the password of <strong id="kc-attempted-username">${escapeHtml(username)}</strong> again.</p>
 <form id="kc-form-login" action="${escapeHtml(action)}" method="post">
@@ -27,5 +30,7 @@ ${error ? `<p id="input-error" class="alert" role="alert" aria-live="polite">${e
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" autofocus required${invalid}>
 <input id="kc-login" name="login" type="submit" value="Sign In">
-</form>`, lang);
+</form>`,
+    lang,
+  );
 }

@@ -35,12 +35,14 @@ export function interactionPolicyWithStepUp(runtime: RealmRuntime) {
   if (!login) throw new Error('oidc-provider has no login prompt');
   login.checks.remove('essential_acr');
   login.checks.remove('essential_acrs');
-  login.checks.add(new Check(STEP_UP, 'a higher level of authentication is required', 'interaction_required', (ctx: KoaContext) => {
-    const { oidc } = ctx;
-    if (!oidc.session?.accountId) return Check.NO_NEED_TO_PROMPT;
-    const target = targetLevel(runtime, oidc.client?.clientId, oidc.params ?? {});
-    if (target === undefined || heldLevel(oidc.session.acr) >= target) return Check.NO_NEED_TO_PROMPT;
-    return Check.REQUEST_PROMPT;
-  }));
+  login.checks.add(
+    new Check(STEP_UP, 'a higher level of authentication is required', 'interaction_required', (ctx: KoaContext) => {
+      const { oidc } = ctx;
+      if (!oidc.session?.accountId) return Check.NO_NEED_TO_PROMPT;
+      const target = targetLevel(runtime, oidc.client?.clientId, oidc.params ?? {});
+      if (target === undefined || heldLevel(oidc.session.acr) >= target) return Check.NO_NEED_TO_PROMPT;
+      return Check.REQUEST_PROMPT;
+    }),
+  );
   return policy;
 }

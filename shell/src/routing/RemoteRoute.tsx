@@ -51,7 +51,7 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
         return <AccessDeniedPage title={remote.title} missing={missing} username={snapshot.user?.username ?? 'unknown'} />;
       }
       const stepUpTo = stepUpNeeded(snapshot, remote);
-      if (stepUpTo !== null) return <StepUpPage title={remote.title} acr={stepUpTo} held={snapshot.acr} redirectTo={route} />;
+      if (stepUpTo !== null) return <StepUpPage title={remote.title} acr={stepUpTo} held={snapshot.acr} />;
       if (renewal === 'unrenewable') return <SignInAgainPage title={remote.title} redirectTo={route} />;
       if (renewal === 'renewing') return <p className="gh-muted" role="status">Checking your sign-in…</p>;
       // Keyed: going from one remote's route to another's must not carry over the slot's state (a failure).
