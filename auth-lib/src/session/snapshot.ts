@@ -1,5 +1,6 @@
 import type { SessionSnapshot, User } from '../types';
 import type { KeycloakLike } from './keycloak';
+import { expiryOf } from './tokenSet';
 
 type Claims = Record<string, unknown>;
 
@@ -51,6 +52,8 @@ export function signedInSnapshot(kc: KeycloakLike): Partial<SessionSnapshot> {
     tokenExpiresAt: exp === null ? null : (exp - (kc.timeSkew ?? 0)) * 1000,
     signedInAt: authTime === null ? null : authTime * 1000,
     sessionId: text(access, 'sid') ?? kc.sessionId ?? null,
+    // the provider's deadline; SessionExpiry moves it earlier when an idle timeout is configured
+    expiresAt: expiryOf(kc.refreshToken, kc.timeSkew),
     error: null,
     signOutReason: null,
   };
@@ -66,6 +69,7 @@ export const SIGNED_OUT: Partial<SessionSnapshot> = Object.freeze({
   signedInAt: null,
   sessionId: null,
   error: null,
+  expiresAt: null,
 });
 
 /** The snapshot of a session that has not heard from the provider yet. */
