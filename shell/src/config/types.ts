@@ -10,6 +10,10 @@ export interface IdentityProviderConfig {
   readonly trustedOrigins?: readonly string[];
   /** seconds between login-status checks */
   readonly checkLoginIframeInterval?: number;
+  /** seconds before the session ends at which the shell shows its countdown; default 60 */
+  readonly expiryWarningSeconds?: number;
+  /** sign visitors out after this many minutes without activity in any tab; absent or 0: never */
+  readonly idleTimeoutMinutes?: number;
 }
 
 /** One remote of the registry. */

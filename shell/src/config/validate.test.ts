@@ -101,3 +101,12 @@ describe('validateConfig', () => {
     expect(problemsOf({ identityProvider })).toEqual(['"remotes" must be an array (it may be empty).']);
   });
 });
+
+test('the session keys: expiryWarningSeconds and idleTimeoutMinutes pass through, wrong values are named', () => {
+  const base = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
+  const ok = validateConfig({ identityProvider: { ...base, expiryWarningSeconds: 30, idleTimeoutMinutes: 15 }, remotes: [] });
+  expect(ok).toMatchObject({ ok: true, config: { identityProvider: { expiryWarningSeconds: 30, idleTimeoutMinutes: 15 } } });
+  const bad = validateConfig({ identityProvider: { ...base, expiryWarningSeconds: 0, idleTimeoutMinutes: 'ten' }, remotes: [] });
+  expect(bad.ok).toBe(false);
+  expect(!bad.ok && bad.problems.join('\n')).toMatch(/expiryWarningSeconds must be a positive number[\s\S]*idleTimeoutMinutes must be a number of minutes/);
+});

@@ -7,7 +7,7 @@ const FEDERATION_NAME = /^[A-Za-z_$][\w$]*$/;
 /** One or more path segments, no trailing slash: `/reports`, `/team/reports`. */
 const ROUTE = /^(\/[A-Za-z0-9._~-]+)+$/;
 
-const IDP_KEYS = ['url', 'realm', 'clientId', 'trustedOrigins', 'checkLoginIframeInterval'];
+const IDP_KEYS = ['url', 'realm', 'clientId', 'trustedOrigins', 'checkLoginIframeInterval', 'expiryWarningSeconds', 'idleTimeoutMinutes'];
 const REMOTE_KEYS = ['name', 'manifest', 'module', 'route', 'title', 'realmRoles', 'clientRoles'];
 
 /**
@@ -73,6 +73,12 @@ function validateIdentityProvider(raw: unknown, problems: string[]): IdentityPro
   if (raw.checkLoginIframeInterval !== undefined && !(typeof raw.checkLoginIframeInterval === 'number' && raw.checkLoginIframeInterval > 0)) {
     problems.push(`${where}.checkLoginIframeInterval must be a positive number of seconds.`);
   }
+  if (raw.expiryWarningSeconds !== undefined && !(typeof raw.expiryWarningSeconds === 'number' && raw.expiryWarningSeconds > 0)) {
+    problems.push(`${where}.expiryWarningSeconds must be a positive number of seconds (how long before the session ends the warning shows; default 60).`);
+  }
+  if (raw.idleTimeoutMinutes !== undefined && !(typeof raw.idleTimeoutMinutes === 'number' && raw.idleTimeoutMinutes >= 0)) {
+    problems.push(`${where}.idleTimeoutMinutes must be a number of minutes without activity after which visitors are signed out (0 or absent: never).`);
+  }
   if (problems.length > before) return null;
   return {
     url: String(raw.url).replace(/\/+$/, ''),
@@ -80,6 +86,8 @@ function validateIdentityProvider(raw: unknown, problems: string[]): IdentityPro
     clientId: raw.clientId as string,
     ...(raw.trustedOrigins !== undefined ? { trustedOrigins: raw.trustedOrigins as string[] } : {}),
     ...(raw.checkLoginIframeInterval !== undefined ? { checkLoginIframeInterval: raw.checkLoginIframeInterval as number } : {}),
+    ...(raw.expiryWarningSeconds !== undefined ? { expiryWarningSeconds: raw.expiryWarningSeconds as number } : {}),
+    ...(raw.idleTimeoutMinutes !== undefined ? { idleTimeoutMinutes: raw.idleTimeoutMinutes as number } : {}),
   };
 }
 
