@@ -46,8 +46,8 @@ async function start(): Promise<void> {
   }
 
   const failures = new FailureLog();
-  registerPlugins([loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name))]);
   const registry = new RemoteRegistry(config.remotes, { registerRemotes, loadRemote }, failures);
+  registerPlugins([loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name), registry)]);
   // A deep link to a route that needs only a signed-in visitor fetches its remote in parallel with
   // the sign-in check (check-sso round trips) rather than after it.
   const early = remoteToFetchEarly(config.remotes, window.location.pathname);
