@@ -7,7 +7,7 @@ import { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_SCRIPT } from '../../../src/sil
 export interface TestApp {
   readonly origin: string;
   /** what /config.json answers (the identity provider starts after the page server: it needs its origin) */
-  setConfig(config: { url: string; realm: string; clientId: string }): void;
+  setConfig(config: { url: string; realm: string; clientId: string } & Record<string, unknown>): void;
   close(): Promise<void>;
 }
 
