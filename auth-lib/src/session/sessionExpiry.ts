@@ -30,7 +30,8 @@ type Timer = ReturnType<typeof setTimeout>;
  * When the session will end, a warning before, and a last chance for the page's code. The end is the
  * earlier of the refresh token's expiry (Keycloak sets it from the SSO session's idle and max lifespan; every
  * tab holds the same tokens, so every tab computes the same deadline) and, when configured, the idle
- * deadline (last activity in any tab + `idleTimeoutMinutes`). Handlers run `handlerBudgetMs` before the end.
+ * deadline (last activity in any tab + `idleTimeoutMinutes`). Handlers start `handlerBudgetMs` before the end;
+ * the sign-out comes at the end itself (when the provider's session is over), not earlier.
  */
 export class SessionExpiry {
   private readonly handlers = new Set<() => unknown>();
@@ -84,13 +85,17 @@ export class SessionExpiry {
     return idle === null ? provider : Math.min(provider, idle);
   }
 
+  /** Runs the handlers (at most `handlerBudgetMs`, and not past the deadline), then signs out at the deadline. */
   private async finish(deadline: number): Promise<void> {
     const handlers = [...this.handlers];
+    const budget = Math.max(0, Math.min(this.settings.handlerBudgetMs, deadline - Date.now()));
     await withTimeout(
       Promise.allSettled(handlers.map(async (handler) => handler())),
-      this.settings.handlerBudgetMs,
+      budget,
       () => new Error('onBeforeSessionEnd handlers ran out of time'),
     ).catch(() => undefined);
+    const early = deadline - Date.now();
+    if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
     // "Stay signed in" or activity elsewhere may have moved the end while the handlers ran
     if (this.scheduledFor !== deadline || this.host.getSnapshot().status !== 'authenticated') return;
     const idle = this.settings.idleTimeoutMinutes !== null && deadline === this.lastActivity + this.settings.idleTimeoutMinutes * 60_000;
