@@ -53,7 +53,11 @@ export async function startTestApp(): Promise<TestApp> {
     setConfig: (next) => {
       config = next;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // a tab's keep-alive connection must not hold the teardown
+      }),
   };
 }
 
