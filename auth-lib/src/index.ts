@@ -40,6 +40,8 @@ export { useUser } from './react/useUser';
 export { useRoles } from './react/useRoles';
 export type { Roles } from './react/useRoles';
 export { useToken } from './react/useToken';
+export { useSessionExpiry } from './react/useSessionExpiry';
+export type { SessionExpiryState } from './react/useSessionExpiry';
 export { RequireAuth } from './react/RequireAuth';
 export type { RequireAuthProps } from './react/RequireAuth';
 export { RequireRole } from './react/RequireRole';

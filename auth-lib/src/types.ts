@@ -21,7 +21,11 @@ export type SignOutReason =
    * the provider refused the login-status check for this page (its frame answered `error`): the page's
    * origin is not one of the client's web origins, or the client is disabled — a configuration to fix
    */
-  | 'session-check-refused';
+  | 'session-check-refused'
+  /** no activity in any tab for `idleTimeoutMinutes`: signed out here and at the provider */
+  | 'idle'
+  /** the session reached its end (the provider's idle or maximum lifespan) without "Stay signed in" */
+  | 'session-expired';
 
 /** The signed-in person, as the access token names them. */
 export interface User {
@@ -66,6 +70,11 @@ export interface SessionSnapshot {
   readonly error: AuthError | null;
   /** set when the visitor was signed out during this page's life */
   readonly signOutReason: SignOutReason | null;
+  /**
+   * epoch milliseconds at which the session ends unless extended: the refresh token's expiry (the provider's
+   * SSO idle and max lifespan) or the idle deadline, whichever is first; the same in every tab
+   */
+  readonly expiresAt: number | null;
 }
 
 /** Events for listeners that care about transitions rather than state. */
@@ -73,6 +82,7 @@ export type SessionEvent =
   | { readonly type: 'signedIn'; readonly user: User }
   | { readonly type: 'tokenRefreshed'; readonly tokenExpiresAt: number }
   | { readonly type: 'refreshFailed'; readonly reason: RefreshFailure }
+  | { readonly type: 'sessionExpiring'; readonly expiresAt: number }
   | { readonly type: 'signedOut'; readonly reason: SignOutReason };
 
 /** Why a token refresh failed: the provider ended the session (HTTP 400), or it could not be reached in time. */
@@ -133,6 +143,10 @@ export interface SessionConfig {
   readonly minValidity?: number;
   /** milliseconds any wait on the identity provider may take before it fails with `idp-unreachable`; default 10000 */
   readonly timeout?: number;
+  /** seconds before the session ends at which `sessionExpiring` is emitted; default 60 */
+  readonly expiryWarningSeconds?: number;
+  /** sign out after this many minutes without activity in any tab; default 0 (never) */
+  readonly idleTimeoutMinutes?: number;
 }
 
 /** The page's one session. Create it with `createSession`; read it with `getSession` or the React hooks. */
@@ -161,4 +175,11 @@ export interface Session {
   logout(options?: LogoutOptions): Promise<void>;
   /** reads the user-info and account endpoints */
   loadProfile(): Promise<Profile>;
+  /** "Stay signed in": a refresh (through the leading tab), which moves `expiresAt` in every tab */
+  extend(): Promise<void>;
+  /**
+   * Runs `handler` shortly before the session ends (expiry or idle sign-out); every handler gets its chance,
+   * together bounded by a few seconds. Returns the unregister function.
+   */
+  onBeforeSessionEnd(handler: () => unknown): () => void;
 }

@@ -8,9 +8,10 @@ import { SHELL, startTopology, type Topology } from './support/topology';
 // again: its session is gone), and they land on the route they were opening.
 
 const cases: Array<{ name: string; lifespans: Lifespans }> = [
-  { name: 'idle timeout', lifespans: { ssoSessionIdleTimeout: 4 } },
+  // auth-lib signs out at the refresh token's expiry itself (decision 0015): the lifespans leave time to open Profile first
+  { name: 'idle timeout', lifespans: { ssoSessionIdleTimeout: 8 } },
   // The idle timeout stays long: only the maximum lifespan can end this session.
-  { name: 'maximum lifespan', lifespans: { ssoSessionMaxLifespan: 8 } },
+  { name: 'maximum lifespan', lifespans: { ssoSessionMaxLifespan: 12 } },
 ];
 
 async function open(page: Page, title: string): Promise<void> {

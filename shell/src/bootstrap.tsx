@@ -48,12 +48,12 @@ async function start(): Promise<void> {
   }
 
   const failures = new FailureLog();
+  const registry = new RemoteRegistry(config.remotes, { registerRemotes, loadRemote }, failures);
   registerPlugins([
-    loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name)),
+    loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name), registry),
     compatibilityPlugin(failures),
     redeployRecoveryPlugin(() => config.remotes),
   ]);
-  const registry = new RemoteRegistry(config.remotes, { registerRemotes, loadRemote }, failures);
   // A deep link to a route that needs only a signed-in visitor fetches its remote in parallel with
   // the sign-in check (check-sso round trips) rather than after it.
   const early = remoteToFetchEarly(config.remotes, window.location.pathname);

@@ -5,8 +5,10 @@ import type { ResolvedConfig } from './config';
 import { initOptions } from './initOptions';
 import { keycloakLoginOptions } from './loginOptions';
 import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloak';
+import { unwireKeycloak, wireKeycloak } from './keycloakCallbacks';
 import { defaultTabChannel, type TabChannelFactory } from './otherTabs';
 import { loadProfile } from './profile';
+import { SessionExpiry, watchActivity, type ExpiryHost } from './sessionExpiry';
 import { SessionCheckWatch, sessionCheckRefusedMessage, type MessageTarget } from './sessionCheck';
 import { initError, isLoginCallback, pageUrl, unreachableError } from './sessionErrors';
 import { LOADING_SNAPSHOT, SIGNED_OUT, signedInSnapshot } from './snapshot';
@@ -14,7 +16,7 @@ import { EventEmitter, SnapshotStore } from './store';
 import { TabCoordinator, type TabHost } from './tabCoordinator';
 import { defaultTabLocks, type TabLocks } from './tabLeader';
 import { TokenManager, type BackoffSettings } from './tokenManager';
-import { adoptTokenSet, decodeClaims, isNewerTokenSet, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
+import { adoptTokenSet, decodeClaims, expiryOf, isNewerTokenSet, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
 import { withTimeout } from './withTimeout';
 
 /** How long a new tab waits for the leading tab's tokens before it does check-sso itself. */
@@ -39,6 +41,10 @@ export interface SessionDependencies {
   /** whether `authFetch` warns about untrusted origins; default: not a production build */
   readonly development?: boolean;
   readonly backoff?: BackoffSettings;
+  /** where visitor activity is watched for `idleTimeoutMinutes`; default the page's window */
+  readonly activityTarget?: Pick<Window, 'addEventListener' | 'removeEventListener'> | null;
+  /** milliseconds the `onBeforeSessionEnd` handlers get together; default 5000 */
+  readonly beforeEndBudgetMs?: number;
 }
 
 /**
@@ -58,9 +64,8 @@ export class KeycloakSession implements Session {
   private kc: KeycloakLike | null = null;
   /** increases with each keycloak-js instance; answers from an older one are ignored */
   private generation = 0;
-  /** keycloak-js fired onAuthLogout; whether onAuthRefreshError follows decides the reason */
-  private logoutPending = false;
   private readonly sessionCheck: SessionCheckWatch;
+  private readonly expiry: SessionExpiry;
   /** SSO sessions (`sid`) this tab saw end: tokens of those never sign it in again */
   private readonly endedSessions = new Set<string>();
 
@@ -93,6 +98,12 @@ export class KeycloakSession implements Session {
       ...(deps.development === undefined ? {} : { development: deps.development }),
     });
     this.sessionCheck = new SessionCheckWatch(deps.window === undefined ? globalThis.window : deps.window, config.url);
+    this.expiry = new SessionExpiry(this.expiryHost(), {
+      warningSeconds: config.expiryWarningSeconds,
+      idleTimeoutMinutes: config.idleTimeoutMinutes || null,
+      handlerBudgetMs: deps.beforeEndBudgetMs ?? 5000,
+    });
+    if (config.idleTimeoutMinutes) watchActivity(deps.activityTarget === undefined ? globalThis.window : deps.activityTarget, () => this.expiry.activity());
     void this.start();
   }
 
@@ -101,16 +112,7 @@ export class KeycloakSession implements Session {
   readonly on = (listener: (event: SessionEvent) => void): (() => void) => this.events.on(listener);
 
   ready(): Promise<SessionSnapshot> {
-    const current = this.store.get();
-    if (current.status !== 'loading') return Promise.resolve(current);
-    return new Promise((resolve) => {
-      const unsubscribe = this.store.subscribe(() => {
-        const next = this.store.get();
-        if (next.status === 'loading') return;
-        unsubscribe();
-        resolve(next);
-      });
-    });
+    return this.store.settled();
   }
 
   retry(): Promise<SessionSnapshot> {
@@ -118,17 +120,9 @@ export class KeycloakSession implements Session {
     return this.ready();
   }
 
-  hasRealmRole(role: string): boolean {
-    return this.store.get().realmRoles.includes(role);
-  }
-
-  hasClientRole(clientId: string, role: string): boolean {
-    return this.store.get().clientRoles[clientId]?.includes(role) ?? false;
-  }
-
-  getToken(options?: TokenOptions): Promise<string> {
-    return this.tokens.getToken(options);
-  }
+  readonly hasRealmRole = (role: string): boolean => this.store.get().realmRoles.includes(role);
+  readonly hasClientRole = (clientId: string, role: string): boolean => this.store.get().clientRoles[clientId]?.includes(role) ?? false;
+  readonly getToken = (options?: TokenOptions): Promise<string> => this.tokens.getToken(options);
 
   async login(options: LoginOptions = {}): Promise<void> {
     const { pathname, search, hash } = this.location;
@@ -139,13 +133,21 @@ export class KeycloakSession implements Session {
     await this.liveKeycloak().login({ ...passThrough, redirectUri });
   }
 
-  async logout(options: LogoutOptions = {}): Promise<void> {
+  extend(): Promise<void> {
+    return this.getToken({ forceRefresh: true }).then(() => undefined);
+  }
+
+  onBeforeSessionEnd(handler: () => unknown): () => void {
+    return this.expiry.onBeforeSessionEnd(handler);
+  }
+
+  async logout(options: LogoutOptions = {}, reason: SignOutReason = 'user'): Promise<void> {
     const redirectUri = pageUrl(this.location.origin, options.redirectTo ?? '/', 'logout');
     await this.ready();
     const kc = this.kc;
     const signedIn = this.store.get().status === 'authenticated';
     this.tabs?.announceSignOut();
-    this.end('user');
+    this.end(reason);
     // keycloak-js still holds the ID token here, which it sends as id_token_hint so the provider
     // signs out without asking for confirmation; it then navigates away.
     if (signedIn && kc) await kc.logout({ redirectUri });
@@ -162,7 +164,7 @@ export class KeycloakSession implements Session {
    */
   private async start(options: { seed?: TokenSet; quiet?: boolean } = {}): Promise<void> {
     const generation = ++this.generation;
-    this.retire(this.kc);
+    unwireKeycloak(this.kc);
     this.kc = null;
     this.tokens.reset();
     if (!options.quiet) this.store.set({ ...LOADING_SNAPSHOT, signOutReason: this.store.get().signOutReason });
@@ -203,7 +205,26 @@ export class KeycloakSession implements Session {
         this.kc?.clearToken();
       },
       refreshForFollower: (force) => this.tokens.getToken({ forceRefresh: force }),
-      receiveOther: () => undefined,
+      receiveOther: (message) => {
+        if (message.type === 'activity' && typeof message.at === 'number') this.expiry.activity(message.at, true);
+      },
+    };
+  }
+
+  private expiryHost(): ExpiryHost {
+    return {
+      getSnapshot: this.getSnapshot,
+      subscribe: this.subscribe,
+      providerDeadline: () => expiryOf(this.kc?.refreshToken, this.kc?.timeSkew),
+      setExpiresAt: (expiresAt) => this.store.set({ expiresAt }),
+      emit: (event) => this.events.emit(event),
+      signOut: (reason) => {
+        const { pathname, search, hash } = this.location;
+        if (reason === 'idle') return void this.logout({ redirectTo: `${pathname}${search}${hash}` }, 'idle');
+        this.end(reason);
+        this.kc?.clearToken();
+      },
+      shareActivity: (at) => this.tabs?.send({ type: 'activity', at }),
     };
   }
 
@@ -229,41 +250,20 @@ export class KeycloakSession implements Session {
   }
 
   private wire(kc: KeycloakLike, generation: number): void {
-    const current = () => generation === this.generation && this.kc === kc;
-    kc.onAuthRefreshSuccess = () => {
-      if (!current() || this.store.get().status !== 'authenticated') return;
-      this.tokensChanged(kc);
-      this.tabs?.shareTokens(kc);
-    };
-    // keycloak-js calls onAuthLogout both when the login-status frame reports a change and when a
-    // refresh got HTTP 400 (then onAuthRefreshError follows in the same tick): wait a microtask to tell.
-    kc.onAuthLogout = () => {
-      if (!current()) return;
-      this.logoutPending = true;
-      queueMicrotask(() => {
-        if (!this.logoutPending) return;
-        this.logoutPending = false;
-        if (this.sessionCheck.takeRefused()) {
+    wireKeycloak(kc, {
+      current: () => generation === this.generation && this.kc === kc,
+      refreshed: () => {
+        if (this.store.get().status !== 'authenticated') return;
+        this.tokensChanged(kc);
+        this.tabs?.shareTokens(kc);
+      },
+      ended: (reason) => {
+        if (reason === 'session-ended' && this.sessionCheck.takeRefused()) {
           console.warn(sessionCheckRefusedMessage(this.config, this.location.origin));
           this.end('session-check-refused');
-        } else {
-          this.end('session-ended');
-        }
-      });
-    };
-    kc.onAuthRefreshError = () => {
-      if (!current() || !this.logoutPending) return;
-      this.logoutPending = false;
-      this.end('refresh-refused');
-    };
-  }
-
-  /** An instance being replaced may still answer later; it must not change this session. */
-  private retire(kc: KeycloakLike | null): void {
-    if (!kc) return;
-    kc.onAuthRefreshSuccess = undefined;
-    kc.onAuthLogout = undefined;
-    kc.onAuthRefreshError = undefined;
+        } else this.end(reason);
+      },
+    });
   }
 
   private signIn(kc: KeycloakLike): void {

@@ -11,6 +11,8 @@ test('fills in the defaults', () => {
     trustedOrigins: [],
     silentCheckSsoRedirectUri: 'http://localhost:3000/silent-check-sso.html',
     checkLoginIframeInterval: 5,
+    expiryWarningSeconds: 60,
+    idleTimeoutMinutes: 0,
     messageReceiveTimeout: 10000,
     minValidity: 5,
     timeout: 10000,

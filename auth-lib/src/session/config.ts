@@ -14,6 +14,8 @@ const KNOWN_KEYS: readonly (keyof SessionConfig)[] = [
   'messageReceiveTimeout',
   'minValidity',
   'timeout',
+  'expiryWarningSeconds',
+  'idleTimeoutMinutes',
 ];
 
 function invalid(message: string): AuthError {
@@ -102,6 +104,8 @@ export function resolveConfig(input: unknown, origin: string): ResolvedConfig {
     messageReceiveTimeout: positiveNumber(config, 'messageReceiveTimeout', 10000, 'milliseconds'),
     minValidity: positiveNumber(config, 'minValidity', 5, 'seconds'),
     timeout: positiveNumber(config, 'timeout', 10000, 'milliseconds'),
+    expiryWarningSeconds: positiveNumber(config, 'expiryWarningSeconds', 60, 'seconds'),
+    idleTimeoutMinutes: config.idleTimeoutMinutes === 0 ? 0 : positiveNumber(config, 'idleTimeoutMinutes', 0, 'minutes'),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { SessionSnapshot, User } from '../types';
 import type { KeycloakLike } from './keycloak';
+import { expiryOf } from './tokenSet';
 
 type Claims = Record<string, unknown>;
 
@@ -53,6 +54,8 @@ export function signedInSnapshot(kc: KeycloakLike): Partial<SessionSnapshot> {
     sessionId: text(access, 'sid') ?? kc.sessionId ?? null,
     // Keycloak's acr mapper writes both tokens; the ID token is where an essential `acr` claim was asked for.
     acr: text(id, 'acr') ?? text(access, 'acr'),
+    // the provider's deadline; SessionExpiry moves it earlier when an idle timeout is configured
+    expiresAt: expiryOf(kc.refreshToken, kc.timeSkew),
     error: null,
     signOutReason: null,
   };
@@ -69,6 +72,7 @@ export const SIGNED_OUT: Partial<SessionSnapshot> = Object.freeze({
   sessionId: null,
   acr: null,
   error: null,
+  expiresAt: null,
 });
 
 /** The snapshot of a session that has not heard from the provider yet. */

@@ -28,6 +28,18 @@ export class SnapshotStore {
       this.listeners.delete(listener);
     };
   };
+
+  /** Resolves with the first snapshot that is not `loading` (at once if this one is not). */
+  settled(): Promise<SessionSnapshot> {
+    if (this.snapshot.status !== 'loading') return Promise.resolve(this.snapshot);
+    return new Promise((resolve) => {
+      const unsubscribe = this.subscribe(() => {
+        if (this.snapshot.status === 'loading') return;
+        unsubscribe();
+        resolve(this.snapshot);
+      });
+    });
+  }
 }
 
 function shallowEqual(a: SessionSnapshot, b: SessionSnapshot): boolean {

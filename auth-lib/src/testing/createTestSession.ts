@@ -44,6 +44,7 @@ export interface TestSessionCalls {
   readonly getToken: TokenOptions[];
   readonly loadProfile: number;
   readonly retry: number;
+  readonly extend: number;
 }
 
 /** A `Session` for unit tests, with helpers to drive it. */
@@ -55,6 +56,8 @@ export interface TestSession extends Session {
   signIn(options?: Pick<TestSessionOptions, 'user' | 'realmRoles' | 'clientRoles' | 'token' | 'acr'>): void;
   /** signs out as if for `reason`; emits signedOut */
   signOut(reason?: SignOutReason): void;
+  /** runs the `onBeforeSessionEnd` handlers, then signs out for `reason` (default `session-expired`) */
+  endSession(reason?: SignOutReason): Promise<void>;
   /** replaces the token as a refresh would; emits tokenRefreshed */
   refreshToken(token: string, tokenExpiresAt?: number): void;
 }
@@ -83,7 +86,8 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
   const events = new EventEmitter();
   let defaults = options;
   let token: string | null = null;
-  const calls = { login: [] as LoginOptions[], logout: [] as LogoutOptions[], getToken: [] as TokenOptions[], loadProfile: 0, retry: 0 };
+  const calls = { login: [] as LoginOptions[], logout: [] as LogoutOptions[], getToken: [] as TokenOptions[], loadProfile: 0, retry: 0, extend: 0 };
+  const beforeEnd = new Set<() => unknown>();
 
   const signedInState = (from: TestSessionOptions): Partial<SessionSnapshot> => ({
     status: 'authenticated',
@@ -150,6 +154,17 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
       if (!user) throw new AuthError('not-authenticated', 'No one is signed in. Call session.login() to sign in.');
       const [firstName = null, ...rest] = user.name.split(' ');
       return options.profile ?? { id: user.id, username: user.username, firstName, lastName: rest.join(' ') || null, email: user.email, emailVerified: true };
+    },
+    extend: async () => {
+      calls.extend += 1;
+    },
+    onBeforeSessionEnd: (handler) => {
+      beforeEnd.add(handler);
+      return () => void beforeEnd.delete(handler);
+    },
+    endSession: async (reason = 'session-expired') => {
+      await Promise.allSettled([...beforeEnd].map(async (handler) => handler()));
+      session.signOut(reason);
     },
     setState: ({ token: nextToken, ...next }) => {
       if (nextToken !== undefined) token = nextToken;

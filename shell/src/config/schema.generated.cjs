@@ -2,7 +2,7 @@
 /* eslint-disable */
 "use strict";
 exports.validateShellConfig = validate14;
-const schema17 = {"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":"must be an array of origins, e.g. [\"https://api.example.com\"]"},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"}}};
+const schema17 = {"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":"must be an array of origins, e.g. [\"https://api.example.com\"]"},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"expiryWarningSeconds":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds"},"idleTimeoutMinutes":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of minutes"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("/realms(/|$)", "u");
 const pattern1 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$", "u");
@@ -603,14 +603,118 @@ vErrors = emErrs19;
 errors = emErrs19.length;
 }
 }
-}
-else {
-const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.expiryWarningSeconds !== undefined){
+let data10 = data.expiryWarningSeconds;
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 <= 0 || isNaN(data10)){
+const err55 = {instancePath:instancePath+"/expiryWarningSeconds",schemaPath:"#/properties/expiryWarningSeconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err55];
 }
 else {
 vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/expiryWarningSeconds",schemaPath:"#/properties/expiryWarningSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs20 = [];
+for(const err57 of vErrors){
+if(((((err57.keyword !== "errorMessage") && (!err57.emUsed)) && ((err57.instancePath === instancePath+"/expiryWarningSeconds") || ((err57.instancePath.indexOf(instancePath+"/expiryWarningSeconds") === 0) && (err57.instancePath[instancePath+"/expiryWarningSeconds".length] === "/")))) && (err57.schemaPath.indexOf("#/properties/expiryWarningSeconds") === 0)) && (err57.schemaPath["#/properties/expiryWarningSeconds".length] === "/")){
+emErrs20.push(err57);
+err57.emUsed = true;
+}
+}
+if(emErrs20.length){
+const err58 = {instancePath:instancePath+"/expiryWarningSeconds",schemaPath:"#/properties/expiryWarningSeconds/errorMessage",keyword:"errorMessage",params:{errors: emErrs20},message:"must be a positive number of seconds"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+const emErrs21 = [];
+for(const err59 of vErrors){
+if(!err59.emUsed){
+emErrs21.push(err59);
+}
+}
+vErrors = emErrs21;
+errors = emErrs21.length;
+}
+}
+if(data.idleTimeoutMinutes !== undefined){
+let data11 = data.idleTimeoutMinutes;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 <= 0 || isNaN(data11)){
+const err60 = {instancePath:instancePath+"/idleTimeoutMinutes",schemaPath:"#/properties/idleTimeoutMinutes/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/idleTimeoutMinutes",schemaPath:"#/properties/idleTimeoutMinutes/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs22 = [];
+for(const err62 of vErrors){
+if(((((err62.keyword !== "errorMessage") && (!err62.emUsed)) && ((err62.instancePath === instancePath+"/idleTimeoutMinutes") || ((err62.instancePath.indexOf(instancePath+"/idleTimeoutMinutes") === 0) && (err62.instancePath[instancePath+"/idleTimeoutMinutes".length] === "/")))) && (err62.schemaPath.indexOf("#/properties/idleTimeoutMinutes") === 0)) && (err62.schemaPath["#/properties/idleTimeoutMinutes".length] === "/")){
+emErrs22.push(err62);
+err62.emUsed = true;
+}
+}
+if(emErrs22.length){
+const err63 = {instancePath:instancePath+"/idleTimeoutMinutes",schemaPath:"#/properties/idleTimeoutMinutes/errorMessage",keyword:"errorMessage",params:{errors: emErrs22},message:"must be a positive number of minutes"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+const emErrs23 = [];
+for(const err64 of vErrors){
+if(!err64.emUsed){
+emErrs23.push(err64);
+}
+}
+vErrors = emErrs23;
+errors = emErrs23.length;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -1311,7 +1415,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "$schema") || (key0 === "identityProvider")) || (key0 === "remotes")) || (key0 === "overrides")) || (key0 === "session"))){
+if(!((((key0 === "$schema") || (key0 === "identityProvider")) || (key0 === "remotes")) || (key0 === "overrides"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -1504,145 +1608,14 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.session !== undefined){
-let data7 = data.session;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const key2 in data7){
-if(!((key2 === "idleTimeoutMinutes") || (key2 === "expiryWarningSeconds"))){
-const err18 = {instancePath:instancePath+"/session",schemaPath:"#/definitions/session/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data7.idleTimeoutMinutes !== undefined){
-let data8 = data7.idleTimeoutMinutes;
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 <= 0 || isNaN(data8)){
-const err19 = {instancePath:instancePath+"/session/idleTimeoutMinutes",schemaPath:"#/definitions/session/properties/idleTimeoutMinutes/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/session/idleTimeoutMinutes",schemaPath:"#/definitions/session/properties/idleTimeoutMinutes/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(errors > 0){
-const emErrs4 = [];
-for(const err21 of vErrors){
-if(((((err21.keyword !== "errorMessage") && (!err21.emUsed)) && ((err21.instancePath === instancePath+"/session/idleTimeoutMinutes") || ((err21.instancePath.indexOf(instancePath+"/session/idleTimeoutMinutes") === 0) && (err21.instancePath[instancePath+"/session/idleTimeoutMinutes".length] === "/")))) && (err21.schemaPath.indexOf("#/definitions/session/properties/idleTimeoutMinutes") === 0)) && (err21.schemaPath["#/definitions/session/properties/idleTimeoutMinutes".length] === "/")){
-emErrs4.push(err21);
-err21.emUsed = true;
-}
-}
-if(emErrs4.length){
-const err22 = {instancePath:instancePath+"/session/idleTimeoutMinutes",schemaPath:"#/definitions/session/properties/idleTimeoutMinutes/errorMessage",keyword:"errorMessage",params:{errors: emErrs4},message:"must be a positive number of minutes"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-const emErrs5 = [];
-for(const err23 of vErrors){
-if(!err23.emUsed){
-emErrs5.push(err23);
-}
-}
-vErrors = emErrs5;
-errors = emErrs5.length;
-}
-}
-if(data7.expiryWarningSeconds !== undefined){
-let data9 = data7.expiryWarningSeconds;
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 <= 0 || isNaN(data9)){
-const err24 = {instancePath:instancePath+"/session/expiryWarningSeconds",schemaPath:"#/definitions/session/properties/expiryWarningSeconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/session/expiryWarningSeconds",schemaPath:"#/definitions/session/properties/expiryWarningSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(errors > 0){
-const emErrs6 = [];
-for(const err26 of vErrors){
-if(((((err26.keyword !== "errorMessage") && (!err26.emUsed)) && ((err26.instancePath === instancePath+"/session/expiryWarningSeconds") || ((err26.instancePath.indexOf(instancePath+"/session/expiryWarningSeconds") === 0) && (err26.instancePath[instancePath+"/session/expiryWarningSeconds".length] === "/")))) && (err26.schemaPath.indexOf("#/definitions/session/properties/expiryWarningSeconds") === 0)) && (err26.schemaPath["#/definitions/session/properties/expiryWarningSeconds".length] === "/")){
-emErrs6.push(err26);
-err26.emUsed = true;
-}
-}
-if(emErrs6.length){
-const err27 = {instancePath:instancePath+"/session/expiryWarningSeconds",schemaPath:"#/definitions/session/properties/expiryWarningSeconds/errorMessage",keyword:"errorMessage",params:{errors: emErrs6},message:"must be a positive number of seconds"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-const emErrs7 = [];
-for(const err28 of vErrors){
-if(!err28.emUsed){
-emErrs7.push(err28);
-}
-}
-vErrors = emErrs7;
-errors = emErrs7.length;
-}
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/session",schemaPath:"#/definitions/session/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
 }
 errors++;
 }

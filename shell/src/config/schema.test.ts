@@ -28,6 +28,8 @@ test("identityProvider in the schema has exactly auth-lib's session options, and
     messageReceiveTimeout: 'optional',
     minValidity: 'optional',
     timeout: 'optional',
+    expiryWarningSeconds: 'optional',
+    idleTimeoutMinutes: 'optional',
   };
   const identityProvider = schema.definitions.identityProvider!;
   expect(Object.keys(identityProvider.properties).sort()).toEqual(Object.keys(options).sort());

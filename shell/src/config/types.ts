@@ -46,16 +46,6 @@ export interface ShellConfig {
   readonly remotes: readonly RemoteConfig[];
   /** absent when overrides are off (the default) */
   readonly overrides?: RemoteOverridesConfig;
-  /** idle sign-out and the warning before a session ends; absent = neither */
-  readonly session?: SessionSettingsConfig;
-}
-
-/** `session` of config.json. */
-export interface SessionSettingsConfig {
-  /** minutes without activity in any tab after which the visitor is signed out */
-  readonly idleTimeoutMinutes?: number;
-  /** seconds before the session ends (idle timeout or the provider's maximum lifespan) at which the visitor is warned */
-  readonly expiryWarningSeconds?: number;
 }
 
 /** The result of reading or validating the config: the config, or every problem found in it. */

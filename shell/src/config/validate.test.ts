@@ -128,11 +128,11 @@ describe('validateConfig', () => {
 
   it('accepts the session settings and a remote\'s authentication level, and refuses wrong ones', () => {
     const session = { idleTimeoutMinutes: 30, expiryWarningSeconds: 60 };
-    const result = validateConfig({ identityProvider, remotes: [{ ...profile, acr: 'gold' }], session });
-    expect(result.ok && result.config.session).toEqual(session);
+    const result = validateConfig({ identityProvider: { ...identityProvider, ...session }, remotes: [{ ...profile, acr: 'gold' }] });
+    expect(result.ok && result.config.identityProvider).toMatchObject(session);
     expect(result.ok && result.config.remotes[0]?.acr).toBe('gold');
-    expect(problemsOf({ identityProvider, remotes: [], session: { idleTimeoutMinutes: 0 } })).toEqual([
-      'session.idleTimeoutMinutes must be a positive number of minutes; it is 0.',
+    expect(problemsOf({ identityProvider: { ...identityProvider, idleTimeoutMinutes: 0 }, remotes: [] })).toEqual([
+      'identityProvider.idleTimeoutMinutes must be a positive number of minutes; it is 0.',
     ]);
   });
 
@@ -140,4 +140,13 @@ describe('validateConfig', () => {
     expect(problemsOf({ identityProvider })).toEqual(['The config needs "remotes".']);
     expect(problemsOf({ identityProvider, remotes: {} })).toEqual(['remotes must be an array of remotes (it may be empty).']);
   });
+});
+
+test('the session keys: expiryWarningSeconds and idleTimeoutMinutes pass through, wrong values are named', () => {
+  const base = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
+  const ok = validateConfig({ identityProvider: { ...base, expiryWarningSeconds: 30, idleTimeoutMinutes: 15 }, remotes: [] });
+  expect(ok).toMatchObject({ ok: true, config: { identityProvider: { expiryWarningSeconds: 30, idleTimeoutMinutes: 15 } } });
+  const bad = validateConfig({ identityProvider: { ...base, expiryWarningSeconds: 0, idleTimeoutMinutes: 'ten' }, remotes: [] });
+  expect(bad.ok).toBe(false);
+  expect(!bad.ok && bad.problems.join('\n')).toMatch(/expiryWarningSeconds must be a positive number[\s\S]*idleTimeoutMinutes must be a positive number of minutes/);
 });

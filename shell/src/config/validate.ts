@@ -14,14 +14,13 @@ export function validateConfig(raw: unknown): ConfigResult {
   duplicates(config.remotes.map((r) => r.name)).forEach((name) => problems.push(`Two remotes are named "${name}"; names must be unique.`));
   duplicates(config.remotes.map((r) => r.route)).forEach((route) => problems.push(`Two remotes own the route "${route}"; routes must be unique.`));
   if (problems.length > 0) return { ok: false, problems };
-  const { identityProvider, overrides, session } = config;
+  const { identityProvider, overrides } = config;
   return {
     ok: true,
     config: {
       identityProvider: { ...identityProvider, url: identityProvider.url.replace(/\/+$/, '') },
       remotes: config.remotes.map(withDefaults),
       ...(overrides ? { overrides } : {}),
-      ...(session ? { session } : {}),
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Outlet } from 'react-router-dom';
 import { Header } from './Header';
+import { SessionExpiryBanner } from './SessionExpiryBanner';
 import { SessionNotice } from './SessionNotice';
 
 export function Layout() {
@@ -7,6 +8,7 @@ export function Layout() {
     <>
       <Header />
       <main className="gh-main">
+        <SessionExpiryBanner />
         <SessionNotice />
         <Outlet />
       </main>

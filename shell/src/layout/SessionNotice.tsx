@@ -6,6 +6,8 @@ const REASONS: Record<SignOutReason, string | null> = {
   'session-ended': 'Your session ended at the identity provider, so you have been signed out.',
   'refresh-refused': 'The identity provider no longer accepts your session, so you have been signed out.',
   'other-tab': 'You signed out in another tab.',
+  idle: 'You were signed out after a period without activity.',
+  'session-expired': 'Your session ended at the identity provider (it reached its time limit), so you have been signed out.',
   'session-check-refused':
     "The identity provider refused this site's session check, so you have been signed out. This is a configuration problem: " +
     "this site's address must be one of the client's Web origins. Please tell the site's administrators.",

@@ -3,6 +3,7 @@ import type { RemoteConfig } from '../config/types';
 import { classifyFailure } from './classify';
 import type { FailureLog } from './FailureLog';
 import { RemoteLoadError } from './RemoteLoadError';
+import { RemoteTimeline } from './RemoteTimeline';
 
 /** The part of the federation runtime the registry uses (injectable for tests). */
 export interface FederationRuntime {
@@ -30,7 +31,14 @@ export class RemoteRegistry {
     readonly remotes: readonly RemoteConfig[],
     private readonly runtime: FederationRuntime,
     private readonly failures: FailureLog,
+    /** each remote's load phases, for telemetry: `registry.timeline.on(event => …)` */
+    readonly timeline: RemoteTimeline = new RemoteTimeline(),
   ) {}
+
+  /** The remote whose manifest is at `url` (the runtime plugin marks phases by URL and container name). */
+  remoteForManifest(url: string): string | undefined {
+    return this.remotes.find((remote) => new URL(remote.manifest, globalThis.location?.href).href === new URL(url, globalThis.location?.href).href)?.name;
+  }
 
   /**
    * Starts loading a remote before its slot renders (while the sign-in check runs, instead of after
@@ -69,16 +77,21 @@ export class RemoteRegistry {
       this.registered.add(remote.name);
     }
     this.failures.clear(remote.name);
+    this.timeline.started(remote.name);
     let module: unknown;
     try {
       module = await this.runtime.loadRemote(`${remote.name}/${remote.module.replace(/^\.\//, '')}`);
     } catch (error) {
       const cause = this.failures.take(remote.name);
-      throw classifyFailure(remote.name, remote.manifest, cause?.lifecycle ?? 'onLoad', cause?.error ?? error);
+      const failure = classifyFailure(remote.name, remote.manifest, cause?.lifecycle ?? 'onLoad', cause?.error ?? error);
+      this.timeline.failed(remote.name, failure.reason);
+      throw failure;
     }
     if (!isAppModule(module)) {
+      this.timeline.failed(remote.name, 'no-app', 'code');
       throw new RemoteLoadError(remote.name, 'no-app', `The remote "${remote.name}" does not expose a React component as ${remote.module}.`);
     }
+    this.timeline.done(remote.name, 'code');
     this.modules.set(remote.name, module);
     return module;
   }

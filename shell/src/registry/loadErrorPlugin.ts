@@ -1,6 +1,13 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import { ManifestHttpError } from './classify';
 import type { FailureLog } from './FailureLog';
+import type { RemoteTimeline } from './RemoteTimeline';
+
+/** What the plugin marks phases with: the timeline and a way to name the remote of a manifest URL. */
+export interface PhaseMarks {
+  readonly timeline: RemoteTimeline;
+  remoteForManifest(url: string): string | undefined;
+}
 
 interface ErrorArgs {
   id: string;
@@ -14,7 +21,7 @@ interface ErrorArgs {
  * say so, and makes a manifest answered with an error status fail as such instead of as bad JSON.
  * It never substitutes a module: the slot shows the failure and offers a retry.
  */
-export function loadErrorPlugin(failures: FailureLog, remoteNames: () => readonly string[]): ModuleFederationRuntimePlugin {
+export function loadErrorPlugin(failures: FailureLog, remoteNames: () => readonly string[], marks?: PhaseMarks): ModuleFederationRuntimePlugin {
   return {
     name: 'gatehouse-remote-errors',
     errorLoadRemote(args: ErrorArgs) {
@@ -25,7 +32,14 @@ export function loadErrorPlugin(failures: FailureLog, remoteNames: () => readonl
     async fetch(url: string, init: RequestInit) {
       const response = await fetch(url, init);
       if (!response.ok) throw new ManifestHttpError(url, response.status);
+      const remote = marks?.remoteForManifest(url);
+      if (remote) marks?.timeline.done(remote, 'manifest');
       return response;
+    },
+    // the remote entry has been evaluated (its container exists) and is about to be initialised
+    beforeInitContainer(args: { remoteInfo: { name: string } }) {
+      marks?.timeline.done(args.remoteInfo.name, 'entry');
+      return args;
     },
   } as ModuleFederationRuntimePlugin;
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { RemoteConfig } from '../config/types';
 import type { RemoteRegistry } from '../registry/RemoteRegistry';
 import { RemoteErrorBoundary } from './RemoteErrorBoundary';
@@ -7,6 +7,12 @@ import { RemoteErrorBoundary } from './RemoteErrorBoundary';
  * One remote's place on the page: its code is requested when the slot first renders, it suspends while
  * loading, and fails alone. Retry clears what the runtime cached for the remote and loads it afresh.
  */
+/** Commits together with the remote's component (same Suspense boundary): its effect marks the first render. */
+function Rendered({ onRendered }: { onRendered: () => void }) {
+  useEffect(onRendered, []); // eslint-disable-line react-hooks/exhaustive-deps
+  return null;
+}
+
 export function RemoteSlot({ remote, registry }: { remote: RemoteConfig; registry: RemoteRegistry }) {
   const [attempt, setAttempt] = useState(0);
   // Already loaded (prefetched while the sign-in check ran): rendered at once. A lazy component suspends on
@@ -20,9 +26,10 @@ export function RemoteSlot({ remote, registry }: { remote: RemoteConfig; registr
   };
   return (
     <div className="gh-slot" data-remote={remote.name}>
-      <RemoteErrorBoundary key={attempt} remote={remote.name} title={remote.title} manifest={remote.manifest} onRetry={retry}>
+      <RemoteErrorBoundary key={attempt} onFailed={(reason) => registry.timeline?.failed(remote.name, reason, 'render')} remote={remote.name} title={remote.title} manifest={remote.manifest} onRetry={retry}>
         <Suspense fallback={<p className="gh-muted" role="status">Loading {remote.title}…</p>}>
           <RemoteApp />
+          <Rendered onRendered={() => registry.timeline?.done(remote.name, 'render')} />
         </Suspense>
       </RemoteErrorBoundary>
     </div>

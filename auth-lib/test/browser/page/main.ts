@@ -1,5 +1,5 @@
 // The test page: the shell's part (createSession from /config.json) and a window handle for tests.
-import { createSession, type Session, type SessionEvent, type SessionSnapshot } from '../../../src/index';
+import { createSession, type Session, type SessionConfig, type SessionEvent, type SessionSnapshot } from '../../../src/index';
 
 export interface TestPageHandle {
   session: Session;
@@ -14,7 +14,7 @@ declare global {
 }
 
 async function main(): Promise<void> {
-  const config = (await (await fetch('/config.json')).json()) as { url: string; realm: string; clientId: string };
+  const config = (await (await fetch('/config.json')).json()) as SessionConfig;
   const session = createSession(config);
   const events: SessionEvent[] = [];
   session.on((event) => events.push(event));

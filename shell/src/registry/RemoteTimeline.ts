@@ -1,0 +1,76 @@
+import type { RemoteFailureReason } from './RemoteLoadError';
+
+/** The steps of showing a remote: its manifest, its remote entry, the exposed module's code, the first render. */
+export type RemotePhase = 'manifest' | 'entry' | 'code' | 'render';
+
+/** One finished (or failed) phase of one remote; carries no token and no response body. */
+export interface RemotePhaseEvent {
+  readonly type: 'remotePhase';
+  readonly remote: string;
+  readonly phase: RemotePhase;
+  readonly ok: boolean;
+  /** milliseconds from the end of the previous phase (or the start of the load) to this one's end */
+  readonly durationMs: number;
+  /** set when `ok` is false */
+  readonly reason?: RemoteFailureReason;
+}
+
+const ORDER: readonly RemotePhase[] = ['manifest', 'entry', 'code', 'render'];
+
+/**
+ * The registry's event stream for telemetry: each remote's phases with durations and, on failure, the
+ * reason its slot shows. Phases are marked by the registry (start, code), the federation runtime plugin
+ * (manifest fetched, entry evaluated) and the slot (rendered).
+ *
+ * @example
+ * timeline.on((event) => navigator.sendBeacon('/telemetry', JSON.stringify(event)));
+ */
+export class RemoteTimeline {
+  private readonly listeners = new Set<(event: RemotePhaseEvent) => void>();
+  private readonly progress = new Map<string, { at: number; next: number }>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  on(listener: (event: RemotePhaseEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** A load of `remote` begins (a retry begins anew). */
+  started(remote: string): void {
+    this.progress.set(remote, { at: this.now(), next: 0 });
+  }
+
+  /** `phase` of `remote` completed; phases skipped in between (e.g. a cached manifest) are not reported. */
+  done(remote: string, phase: RemotePhase): void {
+    const state = this.progress.get(remote);
+    const index = ORDER.indexOf(phase);
+    if (!state || index < state.next) return;
+    const at = this.now();
+    this.emit({ type: 'remotePhase', remote, phase, ok: true, durationMs: Math.round(at - state.at) });
+    this.progress.set(remote, { at, next: index + 1 });
+  }
+
+  /** The phase after the last completed one failed for `reason`. */
+  failed(remote: string, reason: RemoteFailureReason, phase?: RemotePhase): void {
+    const state = this.progress.get(remote);
+    if (!state) return;
+    const failedPhase = phase ?? ORDER[Math.min(state.next, ORDER.length - 1)]!;
+    this.emit({ type: 'remotePhase', remote, phase: failedPhase, ok: false, durationMs: Math.round(this.now() - state.at), reason });
+    this.progress.delete(remote);
+  }
+
+  private emit(event: RemotePhaseEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        setTimeout(() => {
+          throw error;
+        });
+      }
+    }
+  }
+}
