@@ -29,6 +29,11 @@ async function open(page: Page, title: string): Promise<void> {
 }
 
 test('only the profile slot fails, naming the incompatible auth-lib, with Retry; the rest works', async ({ page }) => {
+  // Refused before execution: the shell reads the manifest, never the remote's code (its entry or chunks).
+  const profileCode: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(REMOTE_ORIGINS.profile) && request.url().endsWith('.js')) profileCode.push(request.url());
+  });
   await page.goto(`${SHELL}/`);
   await signIn(page, 'alice');
 
@@ -39,6 +44,8 @@ test('only the profile slot fails, naming the incompatible auth-lib, with Retry;
   await expect(slot).toContainText('@gatehouse/auth-lib');
   await expect(slot).toContainText('2.0.0');
   await expect(slot.getByRole('button', { name: 'Retry' })).toBeVisible();
+  await expect(slot).toContainText('so it was not run');
+  expect(profileCode).toEqual([]);
   await expect(page.getByTestId('user-name')).toBeVisible();
 
   // Retry fetches again and fails the same way, still inside the slot.

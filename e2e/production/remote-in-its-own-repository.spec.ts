@@ -55,7 +55,8 @@ test('the remote built outside the repository renders signed in under the shell'
 });
 
 test("the contract check against the running shell passes for it, and fails naming react for a build against React 18", async () => {
-  const fits = await run('npx', ['--no-install', 'gatehouse-contract-check', '--shell', SHELL], repo);
+  const check = join(repo, 'node_modules/.bin/gatehouse-contract-check'); // the installed bin, as `npx gatehouse-contract-check` runs it
+  const fits = await run(check, ['--shell', SHELL], repo);
   expect(fits.stderr).toBe('');
   expect(fits.code).toBe(0);
   expect(fits.stdout).toContain('✓ The remote fits the shell');
@@ -70,7 +71,7 @@ test("the contract check against the running shell passes for it, and fails nami
     if (/^react(-dom)?(\/|$)/.test(shared.name)) Object.assign(shared, { version: '18.3.1', requiredVersion: '^18.3.1' });
   }
   writeFileSync(join(legacy, 'dist/mf-manifest.json'), JSON.stringify(manifest));
-  const misfit = await run('npx', ['--no-install', 'gatehouse-contract-check', '--shell', SHELL, '--remote', legacy], repo);
+  const misfit = await run(check, ['--shell', SHELL, '--remote', legacy], repo);
   expect(misfit.code).toBe(1);
   expect(misfit.stderr).toMatch(/✗ react +remote wants \^18\.3\.1 \(installed 18\.3\.1\), shell provides 19\.3\.1/);
   expect(misfit.stderr).toContain('What to do: Build against the shell\'s version: set "react": "19.3.1"');

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { newOutsideRemote, PUBLISHED_PACKAGES } from './outside';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const read = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'));
+
+let work: string;
+beforeEach(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-outside-unit-'));
+});
+afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
+
+test('writes a standalone repository that depends on the published packages at the platform version', () => {
+  const dir = path.join(work, 'billing');
+  const result = newOutsideRemote({ name: 'billing', dir, shellUrl: 'https://app.example.com' }, ROOT);
+  expect(result).toMatchObject({ ok: true });
+  for (const file of ['package.json', 'package-lock.json', 'webpack.config.ts', 'tsconfig.json', 'jest.config.cjs', 'src/App.tsx', 'src/App.test.tsx', 'src/bootstrap.tsx', 'README.md', '.github/workflows/ci.yml', 'public/config.json']) {
+    expect(fs.existsSync(path.join(dir, file))).toBe(true);
+  }
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const version = read('lerna.json').version as string;
+  expect(pkg.dependencies['@gatehouse/auth-lib']).toBe(`^${version}`);
+  expect(pkg.devDependencies['@gatehouse/federation']).toBe(`^${version}`);
+  expect(pkg.dependencies.react).toBe(read('shell/package.json').dependencies.react);
+  expect(pkg.scripts.check).toBe('gatehouse-contract-check --shell https://app.example.com');
+  // Nothing points back into this repository.
+  for (const file of ['package.json', 'tsconfig.json', 'jest.config.cjs', 'webpack.config.ts']) {
+    expect(fs.readFileSync(path.join(dir, file), 'utf8')).not.toMatch(/\.\.\/\.\.\/|tooling\//);
+  }
+  const ci = fs.readFileSync(path.join(dir, '.github/workflows/ci.yml'), 'utf8');
+  for (const step of ['npm ci', 'npm run typecheck', 'npm test', 'npm run build', 'gatehouse-contract-check --shell']) expect(ci).toContain(step);
+  // The lockfile pins the platform's third-party tree and leaves the Gatehouse packages to the registry.
+  const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
+  expect(lock.packages['node_modules/react']).toMatchObject({ version: pkg.dependencies.react, integrity: expect.stringMatching(/^sha512-/) });
+  expect(Object.keys(lock.packages).some((key) => key.startsWith('node_modules/@gatehouse/'))).toBe(false);
+});
+
+test('refuses a folder that is not empty and a bad name, writing nothing', () => {
+  fs.writeFileSync(path.join(work, 'keep.txt'), 'x');
+  expect(newOutsideRemote({ name: 'Bill-ing', dir: work }, ROOT)).toEqual({
+    ok: false,
+    problems: [expect.stringContaining('"Bill-ing" is not a valid remote name'), expect.stringContaining('is not empty')],
+  });
+  expect(fs.readdirSync(work)).toEqual(['keep.txt']);
+});
+
+test('the published packages share the version in lerna.json; every other workspace package is private', () => {
+  const version = read('lerna.json').version;
+  const folders: Record<string, string> = { '@gatehouse/auth-lib': 'auth-lib', '@gatehouse/federation': 'tooling/federation', '@gatehouse/contract-check': 'tooling/contract-check' };
+  for (const name of PUBLISHED_PACKAGES) {
+    const pkg = read(`${folders[name]}/package.json`);
+    expect({ name: pkg.name, version: pkg.version, private: pkg.private }).toEqual({ name, version, private: undefined });
+    expect(fs.existsSync(path.join(ROOT, folders[name]!, 'CHANGELOG.md'))).toBe(true);
+  }
+  for (const dir of ['shell', 'dev-idp', 'e2e', 'tooling/scaffold', 'remotes/profile', 'remotes/admin', 'remotes/reports']) {
+    expect({ dir, private: read(`${dir}/package.json`).private }).toEqual({ dir, private: true });
+  }
+});
