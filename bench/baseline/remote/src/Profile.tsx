@@ -1,9 +1,5 @@
 import { auth } from 'baseline-auth';
 
-declare module 'react' {
-  interface HTMLAttributes<T> { elementtiming?: string }
-}
-
 export default function Profile() {
   return (
     <main>
