@@ -21,7 +21,6 @@ const { values: args } = parseArgs({ options: { loads: { type: 'string', default
 
 /** The steps, each matched by the URL of the request that starts it and the one that ends it. */
 const STEPS = [
-  ['keycloak-js chunk', (u) => u.origin === ORIGINS.shell && /keycloak/.test(u.pathname)],
   ['3rd-party-cookie check (step1.html)', (u) => u.pathname.endsWith('/3p-cookies/step1.html')],
   ['3rd-party-cookie check (step2.html)', (u) => u.pathname.endsWith('/3p-cookies/step2.html')],
   ['login-status frame', (u) => u.pathname.endsWith('/login-status-iframe.html')],

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
 import { auth } from 'baseline-auth';
@@ -6,7 +6,7 @@ import { keycloak } from './keycloak';
 
 const Profile = lazy(() => import('remote/Profile'));
 
-function RequireSignIn({ children }: { children: JSX.Element }) {
+function RequireSignIn({ children }: { children: ReactElement }) {
   useEffect(() => {
     if (!keycloak.authenticated) void keycloak.login();
   }, []);

@@ -1,10 +1,5 @@
 import { auth } from 'baseline-auth';
 
-declare module 'react' {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the name must match React's declaration to merge with it
-  interface HTMLAttributes<T> { elementtiming?: string }
-}
-
 export default function Profile() {
   return (
     <main>
