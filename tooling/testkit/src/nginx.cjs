@@ -50,7 +50,9 @@ function readableByOthers(path) {
   try {
     current = realpathSync(path);
   } catch {
-    return true; // a path that does not exist yet is nginx's to report
+    // A file that does not exist is nginx's to report (404), if its workers can reach its folder; a folder they
+    // cannot enter turns that 404 into a 403.
+    return existsSync(dirname(path)) ? readableByOthers(dirname(path)) : true;
   }
   const target = statSync(current);
   if (!(target.mode & 0o004) || (target.isDirectory() && !(target.mode & 0o001))) return false;
