@@ -52,6 +52,9 @@ test('the visitor keeps working while the token is valid, then signs in again on
   await open(page, 'Profile');
   await expect(page.getByTestId('token-countdown')).toContainText('expired', { timeout: TOKEN_LIFESPAN_S * 1000 });
   const signInAgain = page.getByRole('alert').filter({ has: page.getByRole('heading', { level: 1, name: 'Sign in again' }) });
+  // The countdown rounds to whole seconds, so it reads "expired" up to half a second early: wait until the
+  // page's clock is past the expiry (counted from after sign-in, so never before the token's own).
+  await page.waitForFunction((at) => Date.now() >= at, expiresAt);
   // One navigation, and the notice within auth-lib's `timeout` (10 s, README) plus a margin for this machine.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await expect(signInAgain).toBeVisible({ timeout: 12_000 });
