@@ -38,6 +38,7 @@ export { useUser } from './react/useUser';
 export { useRoles } from './react/useRoles';
 export type { Roles } from './react/useRoles';
 export { useToken } from './react/useToken';
+export { useSignInOnce } from './react/useSignInOnce';
 export { RequireAuth } from './react/RequireAuth';
 export type { RequireAuthProps } from './react/RequireAuth';
 export { RequireRole } from './react/RequireRole';

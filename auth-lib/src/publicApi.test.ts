@@ -8,7 +8,7 @@ test('the public entry names the documented exports', () => {
     [
       'AuthError', 'AuthProvider', 'RequireAuth', 'RequireRole', 'SILENT_CHECK_SSO_HTML', 'SILENT_CHECK_SSO_SCRIPT', 'VERSION',
       'authFetch', 'createSession', 'getSession', 'preloadIdentityClient',
-      'useAuth', 'useRoles', 'useToken', 'useUser', 'whenSession',
+      'useAuth', 'useRoles', 'useSignInOnce', 'useToken', 'useUser', 'whenSession',
     ].sort(),
   );
   expect(Object.keys(testing).sort()).toEqual(['createTestSession', 'setPageSession']);
