@@ -6,10 +6,6 @@
 // The session core (no framework)
 export { createSession, getSession, whenSession } from './session/createSession';
 export { preloadIdentityClient } from './session/keycloak';
-export type { SessionDependencies, PageLocation } from './session/KeycloakSession';
-export type { KeycloakFactory, KeycloakLike, KeycloakServerSettings } from './session/keycloak';
-export type { TabChannel, TabChannelFactory } from './session/otherTabs';
-export type { BackoffSettings } from './session/tokenManager';
 export { authFetch } from './pageAuthFetch';
 
 // The contract's types and errors
@@ -44,6 +40,5 @@ export type { RequireAuthProps } from './react/RequireAuth';
 export { RequireRole } from './react/RequireRole';
 export type { RequireRoleProps } from './react/RequireRole';
 
-// Versions and static files
+// The version (the static files are `@gatehouse/auth-lib/public/silent-check-sso.{html,js}`)
 export { VERSION } from './version';
-export { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_SCRIPT } from './silentCheckSso';
