@@ -7,7 +7,7 @@ import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloa
 import { defaultTabChannel, OtherTabs, type TabChannelFactory } from './otherTabs';
 import { mergeProfile } from './profile';
 import { SessionCheckWatch, sessionCheckRefusedMessage, type MessageTarget } from './sessionCheck';
-import { describeError } from './scrub';
+import { describeError, protocolErrorOf } from './scrub';
 import { LOADING_SNAPSHOT, SIGNED_OUT, signedInSnapshot } from './snapshot';
 import { EventEmitter, SnapshotStore } from './store';
 import { TokenManager, type BackoffSettings } from './tokenManager';
@@ -271,7 +271,7 @@ export class KeycloakSession implements Session {
       return new AuthError(
         'login-failed',
         `The identity provider refused the sign-in (${describeError(error)}). Sign in again; if it keeps failing, check the client "${this.config.clientId}" and its redirect URIs.`,
-        { cause: error },
+        { cause: error, protocol: protocolErrorOf(error) },
       );
     }
     return new AuthError(
