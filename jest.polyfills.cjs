@@ -1,4 +1,2 @@
-// jsdom lacks TextEncoder/TextDecoder, which react-router 7 uses at import time.
-const { TextDecoder, TextEncoder } = require('node:util');
-
-Object.assign(globalThis, { TextEncoder, TextDecoder });
+// The same polyfills a remote in its own repository gets from @gatehouse/federation/jest-polyfills.
+require('./tooling/federation/jest/polyfills.cjs');

@@ -2,6 +2,9 @@
 // Type checking is `npm run typecheck`'s job (tsc --noEmit per package); ts-jest only transpiles, which keeps tests fast.
 module.exports = {
   testEnvironment: 'jsdom',
+  // Gatehouse packages resolve to their TypeScript source (decisions/0017); a package that runs its tests
+  // in the node environment lists ['node', 'node-addons', '@gatehouse/source'].
+  testEnvironmentOptions: { customExportConditions: ['browser', '@gatehouse/source'] },
   transform: {
     '^.+\\.tsx?$': [
       'ts-jest',

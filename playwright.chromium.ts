@@ -1,20 +1,8 @@
 import type { LaunchOptions } from '@playwright/test';
+import { chromiumLaunchOptions as launchOptions } from '@gatehouse/testkit/chromium';
 
 /**
- * How every browser test launches Chromium: Debian's build (browser downloads are blocked), headless,
- * and without the background services whose connections this machine's closed network refuses.
- * `CHROMIUM_PATH` points at another build.
+ * How every browser test launches Chromium (tooling/testkit: `CHROMIUM_PATH`, else the system's, else
+ * Playwright's own), headless and without the background services a closed network refuses.
  */
-export const chromiumLaunchOptions: LaunchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
+export const chromiumLaunchOptions: LaunchOptions = launchOptions();

@@ -12,14 +12,14 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { APPS, buildAll } from './lib/build.mjs';
+import { APPS, BASELINE_APPS, BUILDS_PER_APP, buildAll } from './lib/build.mjs';
 import { launchBrowser } from './lib/browser.mjs';
 import {
-  concurrentTokens, configWithRemotes, copiesOnPage, publicLoad, remoteLoad, remoteOverhead,
-  shellInitialJs, signIn, startupWithConfig,
+  BASELINE, concurrentTokens, configWithRemotes, copiesOnPage, publicLoad, remoteLoad, remoteOverhead,
+  secondTabLoads, shellInitialJs, signIn, startupWithConfig, tokensFiveTabs,
 } from './lib/measure.mjs';
 import { measureRebuilds } from './lib/rebuild.mjs';
-import { table } from './lib/report.mjs';
+import { GOALS, table } from './lib/report.mjs';
 import { KIB, round, summarize } from './lib/stats.mjs';
 import { startTopology } from './lib/topology.mjs';
 
@@ -45,20 +45,28 @@ async function main() {
   const startedAt = Date.now();
   mkdirSync(WORK_DIR, { recursive: true });
   const results = { spread: {}, details: {} };
+  // the plain setup of bench/baseline, measured with the same keys in the same run
+  const baseline = { spread: {}, details: {} };
 
-  // 1. Production builds, one app at a time.
+  // 1. Production builds, one app at a time, each BUILDS_PER_APP times (cold); an app's figure is its
+  //    median, build_s_per_app the median over the apps.
   let dists;
+  const allApps = [...APPS, ...BASELINE_APPS];
   if (args['skip-build']) {
-    dists = Object.fromEntries(APPS.map((app) => [app.name, join(WORK_DIR, 'builds', app.name, 'dist')]));
-    for (const dir of Object.values(dists)) if (!existsSync(join(dir, 'mf-manifest.json'))) throw new Error(`--skip-build: no build in ${dir}`);
+    dists = Object.fromEntries(allApps.map((app) => [app.name, join(WORK_DIR, 'builds', app.name, 'dist')]));
+    for (const dir of Object.values(dists)) if (!existsSync(join(dir, 'index.html'))) throw new Error(`--skip-build: no build in ${dir}`);
     log('reusing the builds in bench/.work/builds');
   } else {
-    const builds = await buildAll(REPO_ROOT, WORK_DIR, log);
+    const builds = await buildAll(REPO_ROOT, WORK_DIR, log, allApps, BUILDS_PER_APP);
     dists = builds.dirs;
-    const spread = spreadOf(Object.values(builds.seconds), 2);
-    results.build_s_per_app = spread.median;
-    results.spread.build_s_per_app = spread;
-    results.details.build_s = Object.fromEntries(Object.entries(builds.seconds).map(([app, s]) => [app, round(s, 2)]));
+    const perApp = (apps) => Object.fromEntries(apps.map((app) => [app.name, summarize(builds.seconds[app.name]).median]));
+    for (const [target, apps] of [[results, APPS], [baseline, BASELINE_APPS]]) {
+      const medians = perApp(apps);
+      const spread = spreadOf(Object.values(medians), 2);
+      target.build_s_per_app = spread.median;
+      target.spread.build_s_per_app = spread;
+      target.details.build_s = Object.fromEntries(apps.map((app) => [app.name, builds.seconds[app.name].map((s) => round(s, 2))]));
+    }
   }
 
   // 2. Dev-server rebuilds after an edit of one source file of the profile remote.
@@ -80,7 +88,28 @@ async function main() {
     // 4. Cold loads, public and signed in, interleaved so that noise hits both alike.
     const publicTimes = [];
     const remoteTimes = [];
+    const basePublicTimes = [];
+    const baseRemoteTimes = [];
+    await publicLoad(browser, { origins: BASELINE }); // warm the baseline's nginx too
     for (let i = 0; i < LOADS; i++) {
+      // the baseline's pair first, then Gatehouse's: alternating, so that noise hits both alike
+      const basePub = await publicLoad(browser, { keep: i === 0, origins: BASELINE });
+      basePublicTimes.push(basePub.paint);
+      if (i === 0) {
+        const js = await shellInitialJs(basePub, BASELINE);
+        baseline.shell_initial_js_gz_kb = round(js.bytes / KIB, 1);
+        baseline.details.shell_initial_js = js.files;
+        await basePub.context.close();
+      }
+      const baseRem = await remoteLoad(browser, session, { keep: i === 0, origins: BASELINE });
+      baseRemoteTimes.push(baseRem.paint);
+      if (i === 0) {
+        const overhead = await remoteOverhead(baseRem, baseline.details.shell_initial_js, dists.baselineRemote, BASELINE);
+        baseline.remote_overhead_gz_kb = round(overhead.bytes / KIB, 1);
+        baseline.details.remote_overhead = overhead.overhead;
+        baseline.details.remote_app_code = overhead.appCode;
+        await baseRem.context.close();
+      }
       const first = i === 0;
       const pub = await publicLoad(browser, { keep: first });
       publicTimes.push(pub.paint);
@@ -108,6 +137,23 @@ async function main() {
     results.spread.time_to_remote_visible_ms = remSpread;
     results.auth_overhead_ratio = round(remSpread.median / pubSpread.median, 2);
     log(`public ${pubSpread.median} ms, remote ${remSpread.median} ms`);
+    const basePubSpread = spreadOf(basePublicTimes, 0);
+    const baseRemSpread = spreadOf(baseRemoteTimes, 0);
+    baseline.time_to_public_visible_ms = basePubSpread.median;
+    baseline.time_to_remote_visible_ms = baseRemSpread.median;
+    baseline.spread.time_to_public_visible_ms = basePubSpread;
+    baseline.spread.time_to_remote_visible_ms = baseRemSpread;
+    baseline.auth_overhead_ratio = round(baseRemSpread.median / basePubSpread.median, 2);
+    log(`baseline: public ${basePubSpread.median} ms, remote ${baseRemSpread.median} ms`);
+
+    // 4b. A second tab of a browser that is signed in (a live tab on /profile) opens /profile.
+    const secondTab = spreadOf(await secondTabLoads(browser, session, LOADS), 0);
+    results.time_to_remote_visible_second_tab_ms = secondTab.median;
+    results.spread.time_to_remote_visible_second_tab_ms = secondTab;
+    const baseSecondTab = spreadOf(await secondTabLoads(browser, session, LOADS, BASELINE), 0);
+    baseline.time_to_remote_visible_second_tab_ms = baseSecondTab.median;
+    baseline.spread.time_to_remote_visible_second_tab_ms = baseSecondTab;
+    log(`second tab: ${secondTab.median} ms (baseline ${baseSecondTab.median} ms)`);
 
     // 5. One copy of React and keycloak-js with every remote visited.
     const copies = await copiesOnPage(browser, session, dists);
@@ -121,7 +167,7 @@ async function main() {
     const paints = { 3: [], 100: [] };
     for (let i = 0; i < LOADS; i++) {
       for (const [count, config] of i % 2 === 0 ? [[3, three], [100, hundred]] : [[100, hundred], [3, three]]) {
-        paints[count].push(await startupWithConfig(browser, config));
+        paints[count].push(await startupWithConfig(browser, config, session));
       }
     }
     const fcp3 = spreadOf(paints[3].map((p) => p.fcp), 0);
@@ -134,19 +180,30 @@ async function main() {
     const tokens = await concurrentTokens(browser, session, { idpUrl: identityProvider.url, realm: identityProvider.realm });
     results.token_requests_for_50_concurrent_getToken = tokens.requests;
     results.details.tokens = tokens;
+
+    // 8. The same 50 calls spread over 5 tabs of one browser: what auth-lib's cross-tab session must earn.
+    const { perCycle, failed } = await tokensFiveTabs(browser, session, { idpUrl: identityProvider.url, realm: identityProvider.realm });
+    results.token_requests_per_refresh_5_tabs = Math.max(...perCycle);
+    results.details.tokens_5_tabs = { per_cycle: perCycle, failed_get_token: failed };
+    log(`5 tabs: token requests per refresh cycle ${perCycle.join(', ')}; failed getToken() ${failed.map((f) => f.length).join(', ')}`);
   } finally {
     await browser.close();
     await topology.stop();
   }
 
   const ordered = {};
-  for (const key of ['shell_initial_js_gz_kb', 'remote_overhead_gz_kb', 'react_copies', 'keycloak_js_copies',
-    'token_requests_for_50_concurrent_getToken', 'startup_ratio_100_vs_3_remotes', 'time_to_public_visible_ms',
-    'time_to_remote_visible_ms', 'auth_overhead_ratio', 'build_s_per_app', 'rebuild_ms']) ordered[key] = results[key] ?? null;
+  for (const key of Object.keys(GOALS)) ordered[key] = results[key] ?? null;
+  // Gatehouse ÷ baseline for every key the baseline has (sizes and times: below 1 is better)
+  const ratio = {};
+  for (const key of Object.keys(GOALS)) {
+    if (typeof baseline[key] === 'number' && typeof results[key] === 'number' && baseline[key] > 0) ratio[key] = round(results[key] / baseline[key], 2);
+  }
   const output = {
     ...ordered,
+    baseline: Object.fromEntries(Object.keys(GOALS).filter((key) => key in baseline).map((key) => [key, baseline[key]])),
+    ratio,
     spread: results.spread,
-    details: results.details,
+    details: { ...results.details, baseline: { spread: baseline.spread, ...baseline.details } },
     // the machine is shared: its load says how far apart two runs' timings may be
     run: { date: new Date().toISOString(), loads: LOADS, seconds: round((Date.now() - startedAt) / 1000, 0), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg().map((l) => round(l, 1)) },
   };

@@ -11,7 +11,7 @@ export default defineConfig({
   testDir: './specs',
   workers: 1,
   fullyParallel: false,
-  forbidOnly: !!process.env.CI,
+  forbidOnly: true,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

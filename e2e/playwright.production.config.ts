@@ -13,6 +13,7 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   globalSetup: './production/support/globalSetup.ts',
   fullyParallel: false,
+  forbidOnly: true,
   workers: 1,
   timeout: 90_000,
   expect: { timeout: 20_000 },

@@ -11,64 +11,24 @@
 // Also importable: `startPreview(options)` is what the production browser tests (e2e/production)
 // use to start the topology with a different config.json or remote folders.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.cjs';
+import { answers, killOnExit, startProcess, waitForUrl } from '../tooling/testkit/src/processes.cjs';
 import { renderDeployment, renderTemplate, writeFiles, remotesOf, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
 const SHELL_ORIGIN = 'http://localhost:4000';
-const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
-const MIME_TYPES_CANDIDATES = ['/etc/nginx/mime.types', '/usr/local/etc/nginx/mime.types', '/opt/homebrew/etc/nginx/mime.types'];
 
 function log(message) {
   process.stderr.write(`[preview] ${message}\n`);
 }
 
-function findMimeTypes() {
-  const found = MIME_TYPES_CANDIDATES.find((p) => existsSync(p));
-  if (!found) throw new Error(`nginx's mime.types not found (looked in ${MIME_TYPES_CANDIDATES.join(', ')}). Is nginx installed?`);
-  return found;
-}
-
-async function answers(url, timeoutMs = 1500) {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-    return res.status < 500;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(url, { timeoutMs, child, name }) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`${name} exited (code ${child.exitCode}) before answering at ${url}.`);
-    if (await answers(url)) return;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${name} did not answer at ${url} within ${timeoutMs / 1000} s.`);
-}
-
-/** Kills a child started with `detached: true` together with its own children (its process group). */
-function killGroup(child, signal = 'SIGTERM') {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try { child.kill(signal); } catch { /* already gone */ }
-  }
-}
-
-function exited(child, timeoutMs) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolveExit) => {
-    const timer = setTimeout(() => { killGroup(child, 'SIGKILL'); resolveExit(); }, timeoutMs);
-    child.once('exit', () => { clearTimeout(timer); resolveExit(); });
-  });
-}
+/** Anything but a server error counts as answering (a 404 of a deliberately missing file, say). */
+const NOT_A_SERVER_ERROR = (status) => status < 500;
 
 /**
  * Starts the dev identity provider (`npm run idp`, :8080) unless something already answers at the
@@ -77,11 +37,11 @@ function exited(child, timeoutMs) {
  *
  * @param {{ url: string, realm: string }} identityProvider from config.json
  * @param {{ quiet?: boolean }} [options]
- * @returns {Promise<null | { child: import('node:child_process').ChildProcess, stop(): Promise<void> }>}
+ * @returns {Promise<null | import('../tooling/testkit/src/processes.cjs').ManagedProcess>}
  */
 export async function startIdentityProvider(identityProvider, options = {}) {
   const discovery = `${identityProvider.url.replace(/\/$/, '')}/realms/${identityProvider.realm}/.well-known/openid-configuration`;
-  if (await answers(discovery)) {
+  if (await answers(discovery, { accept: NOT_A_SERVER_ERROR })) {
     log(`identity provider already answers at ${identityProvider.url}; using it`);
     return null;
   }
@@ -91,15 +51,14 @@ export async function startIdentityProvider(identityProvider, options = {}) {
   }
   log('starting the dev identity provider (npm run idp)');
   const stdio = options.quiet ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'inherit', 'inherit'];
-  const child = spawn('npm', ['run', '--silent', 'idp'], { cwd: REPO_ROOT, stdio, detached: true });
-  const stop = async () => { killGroup(child, 'SIGTERM'); await exited(child, 5000); };
+  const idp = startProcess('npm', ['run', '--silent', 'idp'], { cwd: REPO_ROOT, stdio });
   try {
-    await waitFor(discovery, { timeoutMs: 60_000, child, name: 'the dev identity provider' });
+    await waitForUrl(discovery, { timeoutMs: 60_000, child: idp.child, name: 'the dev identity provider', accept: NOT_A_SERVER_ERROR });
   } catch (error) {
-    await stop();
+    await idp.stop();
     throw error;
   }
-  return { child, stop };
+  return idp;
 }
 
 /**
@@ -170,47 +129,49 @@ export async function startPreview(options = {}) {
     remotes,
   }));
   const nginxConf = join(previewDir, 'nginx.conf');
+  const workerUser = workerUserFor([shellRoot, configFile, ...remotes.map((remote) => remote.root)]);
+  if (workerUser.directive) log(`running as root and ${workerUser.unreadable[0]} is private: nginx's workers run as root too (decisions/0012)`);
   writeFileSync(nginxConf, renderTemplate(
     readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'),
-    { PREVIEW_DIR: previewDir, MIME_TYPES: findMimeTypes() },
+    { PREVIEW_DIR: previewDir, MIME_TYPES: findMimeTypes(), WORKER_USER_EXTRA: workerUser.directive },
     'preview.nginx.conf.template',
   ));
   const nginxArgs = ['-p', previewDir, '-c', nginxConf, '-e', 'stderr'];
+  const NGINX = requireNginx();
   const check = spawnSync(NGINX, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
   if (check.error) throw new Error(`Cannot run ${NGINX}: ${check.error.message}. Install nginx (Debian: nginx-light) or set NGINX_BIN.`);
   if (check.status !== 0) throw new Error(`nginx rejected the generated configuration (${nginxConf}):\n${check.stderr}`);
 
+  /** @type {import('../tooling/testkit/src/processes.cjs').ManagedProcess[]} */
   const children = [];
   let stopping = false;
   let onExit;
   const exitedPromise = new Promise((r) => { onExit = r; });
-  const track = (name, child) => {
-    children.push(child);
-    child.once('exit', (code, signal) => {
+  const track = (name, managed) => {
+    children.push(managed);
+    void managed.exited.then(({ code, signal }) => {
       if (!stopping) onExit(`${name} exited unexpectedly (${signal ?? `code ${code}`})`);
     });
-    return child;
+    return managed;
   };
   // Last resort if this process ends without stop(): children run in their own process groups.
-  const killOnExit = () => { for (const child of children) killGroup(child, 'SIGKILL'); };
-  process.on('exit', killOnExit);
+  const removeExitHook = killOnExit(() => children.map((managed) => managed.child));
   const stop = async () => {
     stopping = true;
-    for (const child of children) killGroup(child, 'SIGTERM');
-    await Promise.all(children.map((c) => exited(c, 5000)));
-    process.off('exit', killOnExit);
+    await Promise.all(children.map((managed) => managed.stop()));
+    removeExitHook();
   };
 
   try {
     if (options.identityProvider !== false) {
       const idp = await startIdentityProvider(config.identityProvider, { quiet: options.quiet });
-      if (idp) track('identity provider', idp.child);
+      if (idp) track('identity provider', idp);
     }
 
-    const nginx = track('nginx', spawn(NGINX, nginxArgs, { stdio, detached: true }));
+    const nginx = track('nginx', startProcess(NGINX, nginxArgs, { stdio }));
     const urls = { shell: `${SHELL_ORIGIN}/` };
     for (const r of remotes) urls[r.name] = `http://localhost:${r.listen}/mf-manifest.json`;
-    await waitFor(urls.shell, { timeoutMs: 10_000, child: nginx, name: 'nginx' });
+    await waitForUrl(urls.shell, { timeoutMs: 10_000, child: nginx.child, name: 'nginx', accept: NOT_A_SERVER_ERROR });
     urls.identityProvider = config.identityProvider.url;
     return { stop, exited: exitedPromise, urls };
   } catch (error) {
@@ -268,10 +229,10 @@ async function main() {
     if (idpOnly) {
       const config = JSON.parse(readFileSync(resolve(options.configFile ?? PREVIEW_CONFIG), 'utf8'));
       const idp = await startIdentityProvider(config.identityProvider, options);
-      stopAll = idp ? idp.stop : undefined;
+      stopAll = idp ? () => idp.stop() : undefined;
       log('ready');
       if (idp) {
-        await new Promise((r) => idp.child.once('exit', r));
+        await idp.exited;
         log('the identity provider exited; stopping');
         await shutdown(1);
       }

@@ -1,18 +1,21 @@
 #!/usr/bin/env node
 // `npm start`: the dev identity provider, the shell and every remote with their dev servers, in one
-// terminal. Prints the addresses and the demo users once everything answers; Ctrl-C stops it all
-// (each app runs in its own process group, which is killed as a whole: npm → sh → webpack → workers).
-import { spawn } from 'node:child_process';
+// terminal. Says as each part comes up ("identity provider ready", "shell ready on …", "2/3 remotes
+// ready"), then prints the addresses and the demo users; Ctrl-C stops it all (each app runs in its own
+// process group, which is stopped as a whole: npm → sh → webpack → workers).
+//
+// `npm start` runs scripts/preflight.mjs first, which installs the packages on a fresh clone.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { answers, killOnExit, startProcess, stopProcess } from '../tooling/testkit/src/processes.cjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** What runs, and the address that answers once it is ready. */
 export const APPS = [
-  { name: 'idp', args: ['run', 'idp'], ready: 'http://localhost:8080/realms/gatehouse/.well-known/openid-configuration' },
-  { name: 'shell', args: ['start', '-w', '@gatehouse/shell'], ready: 'http://localhost:3000/config.json' },
+  { name: 'idp', args: ['run', 'idp'], ready: 'http://localhost:8080/realms/gatehouse/.well-known/openid-configuration', kind: 'identity provider' },
+  { name: 'shell', args: ['start', '-w', '@gatehouse/shell'], ready: 'http://localhost:3000/config.json', kind: 'shell' },
   ...discoverRemotes(),
 ];
 
@@ -29,15 +32,26 @@ function discoverRemotes() {
       const config = join(dir, entry.name, 'webpack.config.ts');
       const port = existsSync(config) ? /\bport:\s*(\d+)/.exec(readFileSync(config, 'utf8'))?.[1] : undefined;
       if (!port) return [];
-      return [{ name: entry.name, args: ['start', '-w', pkg.name], ready: `http://localhost:${port}/mf-manifest.json`, port }];
+      return [{ name: entry.name, args: ['start', '-w', pkg.name], ready: `http://localhost:${port}/mf-manifest.json`, port, kind: 'remote' }];
     })
     .sort((a, b) => Number(a.port) - Number(b.port));
 }
 
 const COLORS = [35, 36, 32, 33, 34];
-const children = new Map();
+/** @type {Map<string, import('../tooling/testkit/src/processes.cjs').ManagedProcess>} */
+const running = new Map();
 let stopping = false;
+killOnExit(() => [...running.values()].map((app) => app.child));
 
+/** @param {string} message */
+function progress(message) {
+  process.stdout.write(`\x1b[1m▸ ${message}\x1b[0m\n`);
+}
+
+/**
+ * @param {string} name @param {number} color
+ * @param {NodeJS.ReadableStream} stream @param {NodeJS.WritableStream} target
+ */
 function prefixLines(name, color, stream, target) {
   let rest = '';
   stream.on('data', (chunk) => {
@@ -47,73 +61,57 @@ function prefixLines(name, color, stream, target) {
   });
 }
 
+/** @param {(typeof APPS)[number]} app @param {number} index */
 function startApp(app, index) {
-  const child = spawn('npm', app.args, {
+  const started = startProcess('npm', app.args, {
     cwd: root,
-    detached: true, // its own process group, so stop() can kill the whole tree
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' },
   });
-  children.set(app.name, child);
-  const color = COLORS[index % COLORS.length];
-  prefixLines(app.name, color, child.stdout, process.stdout);
-  prefixLines(app.name, color, child.stderr, process.stderr);
-  child.on('exit', (code, signal) => {
-    children.delete(app.name);
+  running.set(app.name, started);
+  const color = COLORS[index % COLORS.length] ?? 0;
+  if (started.child.stdout) prefixLines(app.name, color, started.child.stdout, process.stdout);
+  if (started.child.stderr) prefixLines(app.name, color, started.child.stderr, process.stderr);
+  void started.exited.then(({ code, signal }) => {
+    running.delete(app.name);
     if (stopping) return;
     console.error(`\n${app.name} stopped (${signal ?? `exit code ${code}`}); stopping everything.`);
-    stop(1);
+    void stop(1);
   });
 }
 
-function stop(code = 0) {
+/** Stops every app's process tree (SIGTERM, SIGKILL after 3 s) and exits with `code`. */
+async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
-  if (children.size === 0) process.exit(code);
-  for (const child of children.values()) {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  // Anything that ignores SIGTERM gets SIGKILL after a grace period.
-  const deadline = setTimeout(() => {
-    for (const child of children.values()) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    process.exit(code);
-  }, 3000);
-  deadline.unref();
-  const check = setInterval(() => {
-    if (children.size === 0) {
-      clearInterval(check);
-      process.exit(code);
-    }
-  }, 100);
+  await Promise.all([...running.values()].map((app) => stopProcess(app.child, 3000)));
+  process.exit(code);
 }
 
-async function answers(url) {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    return response.ok;
-  } catch {
-    return false;
-  }
+/** What "ready" sounds like for each kind of app. @param {(typeof APPS)[number]} app */
+function readyMessage(app, remotesReady, remotesTotal) {
+  if (app.kind === 'identity provider') return `identity provider ready on ${new URL(app.ready).origin}`;
+  if (app.kind === 'shell') return `shell ready on ${new URL(app.ready).origin}`;
+  return `${remotesReady}/${remotesTotal} remotes ready (${app.name} on ${new URL(app.ready).origin})`;
 }
 
+/** Polls every app until it answers, announcing each as it comes up. */
 async function waitForAll(timeoutMs = 180_000) {
   const pending = new Set(APPS);
+  const remotesTotal = APPS.filter((app) => app.kind === 'remote').length;
+  let remotesReady = 0;
   const started = Date.now();
   while (pending.size > 0 && !stopping) {
-    for (const app of [...pending]) if (await answers(app.ready)) pending.delete(app);
+    const answered = await Promise.all([...pending].map(async (app) => ((await answers(app.ready)) ? app : null)));
+    for (const app of answered) {
+      if (!app || stopping) continue;
+      pending.delete(app);
+      if (app.kind === 'remote') remotesReady += 1;
+      progress(readyMessage(app, remotesReady, remotesTotal));
+    }
     if (pending.size === 0) return true;
     if (Date.now() - started > timeoutMs) {
-      console.error(`Still waiting for: ${[...pending].map((a) => a.name).join(', ')}`);
+      console.error(`Still waiting for: ${[...pending].map((a) => `${a.name} (${a.ready})`).join(', ')}`);
       return false;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -121,11 +119,12 @@ async function waitForAll(timeoutMs = 180_000) {
   return pending.size === 0;
 }
 
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
-process.on('SIGHUP', () => stop(0));
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+process.on('SIGHUP', () => void stop(0));
 
 // Something already answering (say, an identity provider you started yourself) is used, not started twice.
+progress(`starting the identity provider, the shell and ${APPS.filter((app) => app.kind === 'remote').length} remotes (the first build takes a minute)`);
 for (const [index, app] of APPS.entries()) {
   if (await answers(app.ready)) console.log(`${app.name} is already running (${new URL(app.ready).origin}); using it.`);
   else startApp(app, index);
@@ -143,6 +142,7 @@ ${APPS.filter((app) => app.port).map((app) => `    ${`remote ${app.name}`.padEnd
     bob   / bob     Bob Brown      realm role user
     carol / carol   Carol Chen     realm role user · client role reports/viewer
 
+  Sign in: open http://localhost:3000 and press "Sign in", e.g. as alice / alice.
   Press Ctrl-C to stop everything.
 `);
 }

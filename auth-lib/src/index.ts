@@ -13,6 +13,7 @@ export type {
   LoginOptions,
   LogoutOptions,
   Profile,
+  RefreshFailure,
   Session,
   SessionConfig,
   SessionEvent,

@@ -17,7 +17,7 @@ test("the public entry exports exactly these types and values, and the testing e
       'AuthError', 'AuthProvider', 'RequireAuth', 'RequireRole', 'VERSION', 'authFetch', 'createSession', 'getSession',
       'preloadIdentityClient', 'useAuth', 'useRoles', 'useSignInOnce', 'useToken', 'useUser', 'whenSession',
       // types: the contract's, and the props and results of the React layer
-      'AuthErrorCode', 'AuthProviderProps', 'AuthState', 'LoginOptions', 'LogoutOptions', 'Profile', 'RequireAuthProps',
+      'AuthErrorCode', 'AuthProviderProps', 'AuthState', 'LoginOptions', 'LogoutOptions', 'Profile', 'RefreshFailure', 'RequireAuthProps',
       'RequireRoleProps', 'Roles', 'Session', 'SessionConfig', 'SessionEvent', 'SessionSnapshot', 'SessionStatus',
       'SignOutReason', 'TokenOptions', 'User',
     ].sort(),

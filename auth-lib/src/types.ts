@@ -56,6 +56,12 @@ export interface SessionSnapshot {
   readonly signedInAt: number | null;
   /** the provider's session id (`sid`) */
   readonly sessionId: string | null;
+  /**
+   * the level of authentication the provider vouches for (the token's `acr` claim): with Keycloak a name
+   * of the realm's `acr.loa.map` such as `"gold"`, or a level number such as `"1"` (a password sign-in
+   * without a map) or `"0"` (a session reused from another sign-in); `null` when signed out or absent
+   */
+  readonly acr: string | null;
   /** set when `status` is `error` */
   readonly error: AuthError | null;
   /** set when the visitor was signed out during this page's life */
@@ -66,11 +72,37 @@ export interface SessionSnapshot {
 export type SessionEvent =
   | { readonly type: 'signedIn'; readonly user: User }
   | { readonly type: 'tokenRefreshed'; readonly tokenExpiresAt: number }
+  | { readonly type: 'refreshFailed'; readonly reason: RefreshFailure }
   | { readonly type: 'signedOut'; readonly reason: SignOutReason };
 
+/** Why a token refresh failed: the provider ended the session (HTTP 400), or it could not be reached in time. */
+export type RefreshFailure = 'refused' | 'unreachable';
+
+/**
+ * How to sign in. Every field besides `redirectTo` passes through to keycloak-js's `login()` and becomes
+ * a parameter of the provider's authorization URL.
+ *
+ * @example
+ * session.login({ redirectTo: '/admin', acr: 'gold' });          // step-up: ask for a stronger sign-in
+ * session.login({ loginHint: 'alice', locale: 'de' });           // prefilled username, German login page
+ */
 export interface LoginOptions {
   /** path (with search and hash) of this app to come back to after sign-in; defaults to the current one */
   readonly redirectTo?: string;
+  /** the language of the provider's pages, e.g. `"de"` or `"de-CH fr"` (`ui_locales`) */
+  readonly locale?: string;
+  /** the username or email to prefill on the login form (`login_hint`) */
+  readonly loginHint?: string;
+  /** alias of the identity provider Keycloak should send the visitor to directly (`kc_idp_hint`) */
+  readonly idpHint?: string;
+  /**
+   * the level of authentication the sign-in must reach, e.g. `"gold"` (a name of the realm's
+   * `acr.loa.map`) or `"2"`: sent as an essential `acr` claim of the ID token in the `claims` parameter,
+   * so the provider asks for the extra step (step-up) or fails, rather than returning a weaker sign-in
+   */
+  readonly acr?: string;
+  /** `"login"`: ask for credentials even when a session exists; `"consent"`: ask for consent again; `"none"`: never show a page */
+  readonly prompt?: 'none' | 'login' | 'consent';
 }
 
 export interface LogoutOptions {

@@ -2,14 +2,13 @@
 // on top), paint times from the page itself (Element Timing, Paint Timing), bytes from the network.
 
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumLaunchOptions } from '../../tooling/testkit/src/chromium.cjs';
 
-export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
+export { CHROMIUM_ARGS };
 
+/** The tests' Chromium and launch settings (tooling/testkit: CHROMIUM_PATH, else the system's, else Playwright's). */
 export function launchBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_BIN ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch(chromiumLaunchOptions());
 }
 
 /**
@@ -35,8 +34,9 @@ function paintRecorder() {
  *
  * @returns {Promise<{ page, context, responses: import('playwright-core').Response[], paint: number, fcp: number|null }>}
  */
-export async function coldLoad(browser, url, { elementId, storageState, beforeGoto, timeoutMs = 30_000 } = {}) {
-  const context = await browser.newContext(storageState ? { storageState } : {});
+export async function coldLoad(browser, url, { elementId, storageState, context: existing, beforeGoto, timeoutMs = 30_000 } = {}) {
+  // a new tab of an existing browser context (its cookies and live tabs), or a fresh context
+  const context = existing ?? (await browser.newContext(storageState ? { storageState } : {}));
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -58,12 +58,16 @@ export async function coldLoad(browser, url, { elementId, storageState, beforeGo
   return { page, context, responses, paint, fcp };
 }
 
-/** Encoded (on-the-wire body, here gzip) size of a response in bytes. */
+/** Encoded (on-the-wire body, here gzip) size of a response in bytes; a size that cannot be read fails the run. */
 export async function encodedSize(response) {
+  let sizes;
   try {
-    const sizes = await response.request().sizes();
-    return sizes.responseBodySize;
-  } catch {
-    return 0;
+    sizes = await response.request().sizes();
+  } catch (error) {
+    throw new Error(`bench: cannot read the size of ${response.url()} (${error.message}); a size is never counted as 0 bytes.`, { cause: error });
   }
+  if (!Number.isFinite(sizes.responseBodySize) || sizes.responseBodySize <= 0) {
+    throw new Error(`bench: ${response.url()} reports a body of ${sizes.responseBodySize} bytes; a size is never counted as 0 bytes.`);
+  }
+  return sizes.responseBodySize;
 }

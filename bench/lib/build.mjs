@@ -14,6 +14,15 @@ export const APPS = [
   { name: 'reports', dir: 'remotes/reports' },
 ];
 
+/** The baseline (bench/baseline): a plain host and remote, JavaScript configs, no TypeScript loader at start-up. */
+export const BASELINE_APPS = [
+  { name: 'baselineRemote', dir: 'bench/baseline/remote', plainConfig: true },
+  { name: 'baselineHost', dir: 'bench/baseline/host', plainConfig: true },
+];
+
+/** Cold builds per app; the app's figure is their median. */
+export const BUILDS_PER_APP = 3;
+
 /**
  * Runs an app's production build (`webpack --mode production`, as its `npm run build` does, without
  * npm's own start-up) and resolves with the wall time in seconds.
@@ -21,12 +30,12 @@ export const APPS = [
 export function buildApp(repoRoot, app, outDir) {
   rmSync(outDir, { recursive: true, force: true });
   const webpackBin = join(repoRoot, 'node_modules/.bin/webpack');
-  const args = ['--mode', 'production', '--disable-interpret', '--output-path', outDir];
+  const args = app.plainConfig ? ['--mode', 'production', '--output-path', outDir] : ['--mode', 'production', '--disable-interpret', '--output-path', outDir];
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const child = spawn(webpackBin, args, {
       cwd: join(repoRoot, app.dir),
-      env: { ...process.env, NODE_OPTIONS: '--import=tsx' },
+      env: app.plainConfig ? process.env : { ...process.env, NODE_OPTIONS: '--import=tsx --conditions=@gatehouse/source' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -41,15 +50,19 @@ export function buildApp(repoRoot, app, outDir) {
   });
 }
 
-/** Builds every app one after the other; returns { [app]: seconds } and where each build is. */
-export async function buildAll(repoRoot, workDir, log) {
+/**
+ * Builds every app `times` times, one build after the other (each cold: a fresh output folder, no
+ * persistent cache); returns { [app]: seconds[] } and where each app's last build is.
+ */
+export async function buildAll(repoRoot, workDir, log, apps = APPS, times = BUILDS_PER_APP) {
   const seconds = {};
   const dirs = {};
-  for (const app of APPS) {
+  for (const app of apps) {
     const outDir = join(workDir, 'builds', app.name, 'dist');
-    seconds[app.name] = await buildApp(repoRoot, app, outDir);
+    seconds[app.name] = [];
+    for (let i = 0; i < times; i++) seconds[app.name].push(await buildApp(repoRoot, app, outDir));
     dirs[app.name] = outDir;
-    log(`built ${app.name} in ${seconds[app.name].toFixed(2)} s`);
+    log(`built ${app.name} ${times}× in ${seconds[app.name].map((s) => s.toFixed(2)).join(', ')} s`);
   }
   return { seconds, dirs };
 }

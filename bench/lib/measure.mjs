@@ -27,15 +27,15 @@ export async function signIn(browser, user = 'alice') {
 }
 
 /** Cold load of Home, signed out: ms from navigation start to Home's heading painted. */
-export async function publicLoad(browser, { keep = false } = {}) {
-  const load = await coldLoad(browser, `${ORIGINS.shell}/`, { elementId: HOME });
+export async function publicLoad(browser, { keep = false, origins = GATEHOUSE } = {}) {
+  const load = await coldLoad(browser, `${origins.shell}/`, { elementId: HOME });
   if (!keep) await load.context.close();
   return load;
 }
 
 /** Cold load of /profile with a session at the provider: ms to the remote's heading painted. */
-export async function remoteLoad(browser, session, { keep = false } = {}) {
-  const load = await coldLoad(browser, `${ORIGINS.shell}/profile`, { elementId: PROFILE, storageState: session });
+export async function remoteLoad(browser, session, { keep = false, origins = GATEHOUSE } = {}) {
+  const load = await coldLoad(browser, `${origins.shell}/profile`, { elementId: PROFILE, storageState: session });
   if (!keep) await load.context.close();
   return load;
 }
@@ -47,18 +47,25 @@ async function settledResponses(load) {
     type: response.request().resourceType(),
     status: response.status(),
     encoding: (await response.allHeaders())['content-encoding'] ?? 'identity',
-    bytes: await encodedSize(response),
+    // read only for the files that are counted (redirects and empty answers have no body to size)
+    bytes: () => encodedSize(response),
   })));
 }
+
+/** Gatehouse's origins, or the baseline's (bench/baseline) under the same names. */
+export const BASELINE = { shell: ORIGINS.baselineHost, profile: ORIGINS.baselineRemote, expose: './Profile' };
+const GATEHOUSE = { shell: ORIGINS.shell, profile: ORIGINS.profile, expose: './App' };
 
 const originOf = (url) => new URL(url).origin;
 const pathOf = (url) => new URL(url).pathname;
 
 /** The JavaScript of the shell's origin on a cold load of Home: the files and their gzip bytes. */
-export async function shellInitialJs(load) {
+export async function shellInitialJs(load, origins = GATEHOUSE) {
   const responses = await settledResponses(load);
-  const files = responses.filter((r) => r.type === 'script' && originOf(r.url) === ORIGINS.shell && r.status === 200);
-  return { files: files.map(({ url, bytes, encoding }) => ({ file: pathOf(url), bytes, encoding })), bytes: files.reduce((sum, f) => sum + f.bytes, 0) };
+  const scripts = responses.filter((r) => r.type === 'script' && originOf(r.url) === origins.shell && r.status === 200);
+  const files = await Promise.all(scripts.map(async ({ url, bytes, encoding }) => ({ file: pathOf(url), bytes: await bytes(), encoding })));
+  if (files.length === 0) throw new Error(`bench: no script from ${origins.shell} on Home`);
+  return { files, bytes: files.reduce((sum, f) => sum + f.bytes, 0) };
 }
 
 /**
@@ -67,10 +74,11 @@ export async function shellInitialJs(load) {
  * `./App` expose's own chunks (listed in its mf-manifest.json), plus any shell file that Home did
  * not already need.
  */
-export async function remoteOverhead(load, publicShellFiles, profileDist) {
+export async function remoteOverhead(load, publicShellFiles, profileDist, origins = GATEHOUSE) {
   const responses = await settledResponses(load);
   const manifest = JSON.parse(readFileSync(join(profileDist, 'mf-manifest.json'), 'utf8'));
-  const expose = manifest.exposes.find((e) => e.path === './App');
+  const expose = manifest.exposes.find((e) => e.path === origins.expose);
+  if (!expose) throw new Error(`bench: ${profileDist}/mf-manifest.json has no expose ${origins.expose}`);
   const ownCode = new Set([...expose.assets.js.sync, ...expose.assets.js.async].map((file) => `/${file}`));
   const alreadyLoaded = new Set(publicShellFiles.map((f) => f.file));
   const overhead = [];
@@ -79,11 +87,11 @@ export async function remoteOverhead(load, publicShellFiles, profileDist) {
     if (r.status !== 200) continue;
     const origin = originOf(r.url);
     const file = pathOf(r.url);
-    if (origin === ORIGINS.profile && (r.type === 'script' || r.type === 'fetch' || r.type === 'xhr')) {
-      (ownCode.has(file) ? appCode : overhead).push({ file: `profile:${file}`, bytes: r.bytes });
-    } else if (origin === ORIGINS.shell && r.type === 'script' && !alreadyLoaded.has(file) && file !== '/silent-check-sso.js') {
+    if (origin === origins.profile && (r.type === 'script' || r.type === 'fetch' || r.type === 'xhr')) {
+      (ownCode.has(file) ? appCode : overhead).push({ file: `profile:${file}`, bytes: await r.bytes() });
+    } else if (origin === origins.shell && r.type === 'script' && !alreadyLoaded.has(file) && file !== '/silent-check-sso.js') {
       // (silent-check-sso.js belongs to the sign-in check, not to the remote)
-      overhead.push({ file: `shell:${file}`, bytes: r.bytes });
+      overhead.push({ file: `shell:${file}`, bytes: await r.bytes() });
     }
   }
   const sum = (list) => list.reduce((total, f) => total + f.bytes, 0);
@@ -210,14 +218,91 @@ export function configWithRemotes(config, count) {
   return { ...config, remotes };
 }
 
-/** Cold load of Home with the given config.json served (intercepted): first contentful paint, Home painted. */
-export async function startupWithConfig(browser, configJson) {
+/**
+ * Cold load of Home with the given config.json served (intercepted), signed in at the provider as a user
+ * who may open every remote of it (the generated ones need no role): first contentful paint, Home painted.
+ */
+export async function startupWithConfig(browser, configJson, session) {
   const body = JSON.stringify(configJson);
   const load = await coldLoad(browser, `${ORIGINS.shell}/`, {
     elementId: HOME,
+    storageState: session,
     beforeGoto: (page) => page.route(`${ORIGINS.shell}/config.json`, (route) =>
       route.fulfill({ status: 200, contentType: 'application/json', headers: { 'cache-control': 'no-cache' }, body })),
   });
-  await load.context.close();
+  try {
+    // signed in: the navigation lists every remote the user may open (all of them)
+    const links = load.page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+    await links.nth(configJson.remotes.length - 1).waitFor({ timeout: 30_000 });
+    const listed = await links.count();
+    if (listed < configJson.remotes.length) throw new Error(`bench: the navigation lists ${listed} of ${configJson.remotes.length} remotes`);
+  } finally {
+    await load.context.close();
+  }
   return { fcp: load.fcp, paint: load.paint };
+}
+
+/**
+ * time_to_remote_visible_second_tab_ms: a browser already signed in, with /profile open in one tab,
+ * opens /profile in a second tab (cache disabled, as every cold load here): ms to the remote's heading.
+ * Returns the times of `loads` second tabs, each closed before the next one opens.
+ */
+export async function secondTabLoads(browser, session, loads, origins = GATEHOUSE) {
+  const first = await coldLoad(browser, `${origins.shell}/profile`, { elementId: PROFILE, storageState: session });
+  const times = [];
+  try {
+    for (let i = 0; i < loads; i++) {
+      const load = await coldLoad(browser, `${origins.shell}/profile`, { elementId: PROFILE, context: first.context });
+      times.push(load.paint);
+      await load.page.close();
+    }
+  } finally {
+    await first.context.close();
+  }
+  return times;
+}
+
+/**
+ * token_requests_per_refresh_5_tabs: five tabs of one browser, all on /profile and signed in; the realm's
+ * access tokens last 8 s. Per refresh cycle, once every tab's token has less than 4.5 s left, each tab's
+ * page session is asked for 10 tokens at once (50 getToken() calls over 5 tabs); the POSTs to the token
+ * endpoint from all tabs since the previous cycle are counted. Returns each cycle's count and the
+ * getToken() calls that failed (their error codes).
+ */
+export async function tokensFiveTabs(browser, session, { idpUrl, realm, tabs = 5, callersPerTab = 10, cycles = 3 }) {
+  await setAccessTokenLifespan(idpUrl, realm, 8);
+  const first = await coldLoad(browser, `${ORIGINS.shell}/profile`, { elementId: PROFILE, storageState: session });
+  const { context } = first;
+  const tokenPosts = [];
+  context.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().includes(TOKEN_PATH)) tokenPosts.push(Date.now());
+  });
+  try {
+    const pages = [first.page];
+    for (let i = 1; i < tabs; i++) pages.push((await coldLoad(browser, `${ORIGINS.shell}/profile`, { elementId: PROFILE, context })).page);
+    const perCycle = [];
+    const failed = [];
+    let counted = tokenPosts.length;
+    for (let cycle = 0; cycle < cycles; cycle++) {
+      await Promise.all(pages.map((page) => page.waitForFunction(() => {
+        const snapshot = globalThis[Symbol.for('gatehouse.auth-lib.session')]?.session?.getSnapshot();
+        return snapshot?.status === 'authenticated' && snapshot.tokenExpiresAt !== null && snapshot.tokenExpiresAt - Date.now() < 4500;
+      }, undefined, { timeout: 30_000, polling: 50 })));
+      // a refused refresh (invalid_grant: two tabs used one rotated refresh token) is counted, not thrown
+      const failures = await Promise.all(pages.map((page) => page.evaluate(async (n) => {
+        const pageSession = globalThis[Symbol.for('gatehouse.auth-lib.session')].session;
+        const settled = await Promise.allSettled(Array.from({ length: n }, () => pageSession.getToken()));
+        return settled.filter((r) => r.status === 'rejected').map((r) => String(r.reason?.code ?? r.reason));
+      }, callersPerTab)));
+      await first.page.waitForTimeout(500);
+      perCycle.push(tokenPosts.length - counted);
+      failed.push(failures.flat());
+      counted = tokenPosts.length;
+      if (failed.at(-1).length > 0) break; // a tab that lost its session has nothing left to refresh
+    }
+    return { perCycle, failed };
+  } finally {
+    await context.close();
+    await setAccessTokenLifespan(idpUrl, realm, 300);
+  }
 }

@@ -27,7 +27,7 @@ export async function measureRebuilds({ repoRoot, remoteDir, copyDir, edits }) {
   if (typeof tsconfig.extends === 'string' && tsconfig.extends.startsWith('.')) tsconfig.extends = resolve(repoRoot, remoteDir, tsconfig.extends);
   writeFileSync(join(copyDir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import=tsx', new URL(import.meta.url).pathname, copyDir, String(edits)], {
+    const child = spawn(process.execPath, ['--import=tsx', '--conditions=@gatehouse/source', new URL(import.meta.url).pathname, copyDir, String(edits)], {
       cwd: copyDir, stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';

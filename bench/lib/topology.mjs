@@ -7,9 +7,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
+import { workerUserFor } from '../../tooling/testkit/src/nginx.cjs';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../../deploy/nginx/render.mjs';
 
-export const PORTS = { shell: 4100, profile: 4101, admin: 4102, reports: 4103, identityProvider: 8180 };
+export const PORTS = { shell: 4100, profile: 4101, admin: 4102, reports: 4103, identityProvider: 8180, baselineHost: 4110, baselineRemote: 4111 };
 export const ORIGINS = Object.fromEntries(Object.entries(PORTS).map(([name, port]) => [name, `http://localhost:${port}`]));
 const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 const MIME_TYPES = ['/etc/nginx/mime.types', '/usr/local/etc/nginx/mime.types', '/opt/homebrew/etc/nginx/mime.types'];
@@ -30,7 +31,7 @@ function benchRealm(repoRoot) {
   const realm = JSON.parse(readFileSync(join(repoRoot, 'deploy/keycloak/gatehouse-realm.json'), 'utf8'));
   const spa = realm.clients.find((client) => client.clientId === 'gatehouse-shell');
   if (!spa) throw new Error('bench: the demo realm has no client "gatehouse-shell"');
-  spa.redirectUris = ['shell', 'profile', 'admin', 'reports'].map((name) => `${ORIGINS[name]}/*`);
+  spa.redirectUris = ['shell', 'profile', 'admin', 'reports', 'baselineHost'].map((name) => `${ORIGINS[name]}/*`);
   return realm;
 }
 
@@ -64,6 +65,23 @@ function stopChild(child) {
   });
 }
 
+function baselineServers(dirs) {
+  return `server {
+    listen ${PORTS.baselineHost};
+    server_name localhost;
+    root ${dirs.baselineHost};
+    location / { try_files $uri /index.html; }
+}
+server {
+    listen ${PORTS.baselineRemote};
+    server_name localhost;
+    root ${dirs.baselineRemote};
+    add_header Access-Control-Allow-Origin *;
+    location / { try_files $uri =404; }
+}
+`;
+}
+
 /**
  * Starts the identity provider and nginx for the builds in `dirs` ({ shell, profile, admin, reports }).
  * @returns {Promise<{ config: object, configFile: string, stop(): Promise<void> }>}
@@ -95,10 +113,13 @@ export async function startTopology({ repoRoot, workDir, dirs, log }) {
       shell: { origin: ORIGINS.shell, listen: String(PORTS.shell), serverName: 'localhost', root: dirs.shell },
       remotes: config.remotes.map((remote) => ({ name: remote.name, listen: String(PORTS[remote.name]), serverName: 'localhost', root: dirs[remote.name] })),
     }));
+    // The baseline (bench/baseline): plain server blocks, with the gzip settings of gatehouse-http.conf
+    // (included in the same http block). The include pattern of the nginx template is `remote-*.conf`.
+    if (dirs.baselineHost) writeFileSync(join(nginxDir, 'conf.d', 'remote-baseline.conf'), baselineServers(dirs));
     const mimeTypes = MIME_TYPES.find((file) => existsSync(file));
     if (!mimeTypes) throw new Error(`nginx's mime.types not found (looked in ${MIME_TYPES.join(', ')}). Is nginx installed?`);
     const nginxConf = join(nginxDir, 'nginx.conf');
-    writeFileSync(nginxConf, renderTemplate(readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'), { PREVIEW_DIR: nginxDir, MIME_TYPES: mimeTypes }));
+    writeFileSync(nginxConf, renderTemplate(readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'), { PREVIEW_DIR: nginxDir, MIME_TYPES: mimeTypes, WORKER_USER_EXTRA: workerUserFor([configFile, ...Object.values(dirs)]).directive }));
     const nginxArgs = ['-p', nginxDir, '-c', nginxConf, '-e', 'stderr'];
     const check = spawnSync(NGINX, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
     if (check.error) throw new Error(`Cannot run ${NGINX}: ${check.error.message}. Install nginx or set NGINX_BIN.`);

@@ -150,6 +150,27 @@ export function shellCsp(config, extra = {}) {
   return directives.map(([name, value]) => `${name} ${value}`).join('; ');
 }
 
+/**
+ * The Content-Security-Policy of a remote's own page, its standalone app (decisions/0018): its own code
+ * only, the identity provider for sign-in and the login-status frame, framed by nobody but itself
+ * (keycloak-js's silent check-sso frame).
+ */
+export function remoteCsp(config) {
+  const idp = identityProviderOriginOf(config);
+  return [
+    ['default-src', "'self'"],
+    ['script-src', "'self'"],
+    ['style-src', "'self'"],
+    ['img-src', "'self' data:"],
+    ['connect-src', `'self' ${idp}`],
+    ['frame-src', `'self' ${idp}`],
+    ['form-action', `'self' ${idp}`],
+    ['frame-ancestors', "'self'"],
+    ['object-src', "'none'"],
+    ['base-uri', "'self'"],
+  ].map(([name, value]) => `${name} ${value}`).join('; ');
+}
+
 /** `listen` accepts one value or a list (e.g. IPv4 and IPv6): one `listen` line each. */
 function listenLines(listen, what) {
   const values = (Array.isArray(listen) ? listen : [listen]).map(String).filter(Boolean);
@@ -214,6 +235,7 @@ export function renderDeployment(deployment) {
       REMOTE_SERVER_NAME: required(remote.serverName, `remote ${remote.name} serverName`),
       REMOTE_ROOT: required(remote.root, `remote ${remote.name} root`),
       REMOTE_EXTRA: extraLines(remote.directives, `remote ${remote.name}`),
+      REMOTE_CSP: nginxString(remoteCsp(config), 'CSP'),
     }, 'remote.conf.template');
   }
   return files;

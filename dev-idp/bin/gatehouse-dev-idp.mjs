@@ -3,13 +3,17 @@
 import { parseArgs } from 'node:util';
 import { register } from 'tsx/esm/api';
 
-const usage = 'usage: gatehouse-dev-idp [--port 8080] --realm FILE [--realm FILE…] [--admin-user admin] [--admin-password admin] [--quiet]';
+const usage = 'usage: gatehouse-dev-idp [--port 8080] [--management-port 9000] [--host 127.0.0.1] --realm FILE [--realm FILE…]\n'
+  + '                        [--admin-user admin] [--admin-password admin] [--quiet]\n'
+  + 'The administrator of realm master can also come from KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD.';
 
 let args;
 try {
   args = parseArgs({
     options: {
       port: { type: 'string', default: '8080' },
+      'management-port': { type: 'string', default: '9000' },
+      host: { type: 'string', default: '127.0.0.1' },
       realm: { type: 'string', multiple: true, default: [] },
       'admin-user': { type: 'string' },
       'admin-password': { type: 'string' },
@@ -25,11 +29,16 @@ if (args.help) {
   console.log(usage);
   process.exit(0);
 }
-const port = Number(args.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`--port: expected a port number, got "${args.port}"\n${usage}`);
-  process.exit(2);
+function portOption(name) {
+  const value = Number(args[name]);
+  if (!Number.isInteger(value) || value < 0 || value > 65535 || args[name].trim() === '') {
+    console.error(`--${name}: expected a port number, got "${args[name]}"\n${usage}`);
+    process.exit(2);
+  }
+  return value;
 }
+const port = portOption('port');
+const managementPort = portOption('management-port');
 
 register();
 const { startDevIdp, RealmFileError } = await import('../src/index.ts');
@@ -37,8 +46,10 @@ try {
   const idp = await startDevIdp({
     port,
     realmFiles: args.realm,
-    adminUser: args['admin-user'],
-    adminPassword: args['admin-password'],
+    managementPort,
+    host: args.host,
+    adminUser: args['admin-user'] ?? process.env.KC_BOOTSTRAP_ADMIN_USERNAME,
+    adminPassword: args['admin-password'] ?? process.env.KC_BOOTSTRAP_ADMIN_PASSWORD,
     quiet: args.quiet,
   });
   const stop = () => idp.close().then(() => process.exit(0));
@@ -46,7 +57,7 @@ try {
   process.on('SIGTERM', stop);
 } catch (error) {
   if (error instanceof RealmFileError) console.error(`error: ${error.message}`);
-  else if (error?.code === 'EADDRINUSE') console.error(`error: port ${port} is already in use`);
+  else if (error?.code === 'EADDRINUSE') console.error(`error: port ${error.port ?? port} is already in use (--port, --management-port)`);
   else console.error(error);
   process.exit(1);
 }

@@ -1,8 +1,10 @@
-import KcAdminClient from '@keycloak/keycloak-admin-client';
+import type KcAdminClient from '@keycloak/keycloak-admin-client';
+import { fillLoginForm } from '@gatehouse/testkit/login-form';
+import { signInAsAdmin } from '@gatehouse/testkit/admin';
 import { test as base, expect } from '@playwright/test';
 import type { Page } from '@playwright/test';
 
-import { startDevIdp } from '../src/index.js';
+import { startDevIdp, testRealm } from '../src/index.js';
 import type { DevIdp } from '../src/index.js';
 import { startAppServer } from './appServer.js';
 import type { AppConfig } from './appServer.js';
@@ -29,9 +31,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await idp.close();
   }, { scope: 'worker' }],
   admin: [async ({ idp }, use) => {
-    const admin = new KcAdminClient({ baseUrl: idp.url, realmName: 'master' });
-    await admin.auth({ grantType: 'password', clientId: 'admin-cli', username: 'admin', password: 'admin' });
-    await use(admin);
+    await use(await signInAsAdmin(idp.url));
   }, { scope: 'worker' }],
   app: [async ({}, use) => {
     let current: AppConfig = { url: '', realm: '', clientId: '' };
@@ -41,24 +41,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   }, { scope: 'worker' }],
   realm: [async ({ idp, admin, app }, use, testInfo) => {
     const name = `kcjs-${testInfo.workerIndex}-${Date.now().toString(36)}`;
-    await admin.realms.create({
-      realm: name,
-      enabled: true,
-      clients: [{
-        clientId: 'spa',
-        publicClient: true,
-        standardFlowEnabled: true,
-        redirectUris: [`${app.url}/*`],
-        webOrigins: ['+'],
-        attributes: { 'pkce.code.challenge.method': 'S256', 'post.logout.redirect.uris': '+' },
-      }],
-    });
-    admin.setConfig({ realmName: name });
-    const { id } = await admin.users.create({
-      username: 'alice', enabled: true, email: 'alice@example.com', emailVerified: true, firstName: 'Alice', lastName: 'Anders',
-    });
-    await admin.users.resetPassword({ id, credential: { type: 'password', value: 'alice', temporary: false } });
-    admin.setConfig({ realmName: 'master' });
+    await admin.realms.create(testRealm(name, { clientId: 'spa', origin: app.url }));
     app.use({ url: idp.url, realm: name, clientId: 'spa' });
     await use(name);
     await admin.realms.del({ realm: name });
@@ -72,8 +55,8 @@ export async function signIn(page: Page, appUrl: string): Promise<void> {
   await page.goto(appUrl);
   await expect(page.locator('#state')).toHaveText('signed out');
   await page.evaluate(() => { void (window as unknown as { kc: { login(): Promise<void> } }).kc.login(); });
-  await page.getByLabel('Username or email').fill('alice');
-  await page.locator('#password').fill('alice');
-  await page.locator('#kc-login').click();
+  // Scripts written for Keycloak wait for the authorization URL: the form is served there, not after a redirect.
+  await page.waitForURL(/\/protocol\/openid-connect\/auth\?/);
+  await fillLoginForm(page, 'alice');
   await expect(page.locator('#state')).toHaveText('signed in as alice');
 }

@@ -1,10 +1,13 @@
 import type Provider from 'oidc-provider';
 
+import type { LoaMap } from './acr.js';
+
 import { createRealmKeys } from './keys.js';
 import type { RealmKeys } from './keys.js';
 import { createProvider } from './provider/createProvider.js';
 import { MemoryStore } from './provider/MemoryStore.js';
 import type { Client, Realm, User } from './realm/model.js';
+import { RevokedTokens } from './RevokedTokens.js';
 import { SessionRegistry } from './sessions.js';
 
 /**
@@ -18,6 +21,7 @@ export class RealmRuntime {
   readonly path: string;
   readonly keys: RealmKeys;
   readonly store = new MemoryStore();
+  readonly revoked = new RevokedTokens();
   readonly sessions: SessionRegistry;
   readonly provider: Provider;
 
@@ -28,13 +32,38 @@ export class RealmRuntime {
     this.keys = keys;
     this.sessions = new SessionRegistry(
       () => ({ idle: this.realm.ssoSessionIdleTimeout, max: this.realm.ssoSessionMaxLifespan }),
-      (session) => this.store.deleteWhere((p) => p.uid === session.id || p.sessionUid === session.id),
+      (session) => {
+        this.store.deleteWhere((p) => p.uid === session.id || p.sessionUid === session.id);
+        for (const key of this.clientAcr.keys()) if (key.startsWith(`${session.id} `)) this.clientAcr.delete(key);
+      },
     );
     this.provider = createProvider(this);
   }
 
   static async create(realm: Realm, baseUrl: string): Promise<RealmRuntime> {
     return new RealmRuntime(realm, baseUrl, await createRealmKeys());
+  }
+
+  /** Drops what has expired: SSO sessions, then codes, tokens and abandoned logins (and their step-ups). */
+  sweep(): void {
+    this.sessions.sweep();
+    this.store.sweep();
+    this.revoked.sweep();
+    for (const uid of this.stepUps.keys()) if (!this.store.get('Interaction', uid)) this.stepUps.delete(uid);
+  }
+
+  /**
+   * The `acr` each client's session carries, set at each authorization (Keycloak keeps it in the client
+   * session's notes): key `${sid} ${clientId}`.
+   */
+  readonly clientAcr = new Map<string, string>();
+
+  /** Step-ups under way, by interaction uid: whose password is asked again and the level reached so far. */
+  readonly stepUps = new Map<string, { userId: string; level: number }>();
+
+  /** The level names for a client: its own `acr.loa.map`, else the realm's (as Keycloak). */
+  loaMap(client: Client | undefined): LoaMap {
+    return client && Object.keys(client.acrLoaMap).length > 0 ? client.acrLoaMap : this.realm.acrLoaMap;
   }
 
   client(clientId: string | undefined): Client | undefined {

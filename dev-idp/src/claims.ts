@@ -34,6 +34,8 @@ export interface TokenContext {
   client: Client;
   sid: string;
   scope: string;
+  /** the `acr` of the client's session (see acr.ts); "1" where none was recorded (the password grant) */
+  acr?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface TokenContext {
  * typ "Bearer", azp, sid, roles in `realm_access` / `resource_access`, `allowed-origins`,
  * an audience of the other clients whose roles the token carries, and the profile claims.
  */
-export function accessTokenClaims({ realm, user, client, sid, scope }: TokenContext): Claims {
+export function accessTokenClaims({ realm, user, client, sid, scope, acr = '1' }: TokenContext): Claims {
   const roles = effectiveRoles(realm, user);
   const resourceAccess = Object.fromEntries(
     Object.entries(roles.client).filter(([, r]) => r.length > 0).map(([clientId, r]) => [clientId, { roles: r }]),
@@ -52,7 +54,7 @@ export function accessTokenClaims({ realm, user, client, sid, scope }: TokenCont
     typ: 'Bearer',
     azp: client.clientId,
     sid,
-    acr: '1',
+    acr,
     'allowed-origins': webOrigins(client),
     realm_access: { roles: roles.realm },
     resource_access: resourceAccess,
@@ -62,8 +64,8 @@ export function accessTokenClaims({ realm, user, client, sid, scope }: TokenCont
 }
 
 /** Claims Keycloak adds to the ID token (oidc-provider adds nonce, sid, auth_time, at_hash). */
-export function idTokenClaims(user: User): Claims {
-  return { typ: 'ID', acr: '1', ...profileClaims(user) };
+export function idTokenClaims(user: User, acr = '1'): Claims {
+  return { typ: 'ID', acr, ...profileClaims(user) };
 }
 
 /** The userinfo response. */

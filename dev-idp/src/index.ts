@@ -1,6 +1,7 @@
 import { loadRealmFile, realmFromRepresentation } from './realm/loadRealm.js';
 import type { LoadedRealm } from './realm/loadRealm.js';
 import { masterRealm } from './realm/masterRealm.js';
+import { ManagementServer } from './ManagementServer.js';
 import { DevIdpServer } from './server.js';
 import type { RealmRepresentation } from './realm/representation.js';
 
@@ -11,6 +12,9 @@ export type { TestRealmOptions } from './testRealm.js';
 export type {
   RealmRepresentation, ClientRepresentation, UserRepresentation, RoleRepresentation, CredentialRepresentation,
 } from './realm/representation.js';
+
+/** Loopback only unless told otherwise: realm `master`'s administrator owns every realm. */
+const DEFAULT_HOST = '127.0.0.1';
 
 /** Options of {@link startDevIdp}. */
 export interface DevIdpOptions {
@@ -25,8 +29,16 @@ export interface DevIdpOptions {
   adminPassword?: string;
   /** No banner and no warnings on the console. */
   quiet?: boolean;
-  /** Interface to bind; default: all (like Keycloak in dev mode). */
+  /**
+   * Interface to bind (both ports); default `127.0.0.1`, so the admin API is not on the network.
+   * Pass `0.0.0.0` to widen it.
+   */
   host?: string;
+  /**
+   * Port of the management interface (`/health/live`, `/health/ready`, as Keycloak's on 9000);
+   * 0 = a free one. Absent: no management interface.
+   */
+  managementPort?: number;
 }
 
 /** A running dev IdP. */
@@ -34,6 +46,8 @@ export interface DevIdp {
   /** Base URL, e.g. `http://localhost:8080` (the `url` of keycloak-js and of the admin client). */
   url: string;
   port: number;
+  /** Management interface base URL (health), when `managementPort` was given. */
+  managementUrl?: string;
   /** Stops the server and drops every realm and session. */
   close(): Promise<void>;
 }
@@ -56,8 +70,20 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
   (options.realms ?? []).forEach((rep, i) => loaded.push(realmFromRepresentation(`realms[${i}]`, rep)));
   loaded.forEach(({ warnings }) => warnings.forEach(warn));
 
+  const host = options.host ?? DEFAULT_HOST;
   const server = new DevIdpServer();
-  const port = await server.listen(options.port ?? 0, options.host);
+  const port = await server.listen(options.port ?? 0, host);
+  let management: ManagementServer | undefined;
+  let managementUrl: string | undefined;
+  if (options.managementPort !== undefined) {
+    management = new ManagementServer();
+    try {
+      managementUrl = `http://localhost:${await management.listen(options.managementPort, host)}`;
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
+  }
   await server.addRealm(masterRealm(options.adminUser ?? 'admin', options.adminPassword ?? 'admin'));
   for (const { realm } of loaded) await server.addRealm(realm);
 
@@ -67,5 +93,15 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
     log(`  realm ${realm.name}: ${server.baseUrl}/realms/${realm.name} — users ${users}`);
   }
   log(`  admin API: ${server.baseUrl}/admin (realm master, ${options.adminUser ?? 'admin'})`);
-  return { url: server.baseUrl, port, close: () => server.close() };
+  if (managementUrl) log(`  health: ${managementUrl}/health/live, /health/ready`);
+  if (host !== DEFAULT_HOST) log(`  listening on ${host}: the admin API is reachable from other machines`);
+  return {
+    url: server.baseUrl,
+    port,
+    managementUrl,
+    close: async () => {
+      await management?.close();
+      await server.close();
+    },
+  };
 }

@@ -43,8 +43,9 @@ export function originAllowed(client: Client, origin: string): boolean {
   return allowed.includes('*') || allowed.includes(origin);
 }
 
-/** The client's post-logout redirect URI patterns with `+` expanded to its redirect URIs. */
+/** The client's post-logout redirect URI patterns: `+` expanded to its redirect URIs, `-` none at all. */
 export function postLogoutRedirectUris(client: Client): string[] {
+  if (client.postLogoutRedirectUris.includes('-')) return [];
   return client.postLogoutRedirectUris.flatMap((uri) => (uri === '+' ? client.redirectUris : [uri]));
 }
 

@@ -3,13 +3,22 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 import { handleAdmin } from './admin/adminRouter.js';
 import { REALM_ROUTES } from './endpoints/realmRoutes.js';
-import { sendHtml, sendJson } from './http/respond.js';
+import { BodyTooLargeError, sendHtml, sendJson, sendPage } from './http/respond.js';
+import { errorPage } from './pages/errorPage.js';
 import { layout } from './pages/layout.js';
 import { escapeHtml } from './pages/html.js';
 import type { Realm } from './realm/model.js';
 import { RealmRuntime } from './RealmRuntime.js';
 
 type Callback = (req: IncomingMessage, res: ServerResponse) => void;
+
+function refuse(res: ServerResponse, status: number, description: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  sendJson(res, status, { error: 'invalid_request', error_description: description }, { Connection: 'close' });
+}
 
 /**
  * The HTTP server: `/realms/{realm}/…` goes to that realm's Keycloak endpoints or its
@@ -26,12 +35,17 @@ export class DevIdpServer {
   constructor() {
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((error: unknown) => {
+        if (error instanceof URIError) {
+          // decodeURIComponent of a path, cookie or Basic credential: the client sent it wrong.
+          return refuse(res, 400, 'Malformed percent-encoding in the request (a path, cookie or credential); encode it with encodeURIComponent.');
+        }
+        if (error instanceof BodyTooLargeError) return refuse(res, 413, `${error.message}; send a smaller request.`);
         console.error('dev-idp: request failed', req.method, req.url, error);
         if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: 'unexpected error in the dev IdP' });
         else res.end();
       });
     });
-    this.#sweeper = setInterval(() => this.realms.forEach((r) => r.sessions.sweep()), 1000);
+    this.#sweeper = setInterval(() => this.sweep(), 1000);
     this.#sweeper.unref();
   }
 
@@ -73,6 +87,7 @@ export class DevIdpServer {
     if (!match) return this.#home(url, res);
     const runtime = this.realms.get(decodeURIComponent(match[1] ?? ''));
     if (!runtime) return sendJson(res, 404, { error: 'Realm does not exist' });
+    if (!runtime.realm.enabled) return refuseDisabledRealm(runtime, req, res);
     const rest = match[2] ?? '';
     const forward = (): void => {
       Object.assign(req, { originalUrl: req.url });
@@ -88,6 +103,11 @@ export class DevIdpServer {
       return route.handler({ runtime, req, res, url, params: found.slice(1).map(String), forward });
     }
     forward();
+  }
+
+  /** Sweeps every realm: expired sessions, codes, abandoned logins (the clock is read at each call). */
+  sweep(): void {
+    this.realms.forEach((r) => r.sweep());
   }
 
   #callback(runtime: RealmRuntime): Callback {
@@ -106,4 +126,15 @@ export class DevIdpServer {
       .join('');
     sendHtml(res, 200, layout({ name: 'Gatehouse dev IdP' }, 'Realms', `<ul>${links}</ul>`));
   }
+}
+
+/**
+ * A realm with `enabled: false` answers nothing but refusals, as Keycloak: its pages show
+ * "Realm not enabled", its token endpoint answers 403, bearer endpoints 401.
+ */
+function refuseDisabledRealm(runtime: RealmRuntime, req: IncomingMessage, res: ServerResponse): void {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  if (/\/(token|revoke|introspect)$/.test(path)) return sendJson(res, 403, { error: 'access_denied', error_description: 'Realm not enabled' });
+  if (/\/(userinfo|account)\/?$/.test(path)) return sendJson(res, 401, { error: 'invalid_token', error_description: 'Realm not enabled' });
+  sendPage(res, 403, errorPage(runtime.realm, 'Realm not enabled'));
 }

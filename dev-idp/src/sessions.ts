@@ -28,13 +28,19 @@ const now = (): number => Math.floor(Date.now() / 1000);
  */
 export class SessionRegistry {
   readonly #sessions = new Map<string, SsoSession>();
-  readonly #ended = new Set<string>();
+  /** Ended session ids and when they ended (seconds). */
+  readonly #ended = new Map<string, number>();
   readonly #lifespans: () => SessionLifespans;
   readonly #onEnd: (session: SsoSession) => void;
 
   constructor(lifespans: () => SessionLifespans, onEnd: (session: SsoSession) => void = () => {}) {
     this.#lifespans = lifespans;
     this.#onEnd = onEnd;
+  }
+
+  /** How many sessions are active or remembered as ended (what {@link sweep} bounds). */
+  get size(): number {
+    return this.#sessions.size + this.#ended.size;
   }
 
   /** Records a new session (or returns the existing one); undefined when that id already ended. */
@@ -87,7 +93,7 @@ export class SessionRegistry {
 
   end(id: string): void {
     const session = this.#sessions.get(id);
-    this.#ended.add(id);
+    this.#ended.set(id, now());
     if (!session) return;
     this.#sessions.delete(id);
     this.#onEnd(session);
@@ -99,8 +105,13 @@ export class SessionRegistry {
     return sessions.length;
   }
 
-  /** Ends every expired session (run periodically so expired browser sessions cannot be resumed). */
+  /**
+   * Ends every expired session (run periodically so expired browser sessions cannot be resumed),
+   * and forgets ended ids once nothing could still present them (after the max lifespan).
+   */
   sweep(): void {
     for (const id of [...this.#sessions.keys()]) this.active(id);
+    const forgetBefore = now() - this.#lifespans().max;
+    for (const [id, endedAt] of this.#ended) if (endedAt <= forgetBefore) this.#ended.delete(id);
   }
 }

@@ -8,6 +8,8 @@ export interface TestRealmOptions {
   origin?: string;
   /** seconds (default 300) */
   accessTokenLifespan?: number;
+  /** Keycloak's "Revoke Refresh Token": each refresh token can be used once (default false) */
+  revokeRefreshToken?: boolean;
 }
 
 /**
@@ -19,11 +21,12 @@ export interface TestRealmOptions {
  * await admin.realms.create(testRealm('t-1', { origin: app.origin, accessTokenLifespan: 8 }));
  */
 export function testRealm(name: string, options: TestRealmOptions = {}): RealmRepresentation {
-  const { clientId = 'gatehouse-shell', origin = 'http://localhost:3000', accessTokenLifespan = 300 } = options;
+  const { clientId = 'gatehouse-shell', origin = 'http://localhost:3000', accessTokenLifespan = 300, revokeRefreshToken = false } = options;
   return {
     realm: name,
     enabled: true,
     accessTokenLifespan,
+    ...(revokeRefreshToken ? { revokeRefreshToken } : {}),
     roles: { realm: [{ name: 'user' }, { name: 'admin' }], client: { reports: [{ name: 'viewer' }] } },
     clients: [
       {

@@ -33,6 +33,10 @@ export async function verifyAccessToken(runtime: RealmRuntime, token: string | u
     const session = runtime.sessions.active(typeof payload.sid === 'string' ? payload.sid : undefined);
     const user = runtime.user(payload.sub);
     if (!session || !user || !user.enabled || session.userId !== user.id) return undefined;
+    // A disabled (or deleted) client's tokens stop working at once, as in Keycloak.
+    const client = runtime.client(typeof payload.azp === 'string' ? payload.azp : undefined);
+    if (!client || !client.enabled) return undefined;
+    if (typeof payload.jti === 'string' && runtime.revoked.has(payload.jti)) return undefined;
     return { payload, user, session };
   } catch {
     return undefined;
@@ -40,26 +44,28 @@ export async function verifyAccessToken(runtime: RealmRuntime, token: string | u
 }
 
 export interface RefreshTokenFields {
-  /** oidc-provider's opaque refresh token, carried as the JWT's `jti`. */
+  /** oidc-provider's opaque refresh token, carried as the first part of the JWT's `jti`. */
   handle: string;
   sid: string;
   sub: string;
   azp: string;
   scope: string;
   exp: number;
+  iat: number;
 }
 
 /**
  * Keycloak-shaped refresh token (JWT, typ "Refresh", aud = issuer) around oidc-provider's
  * opaque one. keycloak-js decodes refresh tokens, so an opaque value would break it.
  */
-export async function signRefreshToken(runtime: RealmRuntime, fields: RefreshTokenFields): Promise<string> {
+export async function signRefreshToken(runtime: RealmRuntime, fields: Omit<RefreshTokenFields, 'iat'>): Promise<string> {
   return new SignJWT({ typ: 'Refresh', azp: fields.azp, sid: fields.sid, scope: fields.scope })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: runtime.keys.kid })
     .setIssuer(runtime.issuer)
     .setAudience(runtime.issuer)
     .setSubject(fields.sub)
-    .setJti(fields.handle)
+    // unique per token as Keycloak's (refresh-token reuse is told apart by it); the handle is its first part
+    .setJti(`${fields.handle}.${crypto.randomUUID()}`)
     .setIssuedAt()
     .setExpirationTime(fields.exp)
     .sign(runtime.keys.privateKey);
@@ -76,12 +82,13 @@ export async function verifyRefreshToken(runtime: RealmRuntime, token: string): 
     if (payload.iss !== runtime.issuer || payload.aud !== runtime.issuer) return undefined;
     if (payload.typ !== 'Refresh' || !payload.jti || !payload.sub || typeof payload.sid !== 'string') return undefined;
     return {
-      handle: payload.jti,
+      handle: payload.jti.split('.')[0] ?? '',
       sid: payload.sid,
       sub: payload.sub,
       azp: String(payload.azp),
       scope: String(payload.scope ?? ''),
       exp: payload.exp ?? 0,
+      iat: payload.iat ?? 0,
     };
   } catch {
     return undefined;

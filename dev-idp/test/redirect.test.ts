@@ -35,11 +35,14 @@ describe('redirect URI matching (Keycloak rules)', () => {
     assert.equal(originAllowed(client, 'http://localhost:3002'), false);
   });
 
-  test('post-logout redirect URIs: "+" means the redirect URIs, values split on ##', () => {
+  test('post-logout redirect URIs: absent or "+" means the redirect URIs, "-" none, values split on ##', () => {
     const plus = toClient({ clientId: 'c', redirectUris: ['http://a.test/*'], attributes: { 'post.logout.redirect.uris': '+' } });
     assert.deepEqual(postLogoutRedirectUris(plus), ['http://a.test/*']);
     const listed = toClient({ clientId: 'c', attributes: { 'post.logout.redirect.uris': 'http://a.test/bye##http://b.test/*' } });
     assert.deepEqual(postLogoutRedirectUris(listed), ['http://a.test/bye', 'http://b.test/*']);
-    assert.deepEqual(postLogoutRedirectUris(toClient({ clientId: 'c', redirectUris: ['http://a.test/*'] })), []);
+    // As the admin API creates clients: no attribute at all.
+    assert.deepEqual(postLogoutRedirectUris(toClient({ clientId: 'c', redirectUris: ['http://a.test/*'] })), ['http://a.test/*']);
+    const none = toClient({ clientId: 'c', redirectUris: ['http://a.test/*'], attributes: { 'post.logout.redirect.uris': '-' } });
+    assert.deepEqual(postLogoutRedirectUris(none), []);
   });
 });

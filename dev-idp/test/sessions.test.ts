@@ -13,7 +13,10 @@ const isApp = (url: URL): boolean => url.origin === APP;
 let idp: DevIdp;
 
 before(async () => {
-  idp = await startDevIdp({ realms: [{ ...demoRealm('short'), ssoSessionIdleTimeout: 2 }, demoRealm('frames')], quiet: true });
+  idp = await startDevIdp({
+    realms: [{ ...demoRealm('short'), ssoSessionIdleTimeout: 2 }, demoRealm('frames'), { ...demoRealm('revoking'), revokeRefreshToken: true }],
+    quiet: true,
+  });
 });
 after(() => idp.close());
 
@@ -47,6 +50,19 @@ describe('sessions', () => {
     await new Promise((resolve) => setTimeout(resolve, 3100));
     await assert.rejects(oidc.refreshTokenGrant(config, tokens.refresh_token ?? ''), (error: oidc.ResponseBodyError) =>
       error.status === 400 && error.error === 'invalid_grant' && error.error_description === 'Session not active');
+  });
+
+  test('revokeRefreshToken: each refresh token works once, an older one is stale, and the session lives on', async () => {
+    const { config, verifier, callback } = await signIn('revoking');
+    const first = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'st', expectedNonce: 'nn' });
+    const second = await oidc.refreshTokenGrant(config, first.refresh_token ?? '');
+    await assert.rejects(oidc.refreshTokenGrant(config, first.refresh_token ?? ''), (error: oidc.ResponseBodyError) =>
+      error.status === 400 && error.error === 'invalid_grant' && error.error_description === 'Maximum allowed refresh token reuse exceeded');
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // Keycloak compares whole seconds
+    const third = await oidc.refreshTokenGrant(config, second.refresh_token ?? '');
+    await assert.rejects(oidc.refreshTokenGrant(config, first.refresh_token ?? ''), (error: oidc.ResponseBodyError) =>
+      error.status === 400 && error.error === 'invalid_grant' && error.error_description === 'Stale token');
+    assert.ok(await oidc.refreshTokenGrant(config, third.refresh_token ?? ''));
   });
 
   test('login-status frame: /init checks client and origin; the check follows the server session', async () => {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn, watch } from './support/browser';
+import { fillLoginForm, signIn, watch } from './support/browser';
 import { SHELL, startTopology, type Topology } from './support/topology';
 
 // The whole app works under the shell's Content-Security-Policy: signing in, the silent check-sso
@@ -37,9 +37,7 @@ test('alice signs in and opens every remote with no CSP violation', async ({ pag
 test('a deep link opened signed out signs in and lands on that route', async ({ page }) => {
   const watched = await watch(page);
   await page.goto(`${SHELL}/reports`);
-  await page.locator('#username').fill('carol');
-  await page.locator('#password').fill('carol');
-  await page.locator('#kc-login').click();
+  await fillLoginForm(page, 'carol');
   await expect(page).toHaveURL(`${SHELL}/reports`);
   await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
   expect(await watched.cspViolations()).toEqual([]);

@@ -32,7 +32,7 @@ test('a forged callback (unknown state) is refused', async ({ page }) => {
   const exchanges = tokenRequests(page);
   await page.goto(`${SHELL}/#state=${randomUUID()}&session_state=${randomUUID()}&code=forged-code`);
   await expectSignedOut(page);
-  await page.waitForTimeout(1000);
+  await page.waitForLoadState('networkidle');
   expect(exchanges).toHaveLength(0);
 });
 
@@ -54,7 +54,7 @@ test('a callback replayed in another browser is refused', async ({ page, browser
     const exchanges = tokenRequests(victim);
     await victim.goto(callback!.replace(`${SHELL}/profile`, `${SHELL}/`));
     await expectSignedOut(victim);
-    await victim.waitForTimeout(1000);
+    await victim.waitForLoadState('networkidle');
     expect(exchanges).toHaveLength(0);
   } finally {
     await other.close();

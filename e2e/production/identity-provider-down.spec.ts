@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { fillLoginForm, watch } from './support/browser';
+import { fillLoginForm } from './support/browser';
 import { startTcpProxy } from './support/tcpProxy';
 import { previewConfig, SHELL, startTopology, type Topology } from './support/topology';
 
@@ -28,7 +28,6 @@ test('public pages work while the identity provider is down', async ({ page }) =
 });
 
 test('a protected page says sign-in is unavailable, and Retry works once the provider is back', async ({ page }) => {
-  await watch(page);
   await page.goto(`${SHELL}/reports`);
   const alert = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Sign-in unavailable' }) });
   await expect(alert).toBeVisible({ timeout: 45_000 });

@@ -23,11 +23,11 @@ test.afterAll(async () => {
 
 test('a session revoked by an administrator is signed out within one check, with a notice', async ({ page }) => {
   await page.goto(`${SHELL}/`);
-  await signIn(page, 'carol');
+  await signIn(page, 'alice');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
 
-  await realm.logout('carol');
+  await realm.logout('alice');
   const revokedAt = Date.now();
   await expect(page.getByTestId('session-notice')).toHaveText(/session ended at the identity provider/, { timeout: NOTICED_WITHIN_MS });
   expect(Date.now() - revokedAt).toBeLessThan(NOTICED_WITHIN_MS);
@@ -38,7 +38,7 @@ test('a session revoked by an administrator is signed out within one check, with
   await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
 
   await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-  await fillLoginForm(page, 'carol');
+  await fillLoginForm(page, 'alice');
   await expect(page).toHaveURL(`${SHELL}/reports`);
   await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
   await expect(page.getByTestId('session-notice')).toHaveCount(0);

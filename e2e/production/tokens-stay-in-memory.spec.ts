@@ -15,10 +15,15 @@ test.afterAll(async () => {
 
 test('no token leaves memory', async ({ page, context }) => {
   const tokens = new Set<string>();
+  const unreadable: string[] = [];
   const urls: string[] = [];
   page.on('response', async (response) => {
     if (!response.url().includes('/protocol/openid-connect/token') || response.request().method() !== 'POST') return;
-    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    // An answer that cannot be read fails the test below: its tokens would otherwise go unsearched.
+    const body = (await response.json().catch((error: unknown) => {
+      unreadable.push(`${response.status()} ${response.url()}: ${String(error)}`);
+      return {};
+    })) as Record<string, unknown>;
     for (const key of ['access_token', 'refresh_token', 'id_token']) {
       if (typeof body[key] === 'string') tokens.add(body[key] as string);
     }
@@ -36,6 +41,7 @@ test('no token leaves memory', async ({ page, context }) => {
   await page.reload();
   await expect(page.getByTestId('user-name')).toBeVisible();
 
+  expect(unreadable).toEqual([]);
   expect(tokens.size).toBeGreaterThanOrEqual(3);
   // A whole token, or its signature alone, must not show up anywhere.
   const needles = [...tokens].flatMap((token) => [token, token.split('.')[2] ?? token]).filter((n) => n.length > 20);

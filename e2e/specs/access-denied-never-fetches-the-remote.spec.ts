@@ -10,6 +10,7 @@ test('bob opening /admin gets Access denied naming the missing role, and nothing
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Access denied');
   await expect(page.getByRole('main')).toContainText('realm role "admin"');
+  await page.waitForLoadState('networkidle');
   expect(adminRequests.map((request) => request.url())).toEqual([]);
 });
 
@@ -19,5 +20,6 @@ test('bob opening /reports gets Access denied naming the client role, and nothin
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Access denied');
   await expect(page.getByRole('main')).toContainText('client role "viewer" of client "reports"');
+  await page.waitForLoadState('networkidle');
   expect(reportsRequests.map((request) => request.url())).toEqual([]);
 });

@@ -14,8 +14,8 @@ let devServer: ReturnType<typeof startInBackground> | undefined;
 test.beforeAll(() => {
   root = makeTempCheckout();
 });
-test.afterAll(() => {
-  devServer?.stop();
+test.afterAll(async () => {
+  await devServer?.stop();
   fs.rmSync(root, { recursive: true, force: true });
 });
 

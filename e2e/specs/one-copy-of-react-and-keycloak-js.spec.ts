@@ -41,7 +41,15 @@ test('after opening every remote, the page has loaded exactly one copy of React,
   }
   expect(await navigationLinks(page)).toHaveLength(4);
 
-  const bodies = await Promise.all(scripts.map(async (response) => ({ url: response.url(), body: await response.text().catch(() => '') })));
+  // A script whose body cannot be read fails the test: an empty body would count as "no copy here".
+  const bodies = await Promise.all(
+    scripts.map(async (response) => ({
+      url: response.url(),
+      body: await response.text().catch((error: unknown) => {
+        throw new Error(`could not read the body of ${response.url()}: ${String(error)}`);
+      }),
+    })),
+  );
   const carrying = (pattern: RegExp) => bodies.filter(({ body }) => pattern.test(body)).map(({ url }) => url);
   expect(carrying(REACT)).toHaveLength(1);
   expect(carrying(REACT_DOM)).toHaveLength(1);

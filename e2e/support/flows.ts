@@ -1,10 +1,21 @@
 import { expect, type Page, type Request } from '@playwright/test';
+import { fillLoginForm } from '@gatehouse/testkit/login-form';
 import { IDP, USERS, type DemoUser } from './system';
 
 /** Fills the identity provider's login form (Keycloak's field ids) and waits to be back on `origin`. */
 export async function signInAtProvider(page: Page, user: DemoUser, origin = 'http://localhost:3000'): Promise<void> {
   await page.waitForURL((url) => url.href.startsWith(IDP));
-  await page.locator('#username').fill(USERS[user].username);
+  await fillLoginForm(page, USERS[user].username);
+  await page.waitForURL((url) => url.origin === origin);
+}
+
+/**
+ * Answers the provider's step-up for a level above the password: the dev provider asks for the password
+ * again at the authorization URL (Keycloak runs the step its browser flow configures, e.g. an OTP form).
+ */
+export async function stepUpAtProvider(page: Page, user: DemoUser, origin = 'http://localhost:3000'): Promise<void> {
+  await page.waitForURL((url) => url.href.startsWith(`${IDP}/realms/gatehouse/protocol/openid-connect/auth`));
+  await expect(page.locator('#kc-page-title')).toHaveText('Confirm it is you');
   await page.locator('#password').fill(USERS[user].username);
   await page.locator('#kc-login').click();
   await page.waitForURL((url) => url.origin === origin);

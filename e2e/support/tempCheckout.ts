@@ -1,4 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { startProcess, waitForUrl, type ManagedProcess } from '@gatehouse/testkit/processes';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,30 +39,12 @@ export function run(command: string, args: readonly string[], cwd: string): stri
   return output;
 }
 
-/** Starts a long-running command in its own process group, so `stop` ends the whole tree. */
-export function startInBackground(command: string, args: readonly string[], cwd: string): { child: ChildProcess; stop: () => void } {
-  const child = spawn(command, args, { cwd, detached: true, stdio: 'ignore', env: { ...process.env, FORCE_COLOR: '0' } });
-  return {
-    child,
-    stop: () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    },
-  };
+/** Starts a long-running command in its own process group (tooling/testkit), so `stop` ends the whole tree. */
+export function startInBackground(command: string, args: readonly string[], cwd: string): ManagedProcess {
+  return startProcess(command, args, { cwd, stdio: 'ignore', env: { ...process.env, FORCE_COLOR: '0' } });
 }
 
-export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s.`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+/** Waits until `url` answers 2xx. */
+export function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  return waitForUrl(url, { timeoutMs });
 }

@@ -8,7 +8,9 @@ import { loadPageConfig } from './config/load';
 import { clearOverrides, resolveOverrides, tabStorage } from './overrides/RemoteOverrides';
 import { RemoteOverridesBanner } from './overrides/RemoteOverridesBanner';
 import { FailureLog } from './registry/FailureLog';
+import { compatibilityPlugin } from './registry/compatibilityPlugin';
 import { loadErrorPlugin } from './registry/loadErrorPlugin';
+import { redeployRecoveryPlugin } from './registry/redeployRecoveryPlugin';
 import { RemoteRegistry } from './registry/RemoteRegistry';
 import { remoteToFetchEarly } from './routing/access';
 import { ShellApp } from './ShellApp';
@@ -46,7 +48,11 @@ async function start(): Promise<void> {
   }
 
   const failures = new FailureLog();
-  registerPlugins([loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name))]);
+  registerPlugins([
+    loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name)),
+    compatibilityPlugin(failures),
+    redeployRecoveryPlugin(() => config.remotes),
+  ]);
   const registry = new RemoteRegistry(config.remotes, { registerRemotes, loadRemote }, failures);
   // A deep link to a route that needs only a signed-in visitor fetches its remote in parallel with
   // the sign-in check (check-sso round trips) rather than after it.

@@ -16,6 +16,7 @@ describe('session state', () => {
     expect(snapshot.sessionId).toBe('sid-1');
     expect(snapshot.tokenExpiresAt).toBeGreaterThan(Date.now());
     expect(snapshot.signedInAt).toBeLessThanOrEqual(Date.now());
+    expect(snapshot.acr).toBe('1');
     expect(session.hasRealmRole('admin')).toBe(true);
     expect(session.hasRealmRole('owner')).toBe(false);
     expect(session.hasClientRole('reports', 'viewer')).toBe(true);
@@ -139,6 +140,38 @@ describe('login and logout', () => {
     await session.login();
     expect(kc().loginCalls).toEqual([{ redirectUri: 'http://localhost/profile?tab=1' }]);
     window.history.pushState({}, '', '/');
+  });
+
+  test('login passes locale, loginHint, idpHint, prompt and an essential acr through to keycloak-js', async () => {
+    const { session, kc } = sessionWithFake((k) => (k.initOutcome = 'anonymous'));
+    await session.login({ redirectTo: '/admin', locale: 'de', loginHint: 'alice', idpHint: 'corp', acr: 'gold', prompt: 'login' });
+    expect(kc().loginCalls).toEqual([
+      {
+        redirectUri: 'http://localhost/admin',
+        locale: 'de',
+        loginHint: 'alice',
+        idpHint: 'corp',
+        acr: { values: ['gold'], essential: true },
+        prompt: 'login',
+      },
+    ]);
+  });
+
+  test('login refuses a malformed option with invalid-argument naming it, and does not navigate', async () => {
+    const { session, kc } = sessionWithFake((k) => (k.initOutcome = 'anonymous'));
+    await expect(session.login({ acr: 'gold silver' })).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringContaining('acr') });
+    await expect(session.login({ acr: '' })).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringContaining('acr') });
+    await expect(session.login({ locale: 42 } as never)).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringContaining('locale') });
+    await expect(session.login({ prompt: 'select_account' } as never)).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: expect.stringContaining('"none", "login", "consent"'),
+    });
+    expect(kc().loginCalls).toEqual([]);
+  });
+
+  test('the snapshot carries the acr the provider vouches for', async () => {
+    const { session } = sessionWithFake((k) => (k.acr = 'gold'));
+    expect((await session.ready()).acr).toBe('gold');
   });
 
   test('login refuses a redirect to another site', async () => {

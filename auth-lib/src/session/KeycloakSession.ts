@@ -3,15 +3,22 @@ import { AuthError } from '../errors';
 import type { LoginOptions, LogoutOptions, Profile, Session, SessionEvent, SessionSnapshot, SignOutReason, TokenOptions } from '../types';
 import type { ResolvedConfig } from './config';
 import { initOptions } from './initOptions';
+import { keycloakLoginOptions } from './loginOptions';
 import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloak';
-import { defaultTabChannel, OtherTabs, type TabChannelFactory } from './otherTabs';
-import { mergeProfile } from './profile';
+import { defaultTabChannel, type TabChannelFactory } from './otherTabs';
+import { loadProfile } from './profile';
 import { SessionCheckWatch, sessionCheckRefusedMessage, type MessageTarget } from './sessionCheck';
-import { describeError, protocolErrorOf } from './scrub';
+import { initError, isLoginCallback, pageUrl, unreachableError } from './sessionErrors';
 import { LOADING_SNAPSHOT, SIGNED_OUT, signedInSnapshot } from './snapshot';
 import { EventEmitter, SnapshotStore } from './store';
+import { TabCoordinator, type TabHost } from './tabCoordinator';
+import { defaultTabLocks, type TabLocks } from './tabLeader';
 import { TokenManager, type BackoffSettings } from './tokenManager';
+import { adoptTokenSet, decodeClaims, isNewerTokenSet, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
 import { withTimeout } from './withTimeout';
+
+/** How long a new tab waits for the leading tab's tokens before it does check-sso itself. */
+const SEED_WAIT_MS = 1500;
 
 /** The address parts of the page the session needs. */
 export type PageLocation = Pick<Location, 'origin' | 'href' | 'pathname' | 'search' | 'hash'>;
@@ -22,6 +29,8 @@ export interface SessionDependencies {
   readonly keycloakFactory?: KeycloakFactory;
   /** channel to the page's other tabs; default `BroadcastChannel`, `null` to turn it off */
   readonly tabChannel?: TabChannelFactory | null;
+  /** leader election between tabs; default `navigator.locks`, `null`: every tab refreshes for itself */
+  readonly tabLocks?: TabLocks | null;
   /** used by `authFetch`; default the global `fetch` */
   readonly fetch?: typeof fetch;
   readonly location?: PageLocation;
@@ -43,7 +52,7 @@ export class KeycloakSession implements Session {
   private readonly store = new SnapshotStore(LOADING_SNAPSHOT);
   private readonly events = new EventEmitter();
   private readonly tokens: TokenManager;
-  private readonly otherTabs: OtherTabs | null;
+  private readonly tabs: TabCoordinator | null;
   private readonly factory: KeycloakFactory;
   private readonly location: PageLocation;
   private kc: KeycloakLike | null = null;
@@ -52,6 +61,8 @@ export class KeycloakSession implements Session {
   /** keycloak-js fired onAuthLogout; whether onAuthRefreshError follows decides the reason */
   private logoutPending = false;
   private readonly sessionCheck: SessionCheckWatch;
+  /** SSO sessions (`sid`) this tab saw end: tokens of those never sign it in again */
+  private readonly endedSessions = new Set<string>();
 
   constructor(config: ResolvedConfig, deps: SessionDependencies = {}) {
     this.config = config;
@@ -63,13 +74,17 @@ export class KeycloakSession implements Session {
       minValidity: config.minValidity,
       timeout: config.timeout,
       unreachable: () => this.unreachable(),
-      onRefused: () => this.end('refresh-refused'),
+      onRefused: () => {
+        this.end('refresh-refused');
+        if (this.tabs?.isLeader) this.tabs.announceRefreshRefused();
+      },
+      refresh: (kc, minValidity) => (this.tabs ? this.tabs.refresh(kc, minValidity) : kc.updateToken(minValidity)),
+      onUnreachable: () => this.events.emit({ type: 'refreshFailed', reason: 'unreachable' }),
       ...(deps.backoff ? { backoff: deps.backoff } : {}),
     });
     const tabChannel = deps.tabChannel === undefined ? defaultTabChannel : deps.tabChannel;
-    this.otherTabs = tabChannel
-      ? new OtherTabs(tabChannel, config.realm, config.clientId, () => this.signedOutElsewhere())
-      : null;
+    const tabLocks = deps.tabLocks === undefined ? defaultTabLocks() : deps.tabLocks;
+    this.tabs = tabChannel ? new TabCoordinator(tabChannel, tabLocks, this.tabHost()) : null;
     this.authFetch = createAuthFetch({
       getToken: (options) => this.getToken(options),
       trustedOrigins: config.trustedOrigins,
@@ -117,18 +132,19 @@ export class KeycloakSession implements Session {
 
   async login(options: LoginOptions = {}): Promise<void> {
     const { pathname, search, hash } = this.location;
-    const redirectUri = this.pageUrl(options.redirectTo ?? `${pathname}${search}${hash}`, 'login');
+    const redirectUri = pageUrl(this.location.origin, options.redirectTo ?? `${pathname}${search}${hash}`, 'login');
+    const passThrough = keycloakLoginOptions(options);
     const snapshot = await this.ready();
     if (snapshot.status === 'error' && snapshot.error) throw snapshot.error;
-    await this.liveKeycloak().login({ redirectUri });
+    await this.liveKeycloak().login({ ...passThrough, redirectUri });
   }
 
   async logout(options: LogoutOptions = {}): Promise<void> {
-    const redirectUri = this.pageUrl(options.redirectTo ?? '/', 'logout');
+    const redirectUri = pageUrl(this.location.origin, options.redirectTo ?? '/', 'logout');
     await this.ready();
     const kc = this.kc;
     const signedIn = this.store.get().status === 'authenticated';
-    this.otherTabs?.announceSignOut();
+    this.tabs?.announceSignOut();
     this.end('user');
     // keycloak-js still holds the ID token here, which it sends as id_token_hint so the provider
     // signs out without asking for confirmation; it then navigates away.
@@ -137,58 +153,87 @@ export class KeycloakSession implements Session {
 
   async loadProfile(): Promise<Profile> {
     await this.getToken();
-    const kc = this.liveKeycloak();
-    try {
-      const [userInfo, account] = await withTimeout(
-        Promise.all([kc.loadUserInfo(), kc.loadUserProfile()]),
-        this.config.timeout,
-        () => this.unreachable(),
-      );
-      return mergeProfile({ ...userInfo }, { ...account });
-    } catch (error) {
-      if (error instanceof AuthError) throw error;
-      throw new AuthError(
-        'idp-unreachable',
-        `Could not load the profile from the identity provider at ${this.config.url} (${describeError(error)}). ` +
-          `The account endpoint needs the account client's view-profile role (give users default-roles-${this.config.realm}).`,
-        { cause: error },
-      );
-    }
+    return loadProfile(this.liveKeycloak(), this.config);
   }
 
-  /** Builds a fresh keycloak-js instance and initialises it once; called at creation and by retry(). */
-  private async start(): Promise<void> {
+  /**
+   * Builds a fresh keycloak-js instance and initialises it once; called at creation, by retry(), and
+   * (`quiet`, with a `seed`) when another tab signed in while this one was signed out.
+   */
+  private async start(options: { seed?: TokenSet; quiet?: boolean } = {}): Promise<void> {
     const generation = ++this.generation;
     this.retire(this.kc);
     this.kc = null;
     this.tokens.reset();
-    this.store.set({ ...LOADING_SNAPSHOT, signOutReason: this.store.get().signOutReason });
+    if (!options.quiet) this.store.set({ ...LOADING_SNAPSHOT, signOutReason: this.store.get().signOutReason });
     try {
-      const kc = await withTimeout(
-        Promise.resolve().then(() => this.factory(this.config)),
-        this.config.timeout,
-        () => this.unreachable(),
-      );
+      const askTabs = !options.seed && this.tabs && !isLoginCallback(this.location);
+      const [kc, seed] = await Promise.all([
+        withTimeout(Promise.resolve().then(() => this.factory(this.config)), this.config.timeout, () => this.unreachable()),
+        options.seed ?? (askTabs ? this.tabs!.seed(SEED_WAIT_MS) : null),
+      ]);
+      this.tabs?.campaign();
       if (generation !== this.generation) return;
       this.kc = kc;
       this.wire(kc, generation);
-      const authenticated = await withTimeout(kc.init(initOptions(this.config)), this.config.timeout, () => this.unreachable());
+      const authenticated = await withTimeout(kc.init(initOptions(this.config, seed)), this.config.timeout, () => this.unreachable());
       if (generation !== this.generation) return;
-      if (authenticated && kc.token) this.signIn(kc);
-      else this.store.set({ ...SIGNED_OUT });
+      if (authenticated && kc.token) {
+        this.signIn(kc);
+        // tokens this tab got itself (sign-in, check-sso) sign the other tabs in or bring them up to date
+        if (kc.token !== seed?.token) this.tabs?.shareTokens(kc);
+      } else this.store.set({ ...SIGNED_OUT });
     } catch (error) {
       if (generation !== this.generation) return;
-      this.store.set({ ...SIGNED_OUT, status: 'error', error: this.initError(error) });
+      this.store.set({ ...SIGNED_OUT, status: 'error', error: initError(this.config, error) });
     }
+  }
+
+  /** What the tab coordinator may do with this session. */
+  private tabHost(): TabHost {
+    return {
+      config: this.config,
+      keycloak: () => this.kc,
+      isSignedIn: () => this.store.get().status === 'authenticated',
+      settled: () => this.ready(),
+      receiveTokens: (set) => this.receiveTokens(set),
+      signedOutElsewhere: () => this.signedOutElsewhere(),
+      refreshRefusedElsewhere: () => {
+        this.end('refresh-refused');
+        this.kc?.clearToken();
+      },
+      refreshForFollower: (force) => this.tokens.getToken({ forceRefresh: force }),
+      receiveOther: () => undefined,
+    };
+  }
+
+  /** Tokens from another tab: newer ones replace this tab's; a signed-out tab is signed in with them. */
+  private receiveTokens(set: TokenSet): void {
+    const { status } = this.store.get();
+    const kc = this.kc;
+    if (status === 'authenticated' && kc) {
+      if (!isNewerTokenSet(set, readTokenSet(kc))) return;
+      adoptTokenSet(kc, set);
+      this.tokensChanged(kc);
+    } else if (status === 'anonymous' && seedProblem(set, this.config, Date.now()) === null) {
+      const sid = decodeClaims(set.token)?.sid;
+      if (typeof sid === 'string' && this.endedSessions.has(sid)) return;
+      void this.start({ seed: set, quiet: true });
+    }
+  }
+
+  private tokensChanged(kc: KeycloakLike): void {
+    this.store.set(signedInSnapshot(kc));
+    const { tokenExpiresAt } = this.store.get();
+    if (tokenExpiresAt !== null) this.events.emit({ type: 'tokenRefreshed', tokenExpiresAt });
   }
 
   private wire(kc: KeycloakLike, generation: number): void {
     const current = () => generation === this.generation && this.kc === kc;
     kc.onAuthRefreshSuccess = () => {
       if (!current() || this.store.get().status !== 'authenticated') return;
-      this.store.set(signedInSnapshot(kc));
-      const { tokenExpiresAt } = this.store.get();
-      if (tokenExpiresAt !== null) this.events.emit({ type: 'tokenRefreshed', tokenExpiresAt });
+      this.tokensChanged(kc);
+      this.tabs?.shareTokens(kc);
     };
     // keycloak-js calls onAuthLogout both when the login-status frame reports a change and when a
     // refresh got HTTP 400 (then onAuthRefreshError follows in the same tick): wait a microtask to tell.
@@ -228,7 +273,10 @@ export class KeycloakSession implements Session {
   }
 
   private end(reason: SignOutReason): void {
-    if (this.store.get().status !== 'authenticated') return;
+    const { status, sessionId } = this.store.get();
+    if (status !== 'authenticated') return;
+    if (sessionId) this.endedSessions.add(sessionId);
+    if (reason === 'refresh-refused') this.events.emit({ type: 'refreshFailed', reason: 'refused' });
     this.tokens.reset();
     this.store.set({ ...SIGNED_OUT, signOutReason: reason });
     this.events.emit({ type: 'signedOut', reason });
@@ -245,40 +293,7 @@ export class KeycloakSession implements Session {
     return this.kc;
   }
 
-  /** Only paths of this app: an absolute or protocol-relative URL here would be an open redirect. */
-  private pageUrl(path: string, method: 'login' | 'logout'): string {
-    if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) {
-      throw new AuthError(
-        'invalid-argument',
-        `${method}({ redirectTo: ${JSON.stringify(path)} }): redirectTo must be a path of this app starting with "/", e.g. "/reports".`,
-      );
-    }
-    return `${this.location.origin}${path}`;
-  }
-
   private unreachable(): AuthError {
-    return new AuthError(
-      'idp-unreachable',
-      `The identity provider at ${this.config.url} did not answer within ${this.config.timeout} ms. ` +
-        `Check that it runs and that the URL in config.json is right; session.retry() tries again.`,
-    );
-  }
-
-  private initError(error: unknown): AuthError {
-    if (error instanceof AuthError) return error;
-    const isCallbackError = typeof error === 'object' && error !== null && 'error' in error;
-    if (isCallbackError || (error instanceof Error && /nonce/i.test(error.message))) {
-      return new AuthError(
-        'login-failed',
-        `The identity provider refused the sign-in (${describeError(error)}). Sign in again; if it keeps failing, check the client "${this.config.clientId}" and its redirect URIs.`,
-        { cause: error, protocol: protocolErrorOf(error) },
-      );
-    }
-    return new AuthError(
-      'idp-unreachable',
-      `Could not reach the identity provider at ${this.config.url} (${describeError(error)}). ` +
-        `Check that it runs and that the URL in config.json is right; session.retry() tries again.`,
-      { cause: error },
-    );
+    return unreachableError(this.config);
   }
 }

@@ -1,7 +1,6 @@
 /**
- * Tells the page's other tabs (same origin, same realm and client) that the visitor signed out, so
- * they drop their tokens at once instead of at their next login-status frame check. Messages carry
- * no token, only what happened.
+ * The channel between the tabs of one origin that run a session for the same realm and client.
+ * BroadcastChannel is same-origin, in-memory messaging: tokens sent over it never reach web storage.
  */
 
 /** The part of `BroadcastChannel` used here; injected because jsdom and some browsers lack it. */
@@ -12,8 +11,6 @@ export interface TabChannel {
 }
 
 export type TabChannelFactory = (name: string) => TabChannel;
-
-const SIGNED_OUT_MESSAGE = 'gatehouse-auth:signed-out';
 
 export function channelName(realm: string, clientId: string): string {
   return `gatehouse-auth:${realm}:${clientId}`;
@@ -33,24 +30,3 @@ export const defaultTabChannel: TabChannelFactory | null =
         };
       }
     : null;
-
-export class OtherTabs {
-  private readonly channel: TabChannel;
-
-  constructor(factory: TabChannelFactory, realm: string, clientId: string, onSignedOutElsewhere: () => void) {
-    this.channel = factory(channelName(realm, clientId));
-    this.channel.onMessage((data) => {
-      if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === SIGNED_OUT_MESSAGE) {
-        onSignedOutElsewhere();
-      }
-    });
-  }
-
-  announceSignOut(): void {
-    this.channel.postMessage({ type: SIGNED_OUT_MESSAGE });
-  }
-
-  close(): void {
-    this.channel.close();
-  }
-}

@@ -51,6 +51,8 @@ export function signedInSnapshot(kc: KeycloakLike): Partial<SessionSnapshot> {
     tokenExpiresAt: exp === null ? null : (exp - (kc.timeSkew ?? 0)) * 1000,
     signedInAt: authTime === null ? null : authTime * 1000,
     sessionId: text(access, 'sid') ?? kc.sessionId ?? null,
+    // Keycloak's acr mapper writes both tokens; the ID token is where an essential `acr` claim was asked for.
+    acr: text(id, 'acr') ?? text(access, 'acr'),
     error: null,
     signOutReason: null,
   };
@@ -65,6 +67,7 @@ export const SIGNED_OUT: Partial<SessionSnapshot> = Object.freeze({
   tokenExpiresAt: null,
   signedInAt: null,
   sessionId: null,
+  acr: null,
   error: null,
 });
 

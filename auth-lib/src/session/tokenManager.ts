@@ -26,6 +26,10 @@ export interface TokenManagerDependencies {
   readonly unreachable: () => AuthError;
   /** the provider refused the refresh (keycloak-js cleared its tokens): the session must end */
   readonly onRefused: () => void;
+  /** brings the token to `minValidity` (-1: a new one); default keycloak-js's `updateToken` (the tab coordinator asks the leading tab) */
+  readonly refresh?: (kc: KeycloakLike, minValidity: number) => Promise<unknown>;
+  /** a refresh did not reach the provider in time (the current token is kept while valid); a refusal goes to `onRefused` */
+  readonly onUnreachable?: () => void;
   readonly backoff?: BackoffSettings;
 }
 
@@ -76,12 +80,14 @@ export class TokenManager {
   private async refresh(minValidity: number): Promise<string> {
     const kc = this.signedInKeycloak();
     try {
-      await withTimeout(kc.updateToken(minValidity), this.deps.timeout, this.deps.unreachable);
+      const refresh = this.deps.refresh ? this.deps.refresh(kc, minValidity) : kc.updateToken(minValidity);
+      await withTimeout(refresh, this.deps.timeout, this.deps.unreachable);
     } catch (error) {
       if (!kc.token) {
         this.deps.onRefused();
         throw notAuthenticated('The identity provider refused to refresh the token: the session has ended.');
       }
+      this.deps.onUnreachable?.();
       this.scheduleRetry();
       if (!kc.isTokenExpired()) return kc.token;
       if (error instanceof AuthError) throw error;

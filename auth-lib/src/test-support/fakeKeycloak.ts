@@ -30,6 +30,10 @@ function base64url(value: object): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
+function decode(jwt: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
 function deferred<T>() {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
@@ -46,6 +50,11 @@ export class FakeKeycloak implements KeycloakLike {
   tokenParsed?: Record<string, unknown>;
   idTokenParsed?: Record<string, unknown>;
   refreshToken?: string;
+  refreshTokenParsed?: Record<string, unknown>;
+  idToken?: string;
+  subject?: string;
+  realmAccess?: { roles: string[] };
+  resourceAccess?: Record<string, { roles: string[] }>;
   timeSkew: number | null = 0;
   sessionId?: string;
   onAuthRefreshSuccess?: () => void;
@@ -55,7 +64,13 @@ export class FakeKeycloak implements KeycloakLike {
   /** what the next `init()` does: sign in as this user, stay anonymous, fail, or never answer */
   initOutcome: { signedInAs: FakeUser } | 'anonymous' | 'hang' | { fails: unknown } = { signedInAs: ALICE };
   refreshOutcome: RefreshOutcome = 'ok';
+  /** what the login-status frame answers when `init()` gets tokens of another tab */
+  frameAnswer: 'unchanged' | 'changed' = 'unchanged';
   tokenLifespanSeconds = 60;
+  /** the `acr` claim the provider puts in both tokens (Keycloak: "1" for a password sign-in without a loa map) */
+  acr = '1';
+  /** seconds the refresh token lives (the SSO session's idle timeout) */
+  refreshLifespanSeconds = 1800;
   initCalls: KeycloakInitOptions[] = [];
   updateTokenCalls: number[] = [];
   /** refreshes that went to the (pretend) network */
@@ -72,6 +87,18 @@ export class FakeKeycloak implements KeycloakLike {
   init = async (options?: KeycloakInitOptions): Promise<boolean> => {
     this.initCalls.push(options ?? {});
     if (this.initCalls.length > 1) throw new Error("A 'Keycloak' instance can only be initialized once.");
+    if (options?.token && options.refreshToken) {
+      // keycloak-js: takes the tokens, then asks its login-status frame (and does no check-sso)
+      this.token = options.token;
+      this.tokenParsed = decode(options.token);
+      this.refreshToken = options.refreshToken;
+      this.refreshTokenParsed = decode(options.refreshToken);
+      this.timeSkew = options.timeSkew ?? null;
+      this.user = { sub: String(this.tokenParsed.sub), preferred_username: String(this.tokenParsed.preferred_username) };
+      this.authenticated = true;
+      if (this.frameAnswer === 'changed') this.clearToken();
+      return this.authenticated;
+    }
     const outcome = this.initOutcome;
     if (outcome === 'hang') return this.pendingInit.promise;
     if (outcome === 'anonymous') return false;
@@ -91,19 +118,23 @@ export class FakeKeycloak implements KeycloakLike {
     const now = Math.floor(Date.now() / 1000);
     this.tokenCounter += 1;
     this.tokenParsed = {
+      iss: 'http://localhost:8080/realms/gatehouse',
+      azp: 'gatehouse-shell',
       sub: user.sub,
       preferred_username: user.preferred_username,
       name: user.name,
       email: user.email,
       sid: 'sid-1',
+      acr: this.acr,
       iat: now,
       exp: now + this.tokenLifespanSeconds,
       realm_access: { roles: user.realmRoles ?? [] },
       resource_access: Object.fromEntries(Object.entries(user.clientRoles ?? {}).map(([c, roles]) => [c, { roles }])),
     };
-    this.idTokenParsed = { sub: user.sub, auth_time: now - 10, sid: 'sid-1' };
+    this.idTokenParsed = { sub: user.sub, auth_time: now - 10, sid: 'sid-1', acr: this.acr };
     this.token = `eyJhbGciOiJSUzI1NiJ9.${base64url(this.tokenParsed)}.sig${this.tokenCounter}`;
-    this.refreshToken = `refresh-${this.tokenCounter}`;
+    this.refreshTokenParsed = { typ: 'Refresh', sid: 'sid-1', iat: now, exp: now + this.refreshLifespanSeconds };
+    this.refreshToken = `eyJhbGciOiJSUzI1NiJ9.${base64url(this.refreshTokenParsed)}.refresh${this.tokenCounter}`;
     this.authenticated = true;
   }
 
@@ -142,6 +173,7 @@ export class FakeKeycloak implements KeycloakLike {
     this.tokenParsed = undefined;
     this.idTokenParsed = undefined;
     this.refreshToken = undefined;
+    this.refreshTokenParsed = undefined;
     this.authenticated = false;
     this.onAuthLogout?.();
   };
@@ -197,4 +229,39 @@ export function fakeTabBus() {
     };
   };
   return { factory, channels, messages };
+}
+
+/**
+ * An in-memory Web Locks stand-in for tabs of one test: a lock is granted to one holder at a time, in
+ * request order; `closeTab(i)` releases what the i-th requester holds, as closing its tab would.
+ */
+export function fakeTabLocks() {
+  const queue: { name: string; grant: () => void; held: boolean; release?: () => void }[] = [];
+  const grantNext = (name: string) => {
+    if (queue.some((entry) => entry.name === name && entry.held)) return;
+    queue.find((entry) => entry.name === name)?.grant();
+  };
+  const locks = {
+    request: (name: string, callback: () => Promise<void>) =>
+      new Promise<void>((resolve) => {
+        const entry: (typeof queue)[number] = {
+          name,
+          held: false,
+          grant: () => {
+            entry.held = true;
+            const done = () => {
+              queue.splice(queue.indexOf(entry), 1);
+              resolve();
+              grantNext(name);
+            };
+            entry.release = done;
+            void callback().then(done);
+          },
+        };
+        queue.push(entry);
+        grantNext(name);
+      }),
+    query: async () => ({ held: queue.filter((entry) => entry.held).map(({ name }) => ({ name })) }),
+  };
+  return { locks, holders: () => queue.filter((e) => e.held).length, releaseHeld: () => queue.find((e) => e.held)?.release?.() };
 }

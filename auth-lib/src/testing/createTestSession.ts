@@ -1,6 +1,7 @@
 import { createAuthFetch } from '../authFetch';
 import { AuthError } from '../errors';
 import { resolveConfig } from '../session/config';
+import { keycloakLoginOptions } from '../session/loginOptions';
 import { SIGNED_OUT } from '../session/snapshot';
 import { EventEmitter, SnapshotStore } from '../session/store';
 import type {
@@ -22,6 +23,8 @@ export interface TestSessionOptions {
   readonly realmRoles?: readonly string[];
   /** client id → roles, e.g. `{ reports: ['viewer'] }` */
   readonly clientRoles?: Readonly<Record<string, readonly string[]>>;
+  /** the level of authentication of the signed-in session (`acr`); default `"1"` */
+  readonly acr?: string;
   /** what `getToken()` returns; default `"test-token"` */
   readonly token?: string;
   /** default `authenticated` when there is a user, else `anonymous` */
@@ -49,7 +52,7 @@ export interface TestSession extends Session {
   /** merges fields into the snapshot (and notifies subscribers), e.g. `setState({ status: 'loading' })` */
   setState(next: Partial<SessionSnapshot> & { readonly token?: string }): void;
   /** signs in (as the given user and roles, or the ones the session was created with); emits signedIn */
-  signIn(options?: Pick<TestSessionOptions, 'user' | 'realmRoles' | 'clientRoles' | 'token'>): void;
+  signIn(options?: Pick<TestSessionOptions, 'user' | 'realmRoles' | 'clientRoles' | 'token' | 'acr'>): void;
   /** signs out as if for `reason`; emits signedOut */
   signOut(reason?: SignOutReason): void;
   /** replaces the token as a refresh would; emits tokenRefreshed */
@@ -90,6 +93,7 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
     tokenExpiresAt: Date.now() + 5 * 60_000,
     signedInAt: Date.now(),
     sessionId: 'test-session',
+    acr: from.acr ?? '1',
     error: null,
     signOutReason: null,
   });
@@ -132,6 +136,8 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
       ...(options.fetch ? { fetch: options.fetch } : {}),
     }),
     login: async (loginOptions = {}) => {
+      // the same checks as the real session, so a malformed option fails in a remote's unit test too
+      keycloakLoginOptions(loginOptions);
       calls.login.push(loginOptions);
     },
     logout: async (logoutOptions = {}) => {

@@ -7,6 +7,7 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   fullyParallel: false,
+  forbidOnly: true,
   workers: 1,
   timeout: 60_000,
   reporter: [['list']],

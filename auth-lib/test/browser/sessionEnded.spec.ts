@@ -1,4 +1,4 @@
-import { adminClient } from './support/admin';
+import { signInAsAdmin } from '@gatehouse/testkit/admin';
 import { expect, signIn, status, test } from './support/fixtures';
 
 // The login-status frame is checked every 5 s; allow that plus a margin for the check itself.
@@ -6,7 +6,7 @@ const FRAME_INTERVAL_AND_MARGIN = 5_000 + 3_000;
 
 test('a session revoked through the admin API turns anonymous within 5 s plus a margin', async ({ page, app, idp, realm }) => {
   await signIn(page, app);
-  const admin = await adminClient(idp);
+  const admin = await signInAsAdmin(idp.url);
   const [alice] = await admin.users.find({ realm, username: 'alice', exact: true });
 
   await admin.users.logout({ realm, id: alice!.id! });

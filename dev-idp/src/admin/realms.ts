@@ -1,6 +1,7 @@
 import { sendJson } from '../http/respond.js';
 import { realmFromRepresentation } from '../realm/loadRealm.js';
 import { RealmFileError } from '../realm/RealmFileError.js';
+import { MAX_SECONDS, validSeconds } from '../realm/validate.js';
 import type { DevIdpServer } from '../server.js';
 import type { AdminRequest } from './AdminRequest.js';
 import { AdminError } from './AdminRequest.js';
@@ -34,13 +35,14 @@ export function getRealm({ runtime, res }: AdminRequest): void {
 export function updateRealm({ runtime, res, body }: AdminRequest): void {
   const update = (body ?? {}) as Record<string, unknown>;
   const { realm } = runtime;
-  for (const key of ['accessTokenLifespan', 'ssoSessionIdleTimeout', 'ssoSessionMaxLifespan'] as const) {
+  for (const key of ['accessTokenLifespan', 'accessTokenLifespanForImplicitFlow', 'ssoSessionIdleTimeout', 'ssoSessionMaxLifespan'] as const) {
     const value = update[key];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw new AdminError(400, `${key}: expected a positive whole number of seconds`);
+    if (!validSeconds(value)) throw new AdminError(400, `${key}: expected a positive whole number of seconds (at most ${MAX_SECONDS}), got ${JSON.stringify(value)}`);
     realm[key] = value;
   }
   if (typeof update.enabled === 'boolean') realm.enabled = update.enabled;
+  if (typeof update.revokeRefreshToken === 'boolean') realm.revokeRefreshToken = update.revokeRefreshToken;
   if (typeof update.displayName === 'string') realm.displayName = update.displayName;
   if (typeof update.realm === 'string' && update.realm !== realm.name) throw new AdminError(400, 'Renaming a realm is not supported by the dev IdP');
   res.writeHead(204).end();

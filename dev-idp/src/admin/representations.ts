@@ -21,7 +21,7 @@ export function userOut(user: User): Record<string, unknown> {
 export function clientOut(client: Client): Record<string, unknown> {
   const attributes: Record<string, string> = {};
   if (client.pkceMethod) attributes['pkce.code.challenge.method'] = client.pkceMethod;
-  if (client.postLogoutRedirectUris.length > 0) attributes['post.logout.redirect.uris'] = client.postLogoutRedirectUris.join('##');
+  if (client.postLogoutRedirectUris.join() !== '+') attributes['post.logout.redirect.uris'] = client.postLogoutRedirectUris.join('##');
   return {
     id: client.id,
     clientId: client.clientId,
@@ -30,6 +30,7 @@ export function clientOut(client: Client): Record<string, unknown> {
     publicClient: client.publicClient,
     bearerOnly: client.bearerOnly,
     standardFlowEnabled: client.standardFlowEnabled,
+    implicitFlowEnabled: client.implicitFlowEnabled,
     directAccessGrantsEnabled: client.directAccessGrantsEnabled,
     redirectUris: client.redirectUris,
     webOrigins: client.webOrigins,
@@ -57,7 +58,9 @@ export function realmOut(realm: Realm): Record<string, unknown> {
     displayName: realm.displayName,
     enabled: realm.enabled,
     accessTokenLifespan: realm.accessTokenLifespan,
+    accessTokenLifespanForImplicitFlow: realm.accessTokenLifespanForImplicitFlow,
     ssoSessionIdleTimeout: realm.ssoSessionIdleTimeout,
     ssoSessionMaxLifespan: realm.ssoSessionMaxLifespan,
+    revokeRefreshToken: realm.revokeRefreshToken,
   };
 }

@@ -25,6 +25,9 @@ export function discoveryEndpoint({ runtime, res, forward }: RealmRequest): void
         frontchannel_logout_supported: false,
         grant_types_supported: [...new Set([...grants, 'password'])],
         response_modes_supported: ['query', 'fragment', 'form_post'],
+        // Keycloak: the LoA levels "0" (SSO) and "1" (a password), and the names of the realm's acr.loa.map
+        acr_values_supported: [...new Set(['0', '1', ...Object.keys(runtime.realm.acrLoaMap)])],
+        claims_parameter_supported: true,
       },
     };
   });

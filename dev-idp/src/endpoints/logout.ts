@@ -1,7 +1,7 @@
 import { compactVerify } from 'jose';
 
 import { clearedSessionCookies, readCookies } from '../http/cookies.js';
-import { readParams, redirect, sendHtml } from '../http/respond.js';
+import { readParams, redirect, sendPage } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
 import { loggedOutPage, logoutConfirmPage } from '../pages/logoutPages.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
@@ -9,6 +9,7 @@ import { postLogoutRedirectUris, redirectUriMatches } from '../redirect.js';
 import type { RealmRequest } from './RealmRequest.js';
 
 interface IdTokenHint {
+  typ?: string;
   sid?: string;
   azp?: string;
   aud?: string | string[];
@@ -26,16 +27,21 @@ export async function logoutEndpoint({ runtime, req, res, url }: RealmRequest): 
   const state = params.get('state') ?? undefined;
   const rawHint = params.get('id_token_hint');
   const hint = rawHint ? await verifyHint(runtime, rawHint) : undefined;
-  if (rawHint && !hint) return sendHtml(res, 400, errorPage(realm, 'Invalid parameter: id_token_hint'));
+  if (rawHint && !hint) return sendPage(res, 400, errorPage(realm, 'Invalid parameter: id_token_hint'));
+  // Keycloak: a client_id must be the one the ID token was issued to.
+  const givenClient = params.get('client_id');
+  if (hint && givenClient && !audienceOf(hint).includes(givenClient)) {
+    return sendPage(res, 400, errorPage(realm, 'Invalid parameter: id_token_hint'));
+  }
 
   const clientId = params.get('client_id') ?? hint?.azp ?? (typeof hint?.aud === 'string' ? hint.aud : undefined);
   if (redirectUri) {
     if (!clientId) {
-      return sendHtml(res, 400, errorPage(realm, 'Either the parameter client_id or the parameter id_token_hint is required when post_logout_redirect_uri is used.'));
+      return sendPage(res, 400, errorPage(realm, 'Either the parameter client_id or the parameter id_token_hint is required when post_logout_redirect_uri is used.'));
     }
     const client = runtime.client(clientId);
     if (!client || !redirectUriMatches(redirectUri, postLogoutRedirectUris(client))) {
-      return sendHtml(res, 400, errorPage(realm, 'Invalid redirect uri'));
+      return sendPage(res, 400, errorPage(realm, 'Invalid redirect uri'));
     }
   }
 
@@ -45,14 +51,14 @@ export async function logoutEndpoint({ runtime, req, res, url }: RealmRequest): 
     if (clientId) fields.client_id = clientId;
     if (redirectUri) fields.post_logout_redirect_uri = redirectUri;
     if (state) fields.state = state;
-    return sendHtml(res, 200, logoutConfirmPage(realm, url.pathname, fields));
+    return sendPage(res, 200, logoutConfirmPage(realm, url.pathname, fields));
   }
 
   if (hint?.sid) runtime.sessions.end(hint.sid);
   const fromCookie = runtime.sessions.byCookie(readCookies(req).KEYCLOAK_SESSION);
   if (fromCookie) runtime.sessions.end(fromCookie.id);
   const cookies = { 'Set-Cookie': clearedSessionCookies(runtime) };
-  if (!redirectUri) return sendHtml(res, 200, loggedOutPage(realm), cookies);
+  if (!redirectUri) return sendPage(res, 200, loggedOutPage(realm), cookies);
   const target = new URL(redirectUri);
   if (state) target.searchParams.set('state', state);
   redirect(res, target.href, cookies);
@@ -62,9 +68,14 @@ async function verifyHint(runtime: RealmRuntime, token: string): Promise<IdToken
   try {
     const { payload } = await compactVerify(token, runtime.keys.publicKey);
     const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
-    if (claims.iss !== runtime.issuer) return undefined;
+    // Only an ID token of this realm (not its access or refresh tokens, not another realm's).
+    if (claims.iss !== runtime.issuer || claims.typ !== 'ID') return undefined;
     return claims as IdTokenHint;
   } catch {
     return undefined;
   }
+}
+
+function audienceOf(hint: IdTokenHint): string[] {
+  return Array.isArray(hint.aud) ? hint.aud : hint.aud ? [hint.aud] : [];
 }

@@ -7,6 +7,7 @@ import type { JsonResponse } from '../http/interceptJson.js';
 import { readBody, replayBody, sendOAuthError } from '../http/respond.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { originAllowed } from '../redirect.js';
+import { refreshTokenIssued, refreshTokenReuseError } from '../refreshTokenReuse.js';
 import { signRefreshToken, verifyRefreshToken } from '../tokens.js';
 import { basicClientId, passwordGrant } from './passwordGrant.js';
 import type { RealmRequest } from './RealmRequest.js';
@@ -39,10 +40,16 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
     }
     if (!runtime.sessions.active(refresh.sid)) return sendOAuthError(res, 400, 'invalid_grant', 'Session not active');
     if (refresh.exp <= Math.floor(Date.now() / 1000)) return sendOAuthError(res, 400, 'invalid_grant', 'Token is not active');
+    const reuse = refreshTokenReuseError(runtime, params.get('refresh_token') ?? '', refresh);
+    if (reuse) return sendOAuthError(res, 400, 'invalid_grant', reuse);
     params.set('refresh_token', refresh.handle);
   }
   replayBody(req, Buffer.from(params.toString()));
-  interceptJson(res, (response) => keycloakTokenResponse(runtime, response, grantType === 'refresh_token'));
+  interceptJson(res, async (response) => {
+    // Keycloak removes a code at its first use, even a failed one (a wrong PKCE verifier): no second guess.
+    if (grantType === 'authorization_code' && response.status !== 200) runtime.store.delete('AuthorizationCode', params.get('code') ?? '');
+    return keycloakTokenResponse(runtime, response, grantType === 'refresh_token');
+  });
   forward();
 }
 
@@ -58,6 +65,7 @@ async function keycloakTokenResponse(runtime: RealmRuntime, response: JsonRespon
   const now = Math.floor(Date.now() / 1000);
   const refreshExp = runtime.sessions.expiresAt(session);
   const scope = grantedScope(typeof body.scope === 'string' ? body.scope : undefined);
+  if (typeof body.refresh_token === 'string') refreshTokenIssued(runtime, session.id, String(access.azp));
   const refreshToken = typeof body.refresh_token === 'string'
     ? await signRefreshToken(runtime, { handle: body.refresh_token, sid: session.id, sub: access.sub, azp: String(access.azp), scope, exp: refreshExp })
     : undefined;

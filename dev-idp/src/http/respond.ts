@@ -23,19 +23,46 @@ export function sendHtml(res: ServerResponse, status: number, html: string, head
   res.end(html);
 }
 
+/**
+ * Headers Keycloak sends on its login and logout pages: no framing by other sites (clickjacking),
+ * no content sniffing.
+ */
+export const PAGE_SECURITY_HEADERS = {
+  'X-Frame-Options': 'SAMEORIGIN',
+  'Content-Security-Policy': "frame-src 'self'; frame-ancestors 'self'; object-src 'none';",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+} as const;
+
+/** A login, logout or error page: HTML with {@link PAGE_SECURITY_HEADERS}. */
+export function sendPage(res: ServerResponse, status: number, html: string, headers: Record<string, string | string[]> = {}): void {
+  sendHtml(res, status, html, { ...PAGE_SECURITY_HEADERS, ...headers });
+}
+
 export function redirect(res: ServerResponse, location: string, headers: Record<string, string | string[]> = {}): void {
   res.writeHead(302, { ...NO_STORE, Location: location, 'Content-Length': 0, ...headers });
   res.end();
 }
 
-const LIMIT = 1024 * 1024;
+/** Largest request body read (Keycloak's default HTTP limit is larger; a dev IdP needs forms and realm JSON). */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** A body over {@link BODY_LIMIT}: answered 413 by the server. */
+export class BodyTooLargeError extends Error {
+  constructor() {
+    super(`request body over ${BODY_LIMIT} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
 
 export async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  let size = 0;
+  let size = Number(req.headers['content-length'] ?? 0);
+  if (size > BODY_LIMIT) throw new BodyTooLargeError();
+  size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > LIMIT) throw new Error('request body too large');
+    if (size > BODY_LIMIT) throw new BodyTooLargeError();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

@@ -17,9 +17,9 @@ button:hover,input[type=submit]:hover{background:#1b45a6}
 `;
 
 /** The frame every dev IdP page shares: realm name, a heading, the page's content. */
-export function layout(realm: Pick<Realm, 'name' | 'displayName'>, title: string, content: string): string {
+export function layout(realm: Pick<Realm, 'name' | 'displayName'>, title: string, content: string, lang = 'en'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -6,10 +6,12 @@ export interface LoginPageOptions {
   action: string;
   username?: string;
   error?: string;
+  /** the page's language (see locale.ts) */
+  lang?: string;
 }
 
 /** Keycloak's login form, with its element ids (`#username`, `#password`, `#kc-login`, `#input-error`). */
-export function loginPage(realm: Realm, { action, username = '', error }: LoginPageOptions): string {
+export function loginPage(realm: Realm, { action, username = '', error, lang }: LoginPageOptions): string {
   const invalid = error ? ' aria-invalid="true" aria-describedby="input-error"' : '';
   return layout(realm, 'Sign in to your account', `
 ${error ? `<p id="input-error" class="alert" role="alert" aria-live="polite">${escapeHtml(error)}</p>` : ''}
@@ -19,5 +21,5 @@ ${error ? `<p id="input-error" class="alert" role="alert" aria-live="polite">${e
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${invalid}>
 <input id="kc-login" name="login" type="submit" value="Sign In">
-</form>`);
+</form>`, lang);
 }

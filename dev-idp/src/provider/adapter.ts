@@ -7,7 +7,11 @@ import type { MemoryStore, Payload } from './MemoryStore.js';
  * except `Client`, which is read from the realm itself, so clients created or changed through
  * the admin API are seen at once.
  */
-export function createAdapterClass(store: MemoryStore, findClient: (clientId: string) => AdapterPayload | undefined) {
+export function createAdapterClass(
+  store: MemoryStore,
+  findClient: (clientId: string) => AdapterPayload | undefined,
+  onGrantRevoked: (grantId: string) => void = () => {},
+) {
   return class RealmAdapter implements Adapter {
     readonly #model: string;
 
@@ -45,6 +49,7 @@ export function createAdapterClass(store: MemoryStore, findClient: (clientId: st
 
     async revokeByGrantId(grantId: string): Promise<void> {
       store.deleteWhere((p) => p.grantId === grantId);
+      onGrantRevoked(grantId);
     }
   };
 }

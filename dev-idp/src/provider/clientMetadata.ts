@@ -4,22 +4,31 @@ import type { Client } from '../realm/model.js';
 
 /**
  * How a Keycloak client looks to oidc-provider. Bearer-only and disabled clients are not
- * registered (oidc-provider answers invalid_client, as Keycloak does). Redirect URIs are
- * only those that parse as URLs; matching itself uses Keycloak's rule (see redirect.ts).
+ * registered (oidc-provider answers invalid_client, as Keycloak does). A client whose flows are
+ * all off still exists: its requests are refused with Keycloak's errors before oidc-provider
+ * sees them (endpoints/authorization.ts). Redirect URIs are only those that parse as URLs;
+ * matching itself uses Keycloak's rule (see redirect.ts).
  */
 export function toClientMetadata(client: Client): AdapterPayload | undefined {
   if (!client.enabled || client.bearerOnly) return undefined;
   const redirectUris = client.redirectUris.filter(isAbsoluteUrl);
-  const codeFlow = client.standardFlowEnabled && redirectUris.length > 0;
-  if (!codeFlow) return undefined;
+  if (redirectUris.length === 0) return undefined;
+  const responseTypes = [
+    ...(client.standardFlowEnabled ? ['code'] : []),
+    ...(client.implicitFlowEnabled ? ['id_token token', 'id_token'] : []),
+  ];
+  const grantTypes = [
+    ...(client.standardFlowEnabled ? ['authorization_code', 'refresh_token'] : []),
+    ...(client.implicitFlowEnabled ? ['implicit'] : []),
+  ];
   return {
     client_id: client.clientId,
     ...(client.publicClient
       ? { token_endpoint_auth_method: 'none' }
       : { token_endpoint_auth_method: 'client_secret_basic', client_secret: client.secret ?? '' }),
     redirect_uris: redirectUris,
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
+    grant_types: grantTypes,
+    response_types: responseTypes,
     require_auth_time: true,
   };
 }

@@ -1,16 +1,20 @@
 import { randomBytes } from 'node:crypto';
 
-import Provider from './oidcProvider.js';
 import type { KoaContext, TokenInstance } from 'oidc-provider';
-import type ProviderType from 'oidc-provider';
+import Provider from 'oidc-provider';
 
 import { accessTokenClaims, grantedScope, idTokenClaims } from '../claims.js';
+import { PAGE_SECURITY_HEADERS } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { redirectUriMatches } from '../redirect.js';
 import { createAdapterClass } from './adapter.js';
 import { toClientMetadata } from './clientMetadata.js';
+import { loginActionUrl } from './loginActionUrl.js';
+import type { InteractionInfo } from './loginActionUrl.js';
+import { preserveFragment } from './preserveFragment.js';
 import { KEYCLOAK_ROUTES } from './routes.js';
+import { interactionPolicyWithStepUp } from './stepUp.js';
 import { trackSsoSession } from './trackSsoSession.js';
 
 /** The single resource every access token is for: makes oidc-provider issue JWT access tokens. */
@@ -22,13 +26,13 @@ const PROFILE_CLAIMS = ['preferred_username', 'name', 'given_name', 'family_name
  * An oidc-provider instance configured to look like a Keycloak realm. Each Keycloak behaviour
  * that oidc-provider does not have by default is one setting here; decisions/0001 lists them.
  */
-export function createProvider(runtime: RealmRuntime): ProviderType {
+export function createProvider(runtime: RealmRuntime): Provider {
   const { realm } = runtime;
   const provider = new Provider(runtime.issuer, {
     adapter: createAdapterClass(runtime.store, (id) => {
       const client = runtime.client(id);
       return client && toClientMetadata(client);
-    }),
+    }, (grantId) => runtime.revoked.revokeGrant(grantId)),
     jwks: { keys: [runtime.keys.privateJwk] },
     routes: KEYCLOAK_ROUTES,
     cookies: {
@@ -37,7 +41,12 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
       short: { httpOnly: true, sameSite: 'lax', path: `${runtime.path}/` },
       keys: [randomBytes(32).toString('base64url')],
     },
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${runtime.path}/login-actions/authenticate/${interaction.uid}` },
+    interactions: {
+      url: (_ctx: unknown, interaction: InteractionInfo) => loginActionUrl(runtime, interaction),
+      policy: interactionPolicyWithStepUp(runtime),
+    },
+    // Keycloak reads `claims` (an essential acr) without oidc-provider's claims-parameter feature.
+    extraParams: ['claims'],
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
@@ -47,25 +56,26 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
         enabled: true,
         defaultResource: () => ACCOUNT_RESOURCE,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({
+        getResourceServerInfo: (ctx: KoaContext) => ({
           scope: ALL_SCOPES,
-          accessTokenTTL: realm.accessTokenLifespan,
+          accessTokenTTL: implicitFlow(ctx) ? realm.accessTokenLifespanForImplicitFlow : realm.accessTokenLifespan,
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
     },
-    responseTypes: ['code'],
+    // Implicit flow as keycloak-js asks for it; each client's own flows are in clientMetadata.ts.
+    responseTypes: ['code', 'id_token token', 'id_token'],
     scopes: ALL_SCOPES.split(' '),
     // Keycloak puts profile and email claims in every ID token, whatever the scope.
-    claims: { openid: ['sub', 'typ', 'azp', 'sid', ...PROFILE_CLAIMS], profile: [], email: [] },
+    claims: { openid: ['sub', 'typ', 'azp', 'sid', 'acr', ...PROFILE_CLAIMS], profile: [], email: [] },
     conformIdTokenClaims: false,
     pkce: { required: (_ctx: unknown, client: { clientId: string }) => runtime.client(client.clientId)?.pkceMethod !== undefined },
     rotateRefreshToken: false,
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => true,
     ttl: {
-      AccessToken: () => realm.accessTokenLifespan,
+      AccessToken: (ctx: KoaContext) => (implicitFlow(ctx) ? realm.accessTokenLifespanForImplicitFlow : realm.accessTokenLifespan),
       IdToken: () => realm.accessTokenLifespan,
       AuthorizationCode: 60,
       Interaction: 1800,
@@ -78,7 +88,11 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
       if (!user || !user.enabled) return undefined;
       return {
         accountId: id,
-        claims: async () => ({ sub: id, azp: ctx.oidc.client?.clientId, sid: sessionOf(ctx), ...idTokenClaims(user) }),
+        claims: async () => {
+          const sid = sessionOf(ctx);
+          const acr = runtime.clientAcr.get(`${sid} ${ctx.oidc.client?.clientId}`);
+          return { sub: id, azp: ctx.oidc.client?.clientId, sid, ...idTokenClaims(user, acr) };
+        },
       };
     },
     loadExistingGrant: async (ctx: KoaContext) => {
@@ -104,10 +118,12 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
           const session = runtime.sessions.active(sid);
           Object.assign(jwt.payload, {
             auth_time: session?.started ?? token.authTime,
-            ...accessTokenClaims({ realm, user, client, sid, scope: grantedScope(token.scope) }),
+            ...accessTokenClaims({ realm, user, client, sid, scope: grantedScope(token.scope), acr: runtime.clientAcr.get(`${sid} ${client.clientId}`) }),
           });
           // Keycloak omits `aud` when no other client's roles are in the token; oidc-provider requires one.
           jwt.payload.aud ??= client.clientId;
+          const { grantId } = token as TokenInstance & { grantId?: string };
+          if (grantId && typeof jwt.payload.jti === 'string') runtime.revoked.issued(grantId, jwt.payload.jti, Number(jwt.payload.exp));
           return jwt;
         },
       },
@@ -115,6 +131,7 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
     clientBasedCORS: () => true,
     renderError: async (ctx: KoaContext, out: { error: string; error_description?: string }) => {
       ctx.type = 'html';
+      ctx.set(PAGE_SECURITY_HEADERS);
       ctx.body = errorPage(realm, keycloakMessage(out));
     },
   });
@@ -126,9 +143,30 @@ export function createProvider(runtime: RealmRuntime): ProviderType {
     const client = runtime.client(this.clientId);
     return client !== undefined && redirectUriMatches(value, client.redirectUris);
   };
+  // Keycloak lets implicit-flow clients use http and localhost redirect URIs (oidc-provider refuses them).
+  const invalidate = provider.Client.Schema.prototype.invalidate;
+  provider.Client.Schema.prototype.invalidate = function invalidateUnlessImplicitOnLocalhost(message, code) {
+    if (code === 'implicit-force-https' || code === 'implicit-forbid-localhost') return;
+    invalidate.call(this, message, code);
+  };
+  // oidc-provider writes the session's `acr` over the account's claims; Keycloak's is per client (see acr.ts).
+  const issueIdToken = provider.IdToken.prototype.issue;
+  provider.IdToken.prototype.issue = function issueWithClientAcr(...args) {
+    const acr = runtime.clientAcr.get(`${String(this.available.sid)} ${String(this.available.azp)}`);
+    if (acr !== undefined) this.available.acr = acr;
+    return issueIdToken.apply(this, args);
+  };
   provider.use(trackSsoSession(runtime));
+  provider.use(preserveFragment);
   provider.on('server_error', (_ctx, error) => console.error(`dev-idp: realm ${realm.name}:`, error));
   return provider;
+}
+
+/** Whether tokens are being issued at the authorization endpoint (implicit flow), not the token endpoint. */
+function implicitFlow(ctx: KoaContext | undefined): boolean {
+  const route = ctx?.oidc?.route;
+  const responseType = ctx?.oidc?.params?.response_type;
+  return (route === 'authorization' || route === 'resume') && typeof responseType === 'string' && responseType.split(' ').includes('token');
 }
 
 /** The SSO session (Keycloak `sid`) of the code or refresh token being exchanged. */

@@ -1,5 +1,6 @@
 import type { KoaContext } from 'oidc-provider';
 
+import { acrClaim, acrRequest } from '../acr.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { sessionCookieValue } from '../sessions.js';
 import { sessionCookie } from '../http/cookies.js';
@@ -17,6 +18,22 @@ export function trackSsoSession(runtime: RealmRuntime) {
     const sso = runtime.sessions.open(session.uid, session.accountId, session.loginTs);
     if (!sso) return;
     runtime.sessions.touch(sso.id);
+    recordClientAcr(runtime, ctx, sso.id);
     ctx.res.appendHeader('Set-Cookie', sessionCookie(runtime, sessionCookieValue(sso.id)));
   };
+}
+
+/**
+ * What the client's tokens will say in `acr` for this authorization: the level the session reached
+ * (kept in oidc-provider's `session.acr` as a number), whether this request signed in afresh or reused
+ * the session, and which values the client asked for.
+ */
+function recordClientAcr(runtime: RealmRuntime, ctx: KoaContext, sid: string): void {
+  const { client, params, session, result, route } = ctx.oidc;
+  if (!client || !session) return;
+  const map = runtime.loaMap(runtime.client(client.clientId));
+  const fresh = route === 'resume' && Boolean((result as { login?: unknown } | undefined)?.login);
+  const loa = Object.keys(map).length > 0 ? Number(session.acr ?? 1) : undefined;
+  const request = acrRequest(params?.claims, params?.acr_values);
+  runtime.clientAcr.set(`${sid} ${client.clientId}`, acrClaim(loa, !fresh, map, request));
 }

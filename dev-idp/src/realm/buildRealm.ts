@@ -1,3 +1,4 @@
+import { parseLoaMap, type LoaMap } from '../acr.js';
 import { builtinClients, builtinRealmRoles } from './builtins.js';
 import type { Client, Realm, Role, User } from './model.js';
 import { REALM_DEFAULTS } from './model.js';
@@ -17,8 +18,16 @@ export function buildRealm(source: string, rep: RealmRepresentation): Realm {
     displayName: rep.displayName,
     enabled: rep.enabled ?? true,
     accessTokenLifespan: rep.accessTokenLifespan ?? REALM_DEFAULTS.accessTokenLifespan,
+    accessTokenLifespanForImplicitFlow: rep.accessTokenLifespanForImplicitFlow ?? REALM_DEFAULTS.accessTokenLifespanForImplicitFlow,
     ssoSessionIdleTimeout: rep.ssoSessionIdleTimeout ?? REALM_DEFAULTS.ssoSessionIdleTimeout,
     ssoSessionMaxLifespan: rep.ssoSessionMaxLifespan ?? REALM_DEFAULTS.ssoSessionMaxLifespan,
+    revokeRefreshToken: rep.revokeRefreshToken ?? false,
+    acrLoaMap: loaMap(source, 'attributes["acr.loa.map"]', rep.attributes?.['acr.loa.map']),
+    locales: {
+      enabled: rep.internationalizationEnabled ?? false,
+      supported: rep.supportedLocales ?? [],
+      default: rep.defaultLocale ?? 'en',
+    },
     roles: builtinRealmRoles(name),
     clients: builtinClients(),
     users: [],
@@ -28,6 +37,7 @@ export function buildRealm(source: string, rep: RealmRepresentation): Realm {
   }
   (rep.clients ?? []).forEach((c, i) => {
     const client = toClient(c);
+    client.acrLoaMap = loaMap(source, `clients[${i}].attributes["acr.loa.map"]`, c.attributes?.['acr.loa.map']);
     const existing = realm.clients.findIndex((x) => x.clientId === client.clientId);
     if (existing >= 0 && !isBuiltin(client.clientId)) {
       throw new RealmFileError(source, `clients[${i}].clientId`, `duplicate client "${client.clientId}"`);
@@ -85,13 +95,24 @@ export function toClient(rep: ClientRepresentation): Client {
     bearerOnly: rep.bearerOnly ?? false,
     secret: rep.secret ?? (rep.publicClient ? undefined : crypto.randomUUID()),
     standardFlowEnabled: rep.standardFlowEnabled ?? true,
+    implicitFlowEnabled: rep.implicitFlowEnabled ?? false,
     directAccessGrantsEnabled: rep.directAccessGrantsEnabled ?? false,
     redirectUris: rep.redirectUris ?? [],
     webOrigins: rep.webOrigins ?? [],
     pkceMethod: attributes['pkce.code.challenge.method'] || undefined,
-    postLogoutRedirectUris: logoutUris ? logoutUris.split('##').filter(Boolean) : [],
+    // Keycloak: no attribute (as the admin API creates clients) means `+`, the valid redirect URIs.
+    postLogoutRedirectUris: logoutUris ? logoutUris.split('##').filter(Boolean) : ['+'],
     roles: [],
+    acrLoaMap: {},
   };
+}
+
+function loaMap(source: string, field: string, text: string | undefined): LoaMap {
+  try {
+    return parseLoaMap(text);
+  } catch (error) {
+    throw new RealmFileError(source, field, (error as Error).message);
+  }
 }
 
 /** A user with Keycloak's import defaults: absent `enabled` means disabled, as in Keycloak. */

@@ -4,8 +4,8 @@
  * any field outside these lists and the implemented ones gets its own warning (likely a typo).
  */
 export const IGNORED_REALM_FIELDS = new Set([
-  'id', 'displayName', 'displayNameHtml', 'notBefore', 'defaultSignatureAlgorithm', 'revokeRefreshToken',
-  'refreshTokenMaxReuse', 'accessTokenLifespanForImplicitFlow', 'ssoSessionIdleTimeoutRememberMe',
+  'id', 'displayName', 'displayNameHtml', 'notBefore', 'defaultSignatureAlgorithm',
+  'refreshTokenMaxReuse', 'ssoSessionIdleTimeoutRememberMe',
   'ssoSessionMaxLifespanRememberMe', 'offlineSessionIdleTimeout', 'offlineSessionMaxLifespanEnabled',
   'offlineSessionMaxLifespan', 'clientSessionIdleTimeout', 'clientSessionMaxLifespan',
   'clientOfflineSessionIdleTimeout', 'clientOfflineSessionMaxLifespan', 'accessCodeLifespan',
@@ -33,10 +33,10 @@ export const IGNORED_REALM_FIELDS = new Set([
   'browserSecurityHeaders', 'smtpServer', 'loginTheme', 'accountTheme', 'adminTheme', 'emailTheme',
   'eventsEnabled', 'eventsExpiration', 'eventsListeners', 'enabledEventTypes', 'adminEventsEnabled',
   'adminEventsDetailsEnabled', 'identityProviders', 'identityProviderMappers', 'components',
-  'internationalizationEnabled', 'supportedLocales', 'defaultLocale', 'authenticationFlows',
+  'authenticationFlows',
   'authenticatorConfig', 'requiredActions', 'browserFlow', 'registrationFlow', 'directGrantFlow',
   'resetCredentialsFlow', 'clientAuthenticationFlow', 'dockerAuthenticationFlow', 'firstBrokerLoginFlow',
-  'attributes', 'keycloakVersion', 'userManagedAccessAllowed', 'organizationsEnabled', 'verifiableCredentialsEnabled',
+  'keycloakVersion', 'userManagedAccessAllowed', 'organizationsEnabled', 'verifiableCredentialsEnabled',
   'adminPermissionsEnabled', 'clientProfiles', 'clientPolicies', 'passwordPolicy', 'federatedUsers',
   'localizationTexts', 'users_count', 'oAuth2DeviceCodeLifespan', 'oAuth2DevicePollingInterval',
   'bruteForceStrategy', 'social', 'updateProfileOnInitialSocialLogin', 'socialProviders', 'applications',
@@ -46,7 +46,7 @@ export const IGNORED_REALM_FIELDS = new Set([
 export const IGNORED_CLIENT_FIELDS = new Set([
   'id', 'name', 'description', 'type', 'rootUrl', 'adminUrl', 'baseUrl', 'surrogateAuthRequired',
   'alwaysDisplayInConsole', 'clientAuthenticatorType', 'notBefore', 'consentRequired',
-  'implicitFlowEnabled', 'serviceAccountsEnabled', 'authorizationServicesEnabled',
+  'serviceAccountsEnabled', 'authorizationServicesEnabled',
   'oauth2DeviceAuthorizationGrantEnabled', 'frontchannelLogout', 'protocol', 'authenticationFlowBindingOverrides',
   'fullScopeAllowed', 'nodeReRegistrationTimeout', 'registeredNodes', 'protocolMappers', 'defaultClientScopes',
   'optionalClientScopes', 'access', 'origin', 'registrationAccessToken', 'defaultRoles', 'authorizationSettings',

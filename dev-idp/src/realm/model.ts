@@ -1,3 +1,5 @@
+import type { LoaMap } from '../acr.js';
+
 /** The dev IdP's in-memory view of a realm, with Keycloak's defaults applied. */
 export interface Role {
   id: string;
@@ -16,14 +18,20 @@ export interface Client {
   bearerOnly: boolean;
   secret?: string;
   standardFlowEnabled: boolean;
+  implicitFlowEnabled: boolean;
   directAccessGrantsEnabled: boolean;
   redirectUris: string[];
   webOrigins: string[];
   /** `attributes["pkce.code.challenge.method"]`; undefined = PKCE optional. */
   pkceMethod?: string;
-  /** `attributes["post.logout.redirect.uris"]`, split on `##`, `+` kept as written. */
+  /**
+   * `attributes["post.logout.redirect.uris"]`, split on `##`, `+` kept as written; absent = `+`
+   * (the valid redirect URIs, Keycloak's default); `-` = none.
+   */
   postLogoutRedirectUris: string[];
   roles: Role[];
+  /** `attributes["acr.loa.map"]`: level names of this client (overrides the realm's); empty = the realm's. */
+  acrLoaMap: LoaMap;
 }
 
 export interface User {
@@ -46,8 +54,15 @@ export interface Realm {
   displayName?: string;
   enabled: boolean;
   accessTokenLifespan: number;
+  accessTokenLifespanForImplicitFlow: number;
   ssoSessionIdleTimeout: number;
   ssoSessionMaxLifespan: number;
+  /** Keycloak's "Revoke Refresh Token" (with its default max reuse 0): each refresh token works once */
+  revokeRefreshToken: boolean;
+  /** `attributes["acr.loa.map"]`: Keycloak's level names for step-up, e.g. {"silver":1,"gold":2}; empty = no levels. */
+  acrLoaMap: LoaMap;
+  /** `internationalizationEnabled`, `supportedLocales`, `defaultLocale`: which `ui_locales` the login page honours. */
+  locales: { enabled: boolean; supported: string[]; default: string };
   roles: Role[];
   clients: Client[];
   users: User[];
@@ -56,6 +71,7 @@ export interface Realm {
 /** Keycloak's defaults for a new realm (seconds). */
 export const REALM_DEFAULTS = {
   accessTokenLifespan: 300,
+  accessTokenLifespanForImplicitFlow: 900,
   ssoSessionIdleTimeout: 1800,
   ssoSessionMaxLifespan: 36000,
 } as const;

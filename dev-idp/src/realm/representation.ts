@@ -31,6 +31,7 @@ export interface ClientRepresentation {
   bearerOnly?: boolean;
   secret?: string;
   standardFlowEnabled?: boolean;
+  implicitFlowEnabled?: boolean;
   directAccessGrantsEnabled?: boolean;
   redirectUris?: string[];
   webOrigins?: string[];
@@ -49,12 +50,18 @@ export interface RealmRepresentation {
   displayName?: string;
   enabled?: boolean;
   accessTokenLifespan?: number;
+  accessTokenLifespanForImplicitFlow?: number;
   ssoSessionIdleTimeout?: number;
   ssoSessionMaxLifespan?: number;
+  revokeRefreshToken?: boolean;
   roles?: {
     realm?: RoleRepresentation[];
     client?: Record<string, RoleRepresentation[]>;
   };
   clients?: ClientRepresentation[];
   users?: UserRepresentation[];
+  attributes?: Record<string, string>;
+  internationalizationEnabled?: boolean;
+  supportedLocales?: string[];
+  defaultLocale?: string;
 }

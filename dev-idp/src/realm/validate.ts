@@ -8,12 +8,13 @@ type Kind = 'string' | 'boolean' | 'seconds' | 'strings' | 'object' | 'array' | 
 type Shape = Record<string, Kind>;
 
 const REALM: Shape = {
-  realm: 'string', enabled: 'boolean', displayName: 'string', accessTokenLifespan: 'seconds',
-  ssoSessionIdleTimeout: 'seconds', ssoSessionMaxLifespan: 'seconds', roles: 'object', clients: 'array', users: 'array',
+  realm: 'string', enabled: 'boolean', displayName: 'string', accessTokenLifespan: 'seconds', accessTokenLifespanForImplicitFlow: 'seconds',
+  ssoSessionIdleTimeout: 'seconds', ssoSessionMaxLifespan: 'seconds', revokeRefreshToken: 'boolean', roles: 'object', clients: 'array', users: 'array',
+  attributes: 'stringMap', internationalizationEnabled: 'boolean', supportedLocales: 'strings', defaultLocale: 'string',
 };
 const CLIENT: Shape = {
   clientId: 'string', name: 'string', enabled: 'boolean', publicClient: 'boolean', bearerOnly: 'boolean', secret: 'string',
-  standardFlowEnabled: 'boolean', directAccessGrantsEnabled: 'boolean', redirectUris: 'strings', webOrigins: 'strings',
+  standardFlowEnabled: 'boolean', implicitFlowEnabled: 'boolean', directAccessGrantsEnabled: 'boolean', redirectUris: 'strings', webOrigins: 'strings',
   attributes: 'stringMap',
 };
 const USER: Shape = {
@@ -58,8 +59,8 @@ export function validateRealm(source: string, json: unknown): ValidationResult {
   if (typeof realm.realm !== 'string' || realm.realm.trim() === '') {
     throw new RealmFileError(source, 'realm', 'required: the realm name (a non-empty string)');
   }
-  if (!/^[A-Za-z0-9._-]+$/.test(realm.realm)) {
-    throw new RealmFileError(source, 'realm', `"${realm.realm}" may use only letters, digits, ".", "_" and "-"`);
+  if (!/^[A-Za-z0-9._-]+$/.test(realm.realm) || /^\.+$/.test(realm.realm)) {
+    throw new RealmFileError(source, 'realm', `"${realm.realm}" may use only letters, digits, ".", "_" and "-", and not only dots`);
   }
   const roles = realm.roles === undefined || realm.roles === null
     ? undefined : check(realm.roles, 'roles', { realm: 'array', client: 'object' }, new Set());
@@ -106,7 +107,7 @@ function checkKind(source: string, at: string, kind: Kind, field: unknown): void
   switch (kind) {
     case 'string': if (typeof field !== 'string') fail('a string'); break;
     case 'boolean': if (typeof field !== 'boolean') fail('true or false'); break;
-    case 'seconds': if (typeof field !== 'number' || !Number.isInteger(field) || field <= 0) fail('a positive whole number of seconds'); break;
+    case 'seconds': if (!validSeconds(field)) fail(`a positive whole number of seconds (at most ${MAX_SECONDS})`); break;
     case 'strings': if (!Array.isArray(field) || !field.every((s) => typeof s === 'string')) fail('an array of strings'); break;
     case 'object': if (!isObject(field)) fail('a JSON object'); break;
     case 'array': if (!Array.isArray(field)) fail('an array'); break;
@@ -123,4 +124,11 @@ function checkKind(source: string, at: string, kind: Kind, field: unknown): void
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Keycloak stores lifespans as Java ints; beyond that a date computed from one is meaningless. */
+export const MAX_SECONDS = 2_147_483_647;
+
+export function validSeconds(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_SECONDS;
 }

@@ -30,6 +30,8 @@ declare module 'oidc-provider' {
     id: string;
     accountId?: string;
     loginTs?: number;
+    /** what the last interaction result's `login.acr` said (the dev IdP keeps the reached level here) */
+    acr?: string;
     authorizations?: Record<string, { sid?: string; grantId?: string }>;
     grantIdFor(clientId: string): string | undefined;
   }
@@ -56,7 +58,7 @@ declare module 'oidc-provider' {
     session?: SessionInstance;
     params?: Record<string, unknown>;
     requestParamScopes?: Set<string>;
-    result?: { consent?: { grantId?: string } };
+    result?: { consent?: { grantId?: string }; login?: { accountId: string; acr?: string } };
     provider: Provider;
   }
 
@@ -70,6 +72,8 @@ declare module 'oidc-provider' {
     req: IncomingMessage;
     res: ServerResponse;
     set(name: string, value: string | string[]): void;
+    set(fields: Readonly<Record<string, string>>): void;
+    response: { get(name: string): unknown };
     get(name: string): string;
   }
 
@@ -77,7 +81,7 @@ declare module 'oidc-provider' {
     uid: string;
     prompt: { name: string; reasons: string[]; details: Record<string, unknown> };
     params: Record<string, unknown>;
-    session?: { accountId?: string; uid?: string };
+    session?: { accountId?: string; uid?: string; acr?: string };
     grantId?: string;
   }
 
@@ -99,7 +103,25 @@ declare module 'oidc-provider' {
 
   export interface ClientConstructor {
     prototype: { redirectUriAllowed(this: ClientInstance, value: string): boolean };
+    readonly Schema: { prototype: { invalidate(message: string, code?: string): void } };
   }
+
+  /** A named condition of a prompt: returns whether the prompt is needed. */
+  export class Check {
+    constructor(reason: string, description: string, error: string, check: (ctx: KoaContext) => boolean | Promise<boolean>);
+    static readonly REQUEST_PROMPT: true;
+    static readonly NO_NEED_TO_PROMPT: false;
+  }
+
+  export interface Prompt {
+    name: string;
+    checks: Check[] & { add(check: Check): void; remove(reason: string): void };
+  }
+
+  export const interactionPolicy: {
+    Check: typeof Check;
+    base(): Prompt[] & { get(name: string): Prompt | undefined };
+  };
 
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
@@ -108,6 +130,7 @@ declare module 'oidc-provider' {
     readonly Grant: GrantConstructor;
     readonly Session: SessionConstructor;
     readonly Client: ClientConstructor;
+    readonly IdToken: { prototype: { available: Record<string, unknown>; issue(this: { available: Record<string, unknown> }, ...args: unknown[]): Promise<string> } };
     readonly RefreshToken: { find(value: string, options?: { ignoreExpiration?: boolean }): Promise<TokenInstance | undefined> };
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): void;

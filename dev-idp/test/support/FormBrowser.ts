@@ -36,7 +36,7 @@ export class FormBrowser {
   async signIn(pageUrl: URL, page: string, username: string, password: string, stopAt: (url: URL) => boolean) {
     const action = /<form[^>]*id="kc-form-login"[^>]*action="([^"]+)"/.exec(page)?.[1];
     if (!action) throw new Error(`no login form on ${pageUrl.href}`);
-    return this.follow(new URL(action.replace(/&amp;/g, '&'), pageUrl), stopAt, {
+    return this.follow(new URL(action.replace(/&amp;|&#38;/g, '&'), pageUrl), stopAt, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ username, password }),

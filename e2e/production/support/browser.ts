@@ -1,10 +1,22 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { fillLoginForm } from '@gatehouse/testkit/login-form';
 
-/** Signs in through the identity provider's real login form (ids shared by Keycloak and the dev provider). */
-export async function fillLoginForm(page: Page, username: string, password = username): Promise<void> {
-  await page.locator('#username').fill(username);
-  await page.locator('#password').fill(password);
-  await page.locator('#kc-login').click();
+export { fillLoginForm };
+
+/**
+ * Clicks Retry in the failed slot of `remote` and waits for the retry's own request to the remote's
+ * `origin` and for a failure rendered afresh (the one shown before is marked, so it cannot pass for it).
+ * Returns the new failure.
+ */
+export async function retryAndFailAgain(page: Page, remote: string, origin: string): Promise<Locator> {
+  const failed = page.locator(`[data-remote="${remote}"][data-reason]`);
+  await failed.evaluate((element) => element.setAttribute('data-before-retry', ''));
+  const retryRequest = page.waitForRequest((request) => new URL(request.url()).origin === origin);
+  await failed.getByRole('button', { name: 'Retry' }).click();
+  await retryRequest;
+  const fresh = page.locator(`[data-remote="${remote}"][data-reason]:not([data-before-retry])`);
+  await expect(fresh).toBeVisible();
+  return fresh;
 }
 
 /** From any shell page: Sign in, log in as `username`, wait until the header names the user. */
@@ -40,9 +52,12 @@ export async function watch(page: Page): Promise<PageWatch> {
     console,
     async cspViolations() {
       const fromConsole = console.filter((line) => /Content Security Policy/i.test(line));
-      const fromEvents = await page
-        .evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])
-        .catch(() => [] as string[]);
+      // Unreadable (the page gone, the recorder missing) fails the test rather than reading as "none".
+      const fromEvents = await page.evaluate(() => {
+        const seen = (window as unknown as { __cspViolations?: string[] }).__cspViolations;
+        if (!seen) throw new Error('the CSP violation recorder is not installed in this page');
+        return seen;
+      });
       return [...fromConsole, ...fromEvents];
     },
   };

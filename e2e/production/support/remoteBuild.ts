@@ -57,7 +57,7 @@ module.exports = (env, argv) => {
   const cli = require.resolve('webpack-cli/bin/cli.js', { paths: [remoteDir] });
   const child = spawn(process.execPath, [cli, '--config', configFile, '--mode', 'production', '--disable-interpret'], {
     cwd: remoteDir,
-    env: { ...process.env, NODE_OPTIONS: '--import=tsx' },
+    env: { ...process.env, NODE_OPTIONS: '--import=tsx --conditions=@gatehouse/source' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

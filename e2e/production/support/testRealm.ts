@@ -1,10 +1,7 @@
-import KcAdminClient from '@keycloak/keycloak-admin-client';
-import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation';
+import { testRealm } from '@gatehouse/dev-idp/test-realm';
+import { signInAsAdmin } from '@gatehouse/testkit/admin';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT } from './previewProcess';
-import { IDENTITY_PROVIDER, previewConfig, type ShellConfigJson } from './topology';
+import { IDENTITY_PROVIDER, previewConfig, SHELL, type ShellConfigJson } from './topology';
 
 /** The lifespans (seconds) a scenario shortens; absent ones keep the demo realm's. */
 export interface Lifespans {
@@ -23,20 +20,15 @@ export interface TestRealm {
 }
 
 /**
- * A fresh copy of the demo realm (same client, roles and users) under a new name, created through the
- * admin API of the provider on :8080 — so a scenario can change lifespans and end sessions without
+ * A fresh realm under a new name — dev-idp's `testRealm()`: the demo realm's roles and client, the
+ * user alice/alice with every role, redirect URIs on the production shell's origin — created through
+ * the admin API of the provider on :8080, so a scenario can change lifespans and end sessions without
  * touching the realm other specs use. Works the same against a real Keycloak.
  */
 export async function createTestRealm(purpose: string, lifespans: Lifespans = {}): Promise<TestRealm> {
   const name = `e2e-${purpose}-${randomUUID().slice(0, 8)}`;
-  const demo = JSON.parse(readFileSync(join(REPO_ROOT, 'deploy/keycloak/gatehouse-realm.json'), 'utf8')) as RealmRepresentation;
-  // The default-roles composite is named after the realm.
-  const realm = JSON.parse(JSON.stringify(demo).replaceAll('default-roles-gatehouse', `default-roles-${name}`)) as RealmRepresentation;
-  Object.assign(realm, { realm: name, displayName: `e2e ${purpose}`, ...lifespans });
-
-  const admin = new KcAdminClient({ baseUrl: IDENTITY_PROVIDER, realmName: 'master' });
-  await admin.auth({ grantType: 'password', clientId: 'admin-cli', username: 'admin', password: 'admin' });
-  await admin.realms.create(realm);
+  const admin = await signInAsAdmin(IDENTITY_PROVIDER);
+  await admin.realms.create({ ...testRealm(name, { origin: SHELL }), displayName: `e2e ${purpose}`, ...lifespans });
   admin.setConfig({ realmName: name });
 
   return {

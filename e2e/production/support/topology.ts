@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PREVIEW_CONFIG, REPO_ROOT, runPreview, type PreviewProcess } from './previewProcess';
@@ -42,8 +42,6 @@ export interface Topology {
  */
 export async function startTopology(scenario: Scenario = {}): Promise<Topology> {
   const work = mkdtempSync(join(tmpdir(), 'gatehouse-production-'));
-  // nginx started as root serves from unprivileged workers ("nobody"): they must be able to read here.
-  chmodSync(work, 0o755);
   let configFile = PREVIEW_CONFIG;
   if (scenario.config !== undefined) {
     configFile = join(work, 'config.json');

@@ -30,6 +30,8 @@ function SessionPage() {
           <dd data-testid="signed-in-at">{time(snapshot.signedInAt)}</dd>
           <dt>Session id</dt>
           <dd data-testid="session-id"><code>{snapshot.sessionId ?? '—'}</code></dd>
+          <dt>Level of authentication</dt>
+          <dd data-testid="acr">{snapshot.acr ?? '—'}</dd>
           <dt>Access token expires at</dt>
           <dd data-testid="token-expires-at">{time(snapshot.tokenExpiresAt)}</dd>
         </dl>

@@ -23,7 +23,11 @@ export interface RemoteConfig {
   readonly realmRoles: readonly string[];
   /** client id → roles of that client the visitor needs (all of them) */
   readonly clientRoles: Readonly<Record<string, readonly string[]>>;
-  /** the authentication level (Keycloak ACR value) a visitor needs for this remote; absent = any */
+  /**
+   * the level of authentication the remote needs, e.g. `"gold"` (a name of the realm's `acr.loa.map`) or a
+   * level such as `"2"`; a weaker session is asked to step up before anything of the remote is fetched.
+   * Absent: any signed-in session.
+   */
   readonly acr?: string;
 }
 

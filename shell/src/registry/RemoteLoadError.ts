@@ -8,6 +8,8 @@ export type RemoteFailureCode =
   | 'code-unavailable'
   /** it was built against a major of @gatehouse/auth-lib that this shell does not provide */
   | 'incompatible-auth-lib'
+  /** it was built against another major of React, react-dom or the router than this shell shares */
+  | 'incompatible-shared'
   /** its code loaded but threw (while starting or rendering) */
   | 'code-failed'
   /** it does not expose the module the registry names, or that module is not a component */

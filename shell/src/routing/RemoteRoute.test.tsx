@@ -9,14 +9,14 @@ import { reportsRemote } from '../test-support/remotes';
 
 const reports = reportsRemote();
 
-function renderRoute(session: TestSession, path = '/reports/2026?x=1') {
+function renderRoute(session: TestSession, path = '/reports/2026?x=1', remote = reports) {
   const registry = { load: jest.fn(async () => ({ default: () => <h1>Reports</h1> })), reset: jest.fn(), loaded: jest.fn(() => undefined) };
   render(
     <AuthProvider session={session}>
-      <ShellContext.Provider value={{ config: { identityProvider: { url: 'http://idp', realm: 'r', clientId: 'c' }, remotes: [reports] }, registry: registry as unknown as RemoteRegistry }}>
+      <ShellContext.Provider value={{ config: { identityProvider: { url: 'http://idp', realm: 'r', clientId: 'c' }, remotes: [remote] }, registry: registry as unknown as RemoteRegistry }}>
         <MemoryRouter initialEntries={[path]}>
           <Routes>
-            <Route path="/reports/*" element={<RemoteRoute remote={reports} />} />
+            <Route path="/reports/*" element={<RemoteRoute remote={remote} />} />
           </Routes>
         </MemoryRouter>
       </ShellContext.Provider>
@@ -53,6 +53,33 @@ describe('RemoteRoute', () => {
     });
     expect(screen.getByRole('heading', { name: 'Reports' })).toBeTruthy();
     expect(registry?.load).toHaveBeenCalledWith(reports);
+  });
+
+  it('asks a visitor with a weaker sign-in to step up, never loads the remote, and steps up back to the exact route', () => {
+    const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] }, acr: 'silver' });
+    const registry = renderRoute(session, '/reports/2026?x=1', { ...reports, acr: 'gold' });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Confirm it is you');
+    expect(document.body.textContent).toContain('level “gold”');
+    expect(document.body.textContent).toContain('level “silver”');
+    expect(session.calls.login).toEqual([]);
+    act(() => screen.getByRole('button', { name: 'Continue' }).click());
+    expect(session.calls.login).toEqual([{ redirectTo: '/reports/2026?x=1', acr: 'gold' }]);
+    expect(registry.load).not.toHaveBeenCalled();
+  });
+
+  it('denies a visitor without the role before asking for a step-up', () => {
+    const registry = renderRoute(createTestSession({ user: { username: 'bob' }, acr: 'silver' }), '/reports', { ...reports, acr: 'gold' });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Access denied');
+    expect(registry.load).not.toHaveBeenCalled();
+  });
+
+  it('loads the remote for a session at the level it needs', async () => {
+    let registry: ReturnType<typeof renderRoute> | undefined;
+    await act(async () => {
+      registry = renderRoute(createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] }, acr: 'gold' }), '/reports', { ...reports, acr: 'gold' });
+    });
+    expect(screen.getByRole('heading', { name: 'Reports' })).toBeTruthy();
+    expect(registry?.load).toHaveBeenCalledWith({ ...reports, acr: 'gold' });
   });
 
   it('does not bounce a visitor whose session just ended to the provider, but offers to sign in', () => {

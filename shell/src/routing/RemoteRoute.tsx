@@ -4,14 +4,16 @@ import type { RemoteConfig } from '../config/types';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
 import { SignInAgainPage } from '../pages/SignInAgainPage';
 import { SignInPage } from '../pages/SignInPage';
+import { StepUpPage } from '../pages/StepUpPage';
 import { useShell } from '../ShellContext';
 import { RemoteSlot } from '../slots/RemoteSlot';
-import { missingRoles } from './access';
+import { missingRoles, stepUpNeeded } from './access';
 import { useTokenRenewal } from './useTokenRenewal';
 
 /**
- * The guard in front of a remote: sign-in first, then the roles the registry names. Only a visitor who
- * passes both gets the slot, which is when the remote's code is first requested. A visitor whose token
+ * The guard in front of a remote: sign-in first, then the roles the registry names, then its level of
+ * authentication (`acr`: a weaker session is asked to step up). Only a visitor who passes all three gets
+ * the slot, which is when the remote's code is first requested. A visitor whose token
  * expired while the identity provider is unreachable is asked, at their next navigation, to sign in again.
  */
 export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
@@ -48,6 +50,8 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
       if (missing.length > 0) {
         return <AccessDeniedPage title={remote.title} missing={missing} username={snapshot.user?.username ?? 'unknown'} />;
       }
+      const stepUpTo = stepUpNeeded(snapshot, remote);
+      if (stepUpTo !== null) return <StepUpPage title={remote.title} acr={stepUpTo} held={snapshot.acr} redirectTo={route} />;
       if (renewal === 'unrenewable') return <SignInAgainPage title={remote.title} redirectTo={route} />;
       if (renewal === 'renewing') return <p className="gh-muted" role="status">Checking your sign-in…</p>;
       // Keyed: going from one remote's route to another's must not carry over the slot's state (a failure).

@@ -1,5 +1,5 @@
 import type { RemoteConfig } from '../config/types';
-import { describeRole, missingRoles, remoteToFetchEarly } from './access';
+import { describeRole, meetsAcr, missingRoles, remoteToFetchEarly, stepUpNeeded } from './access';
 
 const alice = { realmRoles: ['user', 'admin'], clientRoles: { reports: ['viewer'] } };
 const bob = { realmRoles: ['user'], clientRoles: {} };
@@ -43,7 +43,12 @@ describe('remoteToFetchEarly', () => {
     name, manifest: `http://localhost/${name}/mf-manifest.json`, module: './App', route: `/${name}`, title: name,
     realmRoles: [], clientRoles: {}, ...extra,
   });
-  const remotes = [remote('profile'), remote('admin', { realmRoles: ['admin'] }), remote('reports', { clientRoles: { reports: ['viewer'] } })];
+  const remotes = [
+    remote('profile'),
+    remote('admin', { realmRoles: ['admin'] }),
+    remote('reports', { clientRoles: { reports: ['viewer'] } }),
+    remote('vault', { acr: 'gold' }),
+  ];
 
   it('is the remote of a route that needs only a signed-in visitor, at its path or below', () => {
     expect(remoteToFetchEarly(remotes, '/profile')?.name).toBe('profile');
@@ -55,5 +60,35 @@ describe('remoteToFetchEarly', () => {
     expect(remoteToFetchEarly(remotes, '/reports/x')).toBeNull();
     expect(remoteToFetchEarly(remotes, '/')).toBeNull();
     expect(remoteToFetchEarly(remotes, '/profiles')).toBeNull();
+  });
+
+  it('is null for a route that needs a level of authentication (a step-up page must not have fetched it)', () => {
+    expect(remoteToFetchEarly(remotes, '/vault')).toBeNull();
+  });
+});
+
+describe('meetsAcr and stepUpNeeded', () => {
+  it('a level name is met by the same name only (the shell does not know the realm\'s acr.loa.map)', () => {
+    expect(meetsAcr('gold', 'gold')).toBe(true);
+    expect(meetsAcr('silver', 'gold')).toBe(false);
+    expect(meetsAcr('1', 'gold')).toBe(false);
+  });
+
+  it('level numbers compare as numbers', () => {
+    expect(meetsAcr('2', '2')).toBe(true);
+    expect(meetsAcr('3', '2')).toBe(true);
+    expect(meetsAcr('10', '2')).toBe(true);
+    expect(meetsAcr('1', '2')).toBe(false);
+    expect(meetsAcr('0', '1')).toBe(false);
+  });
+
+  it('a session without an acr meets nothing', () => {
+    expect(meetsAcr(null, '0')).toBe(false);
+  });
+
+  it('names the level to step up to, or null when the remote needs none or the session has it', () => {
+    expect(stepUpNeeded({ acr: 'silver' }, { acr: 'gold' })).toBe('gold');
+    expect(stepUpNeeded({ acr: 'gold' }, { acr: 'gold' })).toBeNull();
+    expect(stepUpNeeded({ acr: null }, {})).toBeNull();
   });
 });

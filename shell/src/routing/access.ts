@@ -31,13 +31,33 @@ export function canOpen(snapshot: SessionSnapshot, remote: Requirements): boolea
 
 /**
  * The remote whose route `pathname` opens, when that route needs nothing but a signed-in visitor: its
- * code may be fetched while the sign-in check runs. A route that needs roles is never fetched before
- * the roles are known (an "Access denied" page must not have downloaded the remote).
+ * code may be fetched while the sign-in check runs. A route that needs roles or a level of
+ * authentication is never fetched before the session is known (an "Access denied" or step-up page
+ * must not have downloaded the remote).
  */
 export function remoteToFetchEarly(remotes: readonly RemoteConfig[], pathname: string): RemoteConfig | null {
   const remote = remotes.find((r) => pathname === r.route || pathname.startsWith(`${r.route}/`));
-  if (!remote) return null;
+  if (!remote || remote.acr !== undefined) return null;
   return missingRoles({ realmRoles: [], clientRoles: {} }, remote).length === 0 ? remote : null;
+}
+
+/**
+ * Whether a session's level of authentication (`acr`) meets the one a remote needs. The shell does not
+ * know the realm's acr.loa.map, so a name must match exactly (Keycloak names in the token the level it
+ * was asked for, when it is reached); two level numbers compare as numbers. A session without an `acr`
+ * meets nothing.
+ */
+export function meetsAcr(held: string | null, required: string): boolean {
+  if (held === null) return false;
+  if (held === required) return true;
+  const LEVEL = /^\d+$/;
+  return LEVEL.test(held) && LEVEL.test(required) && Number(held) >= Number(required);
+}
+
+/** The level a signed-in visitor must step up to before the remote may load; `null` when there is none. */
+export function stepUpNeeded(snapshot: Pick<SessionSnapshot, 'acr'>, remote: Pick<RemoteConfig, 'acr'>): string | null {
+  if (remote.acr === undefined || meetsAcr(snapshot.acr, remote.acr)) return null;
+  return remote.acr;
 }
 
 /** "realm role admin", "client role viewer of client reports" */

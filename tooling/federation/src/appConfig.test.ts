@@ -2,6 +2,7 @@ import path from 'node:path';
 import webpack, { type Configuration } from 'webpack';
 import { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY, ROUTER_SUBSET } from './appConfig';
 import { RouterSubsetPlugin } from './routerSubset';
+import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
 
 const dir = path.join(__dirname, '..', '..', '..', 'remotes', 'profile');
 const app = defineApp({ name: 'profile', dir, port: 3001, exposes: { './App': './src/App.tsx' } });
@@ -61,14 +62,14 @@ describe('defineApp', () => {
     expect(rule.options.transpileOnly).toBe(true);
   });
 
-  it("minifies the files that carry the federation runtime, and the shell's router chunk, with terser and everything else with esbuild", () => {
+  it("minifies the files that carry the federation runtime, and the shell's router chunk, with swc and everything else with esbuild", () => {
     type Minimizer = { options: { include?: unknown; exclude?: unknown; minimizer: { implementation: { name: string } } } };
     const minimizers = (config: Configuration) => (config.optimization?.minimizer ?? []) as unknown as Minimizer[];
     const matches = (minimizer: Minimizer | undefined, file: string) => webpack.ModuleFilenameHelpers.matchObject(minimizer?.options as never, file);
     const shell = defineApp({ name: 'gatehouse_shell', dir, port: 3000, exposes: { './auth': './src/auth/index.ts' } });
     for (const [config, routerByTerser] of [[app({}, { mode: 'production' }), false], [shell({}, { mode: 'production' }), true]] as const) {
       const [terser, rest] = minimizers(config);
-      expect(terser?.options.minimizer.implementation.name).toBe('terserMinify');
+      expect(terser?.options.minimizer.implementation.name).toBe('swcMinify');
       expect(rest?.options.minimizer.implementation.name).toBe('esbuildMinify');
       for (const file of ['remoteEntry.js', 'main.0123abcd.js']) {
         expect(matches(terser, file)).toBe(true);
@@ -103,18 +104,43 @@ describe('defineApp', () => {
   });
 
   it('trims the federation runtime: browsers only, and no remote loading or manifests in a remote', () => {
-    expect(federationOptions(app({}, { mode: 'production' })).experiments).toEqual({
+    expect(federationOptions(app({}, { mode: 'production' })).experiments).toMatchObject({
       optimization: { target: 'web', disableRemote: true, disableSnapshot: true },
     });
     const shell = defineApp({ name: 'gatehouse_shell', dir, port: 3000, exposes: { './auth': './src/auth/index.ts' } });
     expect(federationOptions(shell({}, { mode: 'production' })).experiments).toEqual({ optimization: { target: 'web' } });
   });
 
+  it("gives the page one federation runtime: the shell provides it, a remote's container reads it, a remote's own page brings its own", () => {
+    const remote = app({}, { mode: 'production' });
+    expect(federationOptions(remote).experiments).toMatchObject({ externalRuntime: true });
+    expect(federationOptions(remote).runtimePlugins).toBeUndefined();
+    expect(remote.plugins?.some((plugin) => plugin instanceof StandaloneRuntimeCorePlugin)).toBe(true);
+    const shell = defineApp({ name: 'gatehouse_shell', dir, port: 3000, exposes: { './auth': './src/auth/index.ts' } })({}, { mode: 'production' });
+    // the ES module build of the plugin, which imports the same runtime-core as the bundler runtime
+    expect(federationOptions(shell).runtimePlugins).toEqual([expect.stringMatching(/inject-external-runtime-core-plugin[\\/]dist[\\/]index\.js$/)]);
+    expect(shell.plugins?.some((plugin) => plugin instanceof StandaloneRuntimeCorePlugin)).toBe(false);
+  });
+
   it('serves the dev server on the app port with CORS for hosts and history fallback for routes', () => {
     const { devServer } = app({}, { mode: 'development' });
     expect(devServer.port).toBe(3001);
     expect(devServer.historyApiFallback).toBe(true);
-    expect(devServer.headers).toEqual({ 'Access-Control-Allow-Origin': '*' });
+    const headers = devServer.headers as (request: { headers: { origin?: string } }) => Record<string, string>;
+    expect(headers({ headers: { origin: 'http://localhost:3000' } })).toEqual({ Vary: 'Origin', 'Access-Control-Allow-Origin': 'http://localhost:3000' });
+    expect(headers({ headers: { origin: 'http://evil.example' } })).toEqual({ Vary: 'Origin' });
+    expect(headers({ headers: {} })).toEqual({ Vary: 'Origin' });
+  });
+  it("grants CORS to the origins an app names (a deployed shell that loads it through a per-tab override)", () => {
+    const headers = defineApp({ name: 'profile', dir, port: 3001, shellOrigins: ['https://app.example.com', 'http://127.0.0.1:*'] })({}, { mode: 'development' })
+      .devServer.headers as (request: { headers: { origin?: string } }) => Record<string, string>;
+    expect(headers({ headers: { origin: 'https://app.example.com' } })['Access-Control-Allow-Origin']).toBe('https://app.example.com');
+    expect(headers({ headers: { origin: 'http://127.0.0.1:4100' } })['Access-Control-Allow-Origin']).toBe('http://127.0.0.1:4100');
+    expect(headers({ headers: { origin: 'http://127.0.0.1:41x' } })['Access-Control-Allow-Origin']).toBeUndefined();
+    expect(headers({ headers: { origin: 'http://localhost:3000' } })['Access-Control-Allow-Origin']).toBeUndefined();
+  });
+  it('resolves Gatehouse packages to their source inside the repository (the source export condition)', () => {
+    expect(app({}, { mode: 'production' }).resolve?.conditionNames).toEqual(['@gatehouse/source', '...']);
   });
 });
 

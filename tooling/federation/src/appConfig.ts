@@ -7,6 +7,9 @@ import type { Configuration as DevServerConfiguration } from 'webpack-dev-server
 import { PublicFilesPlugin } from './publicFiles';
 import { ROUTER_REQUEST, RouterSubsetPlugin } from './routerSubset';
 import { installedVersion, sharedDependencies } from './shared';
+import { RUNS_FROM_SOURCE, siblingModule, SOURCE_CONDITION } from './workspaceSource';
+import { devServerCors, SHELL_DEV_ORIGIN } from './devServerCors';
+import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
 
 /** What an app's webpack config says about itself; everything else is common to every Gatehouse app. */
 export interface AppDefinition {
@@ -20,6 +23,11 @@ export interface AppDefinition {
   readonly exposes?: Readonly<Record<string, string>>;
   /** the page title of the app's own HTML page */
   readonly title?: string;
+  /**
+   * Origins whose pages may load this app's files from its dev server (CORS): the shell's dev origin
+   * (default `http://localhost:3000`) and e.g. a deployed shell that loads it through a per-tab override.
+   */
+  readonly shellOrigins?: readonly string[];
 }
 
 /** The arguments webpack-cli passes to a config function (`--mode`). */
@@ -39,11 +47,15 @@ export const STYLESHEET = 'gatehouse.css';
 const ASSETS_DIR = path.join(__dirname, '..', 'assets');
 /** The container entry and the page entry: the files that carry the federation runtime. */
 const FEDERATION_RUNTIME_FILES = /^(remoteEntry\.js|main\.[0-9a-f]+\.js)$/;
-/** The shared router chunk (the subset and the part of react-router it uses), named so terser finds it. */
+/** The shared router chunk (the subset and the part of react-router it uses), named so the folding minifier finds it. */
 const ROUTER_CHUNK = 'router';
 const ROUTER_FILE = new RegExp(`^${ROUTER_CHUNK}\\.[0-9a-f]+\\.js$`);
 /** The router API every app shares as `react-router-dom` (decisions/0007). */
-export const ROUTER_SUBSET = path.join(__dirname, 'router.ts');
+export const ROUTER_SUBSET = siblingModule('router');
+/** The runtime plugin that puts the shell's runtime-core on the page for remotes built with `externalRuntime`. */
+// Its ES module build: the CommonJS one would require the CommonJS runtime-core, a second copy beside the ES
+// module one the bundler runtime imports.
+const INJECT_RUNTIME_CORE_PLUGIN = require.resolve('@module-federation/inject-external-runtime-core-plugin').replace(/\.cjs$/, '.js');
 /** auth-lib's static pages (silent check-sso), served at every app's root. */
 const AUTH_LIB_PUBLIC_DIR = path.dirname(require.resolve('@gatehouse/auth-lib/public/silent-check-sso.html'));
 
@@ -62,10 +74,11 @@ export function defineApp(app: AppDefinition) {
     // is unset, which runs webpack's full schema validation (~0.5 s per build) and still finds nothing.
     process.env['FEDERATION_WEBPACK_PATH'] ||= require.resolve('webpack');
     const remote = Object.keys(app.exposes ?? {}).length > 0 && app.name !== SHELL_NAME;
-    // The files terser minifies (see `optimization`); esbuild minifies the rest. The router only where
+    // The files swc's minifier folds and prunes (see `optimization`; decisions/0020); esbuild minifies the rest.
+    // The router only where
     // visitors download it: the shell's is the page's (a singleton, loaded first); a remote's copy only
-    // runs when the remote runs on its own, and terser costs ~0.7 s per build.
-    const terserFiles = remote ? [FEDERATION_RUNTIME_FILES] : [FEDERATION_RUNTIME_FILES, ROUTER_FILE];
+    // runs when the remote runs on its own, and even swc costs time per build.
+    const foldedFiles = remote ? [FEDERATION_RUNTIME_FILES] : [FEDERATION_RUNTIME_FILES, ROUTER_FILE];
     const hashed = production ? '[name].[contenthash:8].js' : '[name].js';
     return {
       mode: production ? 'production' : 'development',
@@ -88,6 +101,8 @@ export function defineApp(app: AppDefinition) {
         // `react-router-dom` (exactly; not its subpaths) is the platform's router subset, shared under
         // that name, so remotes keep their imports and the shared chunk only holds what the subset lists.
         alias: { [`${ROUTER_REQUEST}$`]: ROUTER_SUBSET },
+        // Inside the repository, Gatehouse packages resolve to their source (decisions/0017).
+        ...(RUNS_FROM_SOURCE ? { conditionNames: [SOURCE_CONDITION, '...'] } : {}),
       },
       module: {
         // An import of a name a module does not export fails the build instead of being `undefined` at run
@@ -118,10 +133,17 @@ export function defineApp(app: AppDefinition) {
           manifest: { fileName: MANIFEST },
           dts: false,
           dev: false,
-          // The federation runtime each app carries, trimmed to what it does (decisions/0006): browsers
-          // only; a remote never loads other remotes nor reads their manifests (the shell does).
-          experiments: { optimization: { target: 'web', ...(remote ? { disableRemote: true, disableSnapshot: true } : {}) } },
+          // The federation runtime, trimmed to what each app does (decisions/0006): browsers only; a remote never
+          // loads other remotes nor reads their manifests (the shell does). One runtime per page (decisions/0019):
+          // the shell provides its runtime-core on the page (what `provideExternalRuntime` would add, refused for
+          // a host that exposes `./auth`) and a remote's container reads it from there instead of carrying a copy.
+          experiments: remote
+            ? { externalRuntime: true, optimization: { target: 'web', disableRemote: true, disableSnapshot: true } }
+            : { optimization: { target: 'web' } },
+          ...(remote ? {} : { runtimePlugins: [INJECT_RUNTIME_CORE_PLUGIN] }),
         }),
+        // A remote opened on its own port has no shell to provide the runtime: its page loads its own copy.
+        ...(remote ? [new StandaloneRuntimeCorePlugin(app.dir, production)] : []),
         new HtmlWebpackPlugin({
           // Only the app's own entry: the container entry (remoteEntry.js) is for hosts, not for this page.
           chunks: ['main'],
@@ -139,19 +161,20 @@ export function defineApp(app: AppDefinition) {
       optimization: production
         ? {
             minimize: true,
-            // Worker processes cost more to start than they save here (parallel: false). Terser only for
+            // Worker processes cost more to start than they save here (parallel: false). swc (terser's compressor,
+            // rewritten in Rust: the same folding, about half the CPU time of terser here, decisions/0020) only for
             // the two files that carry the federation runtime: only its constant folding drops the parts
             // of the runtime an app turned off (experiments.optimization above, ~11 KiB gzip); esbuild,
             // several times faster, for everything else (decisions/0006).
             // The shell's router too: react-router ships as one 370 KB module, and of what webpack marks unused
-            // in it only terser drops the unreferenced functions (50 KiB gzip with esbuild, 15 with terser).
+            // in it only a folding minifier (terser, swc) drops the unreferenced functions (50 KiB gzip with esbuild, 15 with swc).
             minimizer: [
-              new TerserPlugin({ include: terserFiles, parallel: false, terserOptions: { compress: { passes: 2 } } }),
-              new TerserPlugin({ exclude: terserFiles, minify: TerserPlugin.esbuildMinify, parallel: false }),
+              new TerserPlugin({ include: foldedFiles, minify: TerserPlugin.swcMinify, parallel: false, terserOptions: { compress: { passes: 2 } } }),
+              new TerserPlugin({ exclude: foldedFiles, minify: TerserPlugin.esbuildMinify, parallel: false }),
             ],
             splitChunks: {
               cacheGroups: {
-                // The subset and react-router in one chunk with a stable name: one request, and terser above.
+                // The subset and react-router in one chunk with a stable name: one request, and swc above.
                 [ROUTER_CHUNK]: {
                   test: (module: Module) => isRouterModule((module as { resource?: string }).resource),
                   name: ROUTER_CHUNK,
@@ -168,8 +191,8 @@ export function defineApp(app: AppDefinition) {
         host: 'localhost',
         historyApiFallback: true,
         hot: true,
-        // Hosts on other origins fetch this app's manifest and chunks.
-        headers: { 'Access-Control-Allow-Origin': '*' },
+        // The shell (another origin) fetches this app's manifest and chunks; no other origin may read them.
+        headers: devServerCors(app.shellOrigins ?? [SHELL_DEV_ORIGIN]),
         static: { directory: path.join(app.dir, 'public'), watch: true },
         // Errors of a remote are shown in its slot; an overlay over the whole page would hide that.
         client: { overlay: { errors: true, warnings: false, runtimeErrors: false } },

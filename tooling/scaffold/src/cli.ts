@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { newRemote } from './newRemote';
-import { parseOptions, USAGE } from './options';
+import { newOutsideRemote } from './outside';
+import { parseOptions, USAGE, type NewRemoteOptions } from './options';
 import type { PortProbe } from './plan';
 import { portIsFree as probePort } from './portProbe';
 
@@ -39,6 +40,7 @@ export async function runNewRemote(argv: readonly string[], io: CliIo): Promise<
     return 2;
   }
   const root = options.root !== null ? path.resolve(io.cwd, options.root) : (io.defaultRoot ?? DEFAULT_ROOT);
+  if (options.outside !== null) return writeOutside(options, root, io);
   const result = await newRemote(options, root, io.portIsFree ?? probePort);
   if (!result.ok) {
     io.err(`Nothing was created or changed:\n${result.problems.map((p) => `  ✗ ${p}`).join('\n')}`);
@@ -71,4 +73,39 @@ Next:
   npm test -w ${packageName.padEnd(27)} its unit tests (auth-lib's fake session)
   npm run check -w remotes/${name.padEnd(14)} does it fit the versions the shell provides?
   Guide: docs/remote-teams.md   Commit remotes/${name}, shell/public/config.json, the realm and package-lock.json.`;
+}
+
+/** `--outside <dir>`: a remote in its own repository; nothing in this checkout changes. */
+function writeOutside(options: NewRemoteOptions, root: string, io: CliIo): number {
+  const dir = path.resolve(io.cwd, options.outside ?? '.');
+  const port = options.port !== null ? Number(options.port) : undefined;
+  const result = newOutsideRemote(
+    {
+      name: options.name ?? '',
+      dir,
+      title: options.title ?? undefined,
+      route: options.route ?? undefined,
+      port,
+      packages: options.packages !== null ? path.resolve(io.cwd, options.packages) : undefined,
+      shellUrl: options.shellUrl ?? undefined,
+    },
+    root,
+  );
+  if (!result.ok) {
+    io.err(`Nothing was created:\n${result.problems.map((p) => `  ✗ ${p}`).join('\n')}`);
+    return 1;
+  }
+  io.out(
+    [
+      `Created the remote "${options.name}" as its own repository in ${dir}:`,
+      ...result.created.map((file) => `  + ${file}`),
+      '',
+      'Next, in that folder:',
+      '  npm install && npm test && npm run build',
+      '  npx gatehouse-contract-check --shell <the deployed shell>   does the build fit what it shares?',
+      '  npm start                                                  the remote alone, signing in by itself',
+      'Then add it to the shell\'s config.json (its README says how).',
+    ].join('\n'),
+  );
+  return 0;
 }

@@ -11,3 +11,5 @@ export { renderTemplate, TEMPLATE_DIR } from './template';
 export { appendToArray } from './jsonEdit';
 export { readWorkspace, PATHS } from './workspace';
 export type { Workspace } from './workspace';
+export { newOutsideRemote, OUTSIDE_TEMPLATE_DIR, PUBLISHED_PACKAGES } from './outside';
+export type { OutsideOptions, OutsideResult } from './outside';

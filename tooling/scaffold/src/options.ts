@@ -12,6 +12,12 @@ export interface NewRemoteOptions {
   /** the repository root (default: the checkout this tool is in) */
   readonly root: string | null;
   readonly help: boolean;
+  /** write a standalone repository in this folder instead of remotes/<name> (nothing in this repository changes) */
+  readonly outside: string | null;
+  /** with --outside: a folder of `npm pack` tarballs to depend on instead of the published packages */
+  readonly packages: string | null;
+  /** with --outside: the deployed shell its CI checks the contract against */
+  readonly shellUrl: string | null;
 }
 
 export const USAGE = `Usage: npm run new-remote -- <name> [options]
@@ -24,9 +30,13 @@ export const USAGE = `Usage: npm run new-remote -- <name> [options]
   --client-role <client:role> a client role the visitor needs (repeatable), e.g. reports:viewer
   --port <port>              the dev server's port (default: the first free one from 3004)
   --skip-install             do not run npm install at the end
-  --root <dir>               the Gatehouse checkout to change (default: this one)`;
+  --root <dir>               the Gatehouse checkout to change (default: this one)
+  --outside <dir>            write the remote as its own repository in <dir> (e.g. ../billing), depending on
+                             the published @gatehouse packages; nothing in this checkout changes
+  --packages <dir>           with --outside: depend on the tarballs \`npm pack\` wrote to <dir> instead
+  --shell-url <url>          with --outside: the deployed shell its CI checks the contract against`;
 
-const VALUE_FLAGS = new Set(['--route', '--title', '--realm-role', '--client-role', '--port', '--root']);
+const VALUE_FLAGS = new Set(['--route', '--title', '--realm-role', '--client-role', '--port', '--root', '--outside', '--packages', '--shell-url']);
 
 /** Parses the command line; returns the options and the problems with the command line itself. */
 export function parseOptions(argv: readonly string[]): { options: NewRemoteOptions; problems: string[] } {
@@ -69,6 +79,9 @@ export function parseOptions(argv: readonly string[]): { options: NewRemoteOptio
       install,
       root: single['--root'] ?? null,
       help,
+      outside: single['--outside'] ?? null,
+      packages: single['--packages'] ?? null,
+      shellUrl: single['--shell-url'] ?? null,
     },
     problems,
   };

@@ -16,7 +16,7 @@ export interface RemotePlan {
 export type PortProbe = (port: number) => Promise<boolean>;
 
 /** The federation name becomes a JavaScript global and the package and folder name: one word, lower case. */
-const NAME = /^[a-z][a-z0-9_]*$/;
+export const REMOTE_NAME = /^[a-z][a-z0-9_]*$/;
 /** The shell's own rule for routes (shell/src/config/validate.ts). */
 const ROUTE = /^(\/[A-Za-z0-9._~-]+)+$/;
 /** Titles go into TypeScript string literals and JSX text of the template: no quotes, braces or tags. */
@@ -35,7 +35,7 @@ export async function planRemote(options: NewRemoteOptions, workspace: Workspace
   if (name === '') problems.push('Name the remote: npm run new-remote -- <name>.');
   else if (name.includes('-')) {
     problems.push(`"${name}" has a "-": the name becomes the remote's JavaScript name in the federation runtime, so use "${name.replace(/-/g, '_')}" or "${name.replace(/-/g, '')}".`);
-  } else if (!NAME.test(name)) {
+  } else if (!REMOTE_NAME.test(name)) {
     problems.push(`"${name}" is not a valid remote name: start with a lower-case letter, then lower-case letters, digits or _ (e.g. "billing").`);
   } else if (name.length > 40) problems.push(`"${name}" is longer than 40 characters.`);
   else if (RESERVED.has(name)) problems.push(`"${name}" is reserved; choose another name.`);

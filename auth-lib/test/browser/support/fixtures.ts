@@ -1,5 +1,6 @@
 import { expect, test as base, type Page } from '@playwright/test';
-import { adminClient } from './admin';
+import { fillLoginForm } from '@gatehouse/testkit/login-form';
+import { signInAsAdmin } from '@gatehouse/testkit/admin';
 import { startIdp, type RunningIdp } from './devIdp';
 import { testRealm } from '@gatehouse/dev-idp/test-realm';
 import { startTestApp, type TestApp } from './testApp';
@@ -7,6 +8,8 @@ import { startTestApp, type TestApp } from './testApp';
 export interface AuthFixtures {
   /** access token lifespan of this test's realm, in seconds */
   tokenLifespan: number;
+  /** Keycloak's "Revoke Refresh Token" for this test's realm (each refresh token works once) */
+  revokeRefreshToken: boolean;
   /** the page server, already pointed at this test's realm */
   app: TestApp;
   /** name of the realm created for this test */
@@ -27,18 +30,19 @@ export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
     { scope: 'worker' },
   ],
   tokenLifespan: [300, { option: true }],
+  revokeRefreshToken: [false, { option: true }],
   app: async ({}, use) => {
     const app = await startTestApp();
     await use(app);
     await app.close();
   },
-  realm: async ({ idp, app, tokenLifespan }, use, testInfo) => {
+  realm: async ({ idp, app, tokenLifespan, revokeRefreshToken }, use, testInfo) => {
     const name = `test-${testInfo.testId.slice(0, 10)}-${testInfo.retry}`;
-    const admin = await adminClient(idp);
-    await admin.realms.create(testRealm(name, { origin: app.origin, accessTokenLifespan: tokenLifespan }));
+    const admin = await signInAsAdmin(idp.url);
+    await admin.realms.create(testRealm(name, { origin: app.origin, accessTokenLifespan: tokenLifespan, revokeRefreshToken }));
     app.setConfig({ url: idp.url, realm: name, clientId: 'gatehouse-shell' });
     await use(name);
-    await (await adminClient(idp)).realms.del({ realm: name });
+    await (await signInAsAdmin(idp.url)).realms.del({ realm: name });
   },
 });
 
@@ -53,9 +57,7 @@ export async function signIn(page: Page, app: TestApp): Promise<void> {
   await page.goto(`${app.origin}/start`);
   await expect(page.locator('#status')).toHaveText('anonymous', { timeout: 15_000 });
   await page.evaluate(() => void window.gatehouse!.session.login({ redirectTo: '/signed-in' }));
-  await page.locator('#username').fill('alice');
-  await page.locator('#password').fill('alice');
-  await page.locator('#kc-login').click();
+  await fillLoginForm(page, 'alice');
   await page.waitForURL(`${app.origin}/signed-in`);
   await expect(page.locator('#status')).toHaveText('authenticated', { timeout: 15_000 });
 }

@@ -1,0 +1,201 @@
+import type { SessionEvent } from '../types';
+import { fakeTabBus, fakeTabLocks, type FakeKeycloak } from '../test-support/fakeKeycloak';
+import { flush, sessionWithFake } from '../test-support/sessions';
+import { channelName } from './otherTabs';
+
+beforeEach(() => jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') }));
+afterEach(() => jest.useRealTimers());
+
+/** Tabs of one browser: one channel bus, one lock manager; tab i is created (and campaigns) i-th. */
+function browser() {
+  const bus = fakeTabBus();
+  const locks = fakeTabLocks();
+  const tabs: ReturnType<typeof sessionWithFake>[] = [];
+  const open = async (configure: (kc: FakeKeycloak) => void = () => undefined) => {
+    const tab = sessionWithFake(configure, { tabChannel: bus.factory, tabLocks: locks.locks });
+    tabs.push(tab);
+    await jest.advanceTimersByTimeAsync(0);
+    await tab.session.ready();
+    await flush();
+    return tab;
+  };
+  return { bus, locks, tabs, open };
+}
+
+const networkRefreshes = (tabs: { instances: FakeKeycloak[] }[]) =>
+  tabs.flatMap((t) => t.instances).reduce((sum, kc) => sum + kc.networkRefreshes, 0);
+
+describe('one refresh for all tabs', () => {
+  test('exactly one tab leads; followers get their fresh token from its single refresh', async () => {
+    const b = browser();
+    const leader = await b.open();
+    const followers = [await b.open(), await b.open()];
+    expect(b.locks.holders()).toBe(1);
+    const events: SessionEvent[] = [];
+    followers[0]!.session.on((e) => events.push(e));
+    jest.setSystemTime(Date.now() + 56_000); // 4 s left in every tab
+
+    const tokens = await Promise.all([...followers, leader].flatMap((t) => [t.session.getToken(), t.session.getToken()]));
+
+    expect(networkRefreshes(b.tabs)).toBe(1);
+    expect(leader.kc().networkRefreshes).toBe(1);
+    expect(new Set(tokens)).toEqual(new Set([leader.kc().token]));
+    for (const f of followers) expect(f.kc().refreshToken).toBe(leader.kc().refreshToken); // rotation: the newest everywhere
+    expect(events.map((e) => e.type)).toEqual(['tokenRefreshed']);
+  });
+
+  test('forced refreshes asked by two followers at once make one request', async () => {
+    const b = browser();
+    const leader = await b.open();
+    const followers = [await b.open(), await b.open()];
+    const before = leader.kc().token;
+
+    const tokens = await Promise.all(followers.map((f) => f.session.getToken({ forceRefresh: true })));
+
+    expect(networkRefreshes(b.tabs)).toBe(1);
+    expect(tokens[0]).not.toBe(before);
+    expect(new Set(tokens)).toEqual(new Set([leader.kc().token]));
+  });
+
+  test('when the leading tab closes, a follower takes over and refreshes itself', async () => {
+    const b = browser();
+    await b.open();
+    const follower = await b.open();
+    b.bus.channels[0]!.closed = true; // the leading tab is gone: its channel and its lock
+    b.locks.releaseHeld();
+    await flush();
+    jest.setSystemTime(Date.now() + 56_000);
+
+    const token = await follower.session.getToken();
+
+    expect(follower.kc().networkRefreshes).toBe(1);
+    expect(token).toBe(follower.kc().token);
+  });
+
+  test('a refresh the provider refuses in the leading tab signs every tab out with reason refresh-refused', async () => {
+    const b = browser();
+    const leader = await b.open((kc) => (kc.refreshOutcome = 'refused'));
+    const follower = await b.open();
+    const events: SessionEvent[] = [];
+    follower.session.on((e) => events.push(e));
+    jest.setSystemTime(Date.now() + 57_000);
+
+    await expect(follower.session.getToken()).rejects.toMatchObject({ code: 'not-authenticated' });
+    await flush();
+
+    expect(follower.kc().networkRefreshes).toBe(0);
+    expect(leader.session.getSnapshot().signOutReason).toBe('refresh-refused');
+    expect(follower.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'refresh-refused' });
+    expect(follower.kc().token).toBeUndefined();
+    expect(events).toEqual([{ type: 'refreshFailed', reason: 'refused' }, { type: 'signedOut', reason: 'refresh-refused' }]);
+  });
+
+  test('without the Web Locks API every tab refreshes for itself', async () => {
+    const bus = fakeTabBus();
+    const tab = sessionWithFake(undefined, { tabChannel: bus.factory, tabLocks: null });
+    await tab.session.ready();
+    jest.setSystemTime(Date.now() + 56_000);
+    await tab.session.getToken();
+    expect(tab.kc().networkRefreshes).toBe(1);
+  });
+});
+
+describe('a new tab', () => {
+  test('seeds itself from the leading tab instead of check-sso', async () => {
+    const b = browser();
+    const leader = await b.open();
+
+    const tab = await b.open((kc) => (kc.initOutcome = 'anonymous')); // check-sso would find nothing
+
+    expect(tab.session.getSnapshot().status).toBe('authenticated');
+    expect(tab.kc().initCalls[0]).toMatchObject({ token: leader.kc().token, refreshToken: leader.kc().refreshToken, timeSkew: 0 });
+  });
+
+  test('does check-sso when the leading tab is signed out', async () => {
+    const b = browser();
+    await b.open((kc) => (kc.initOutcome = 'anonymous'));
+    const tab = await b.open();
+    expect(tab.kc().initCalls[0]?.token).toBeUndefined();
+    expect(tab.session.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('stays signed out when the login-status frame says the seeded session ended', async () => {
+    const b = browser();
+    await b.open();
+    const tab = await b.open((kc) => (kc.frameAnswer = 'changed'));
+    expect(tab.kc().initCalls[0]?.token).toBeDefined();
+    expect(tab.session.getSnapshot().status).toBe('anonymous');
+  });
+});
+
+describe('sign-in and sign-out reach every tab', () => {
+  test('signing in in one tab signs in a signed-out tab', async () => {
+    const b = browser();
+    const first = await b.open((kc) => (kc.initOutcome = 'anonymous'));
+    const events: SessionEvent[] = [];
+    first.session.on((e) => events.push(e));
+
+    const second = await b.open((kc) => (kc.initOutcome = 'anonymous'));
+    expect(second.session.getSnapshot().status).toBe('anonymous');
+    const third = await b.open(); // e.g. the tab that came back from the login page
+    await flush();
+
+    expect(first.session.getSnapshot().status).toBe('authenticated');
+    expect(second.session.getSnapshot().status).toBe('authenticated');
+    expect(first.kc().token).toBe(third.kc().token);
+    expect(events.map((e) => e.type)).toEqual(['signedIn']);
+  });
+
+  test('sign-out in one tab signs the other tabs out at once, with reason other-tab, and they stay out', async () => {
+    const b = browser();
+    const tabA = await b.open();
+    const tabB = await b.open();
+    const signedOut = jest.fn();
+    tabB.session.on(signedOut);
+    const leftoverTokens = { token: tabA.kc().token, refreshToken: tabA.kc().refreshToken, idToken: null, timeSkew: 0 };
+
+    await tabA.session.logout();
+    // a late share of the ended session's tokens must not sign tabB in again
+    b.bus.factory(channelName('gatehouse', 'gatehouse-shell')).postMessage({ type: 'gatehouse-auth:tokens', tokens: leftoverTokens });
+    await flush();
+
+    expect(tabB.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'other-tab', user: null });
+    expect(signedOut).toHaveBeenCalledWith({ type: 'signedOut', reason: 'other-tab' });
+    expect(tabB.kc().token).toBeUndefined(); // tokens dropped from memory, frame checks stop
+    expect(tabA.session.getSnapshot().signOutReason).toBe('user');
+  });
+
+  test('the channel is named after realm and client; only token messages carry tokens', async () => {
+    const b = browser();
+    const tab = await b.open();
+    const token = tab.kc().token ?? 'missing';
+    b.bus.messages.length = 0;
+
+    await tab.session.logout();
+
+    expect(b.bus.channels.map((c) => c.name)).toEqual([channelName('gatehouse', 'gatehouse-shell')]);
+    expect(channelName('gatehouse', 'gatehouse-shell')).toBe('gatehouse-auth:gatehouse:gatehouse-shell');
+    expect(b.bus.messages).toEqual([{ type: 'gatehouse-auth:signed-out' }]);
+    expect(JSON.stringify(b.bus.messages)).not.toContain(token);
+  });
+
+  test('tabs of another realm or client are not affected', async () => {
+    const bus = fakeTabBus();
+    const tabA = sessionWithFake(undefined, { tabChannel: bus.factory, tabLocks: null });
+    const other = sessionWithFake(undefined, { tabChannel: bus.factory, tabLocks: null }, { clientId: 'another-app' });
+    await Promise.all([tabA.session.ready(), other.session.ready()]);
+    await tabA.session.logout();
+    expect(other.session.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('unrelated and malformed messages on the channel are ignored', async () => {
+    const b = browser();
+    const tab = await b.open();
+    const sender = b.bus.factory(channelName('gatehouse', 'gatehouse-shell'));
+    sender.postMessage({ type: 'something-else' });
+    sender.postMessage('gatehouse-auth:signed-out');
+    sender.postMessage({ type: 'gatehouse-auth:tokens', tokens: { token: 42 } });
+    await flush();
+    expect(tab.session.getSnapshot().status).toBe('authenticated');
+  });
+});

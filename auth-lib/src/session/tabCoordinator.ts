@@ -1,0 +1,221 @@
+import type { ResolvedConfig } from './config';
+import type { KeycloakLike } from './keycloak';
+import { channelName, type TabChannel, type TabChannelFactory } from './otherTabs';
+import { leaderLockName, TabLeader, type TabLocks } from './tabLeader';
+import { fingerprint, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
+
+/** What the coordinator needs from its tab's session. */
+export interface TabHost {
+  readonly config: ResolvedConfig;
+  keycloak(): KeycloakLike | null;
+  isSignedIn(): boolean;
+  /** resolves once the session has left `loading` */
+  settled(): Promise<unknown>;
+  /** another tab sent its tokens (after a refresh, a sign-in, or as an answer) */
+  receiveTokens(set: TokenSet): void;
+  signedOutElsewhere(): void;
+  /** the leader's refresh was refused by the provider: the session has ended */
+  refreshRefusedElsewhere(): void;
+  /** as leader: refresh for a follower (`force`: whatever the token's validity) */
+  refreshForFollower(force: boolean): Promise<unknown>;
+  /** a message of another kind (the session's expiry and activity messages) */
+  receiveOther(message: { type: string } & Record<string, unknown>): void;
+}
+
+const PREFIX = 'gatehouse-auth:';
+type Message = { type: string } & Record<string, unknown>;
+
+interface Waiter {
+  readonly kc: KeycloakLike;
+  readonly minValidity: number;
+  /** the token this tab had when it asked */
+  readonly had: string | undefined;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** The leader's refresh failed; `refused` when the provider ended the session (HTTP 400). */
+export class LeaderRefreshFailed extends Error {
+  constructor(readonly refused: boolean) {
+    super(refused ? 'The identity provider refused the refresh in the leading tab.' : 'The leading tab could not reach the identity provider.');
+  }
+}
+
+function isTokenSet(value: unknown): value is TokenSet {
+  if (typeof value !== 'object' || value === null) return false;
+  const set = value as Record<string, unknown>;
+  return typeof set.token === 'string' && typeof set.refreshToken === 'string' && (set.idToken === null || typeof set.idToken === 'string') && typeof set.timeSkew === 'number';
+}
+
+/**
+ * One refresh for all tabs. The leading tab (Web Locks) is the only one that calls the token endpoint:
+ * a follower that needs a fresh token asks it over BroadcastChannel and waits for the tokens it shares
+ * after every refresh. A new tab asks the leader for its tokens instead of a check-sso round trip; a tab
+ * that signs in shares its tokens, which signs the other tabs in; sign-out reaches every tab at once.
+ * Without the Web Locks API every tab leads itself (and still shares what it gets).
+ */
+export class TabCoordinator {
+  private readonly channel: TabChannel;
+  private readonly leader: TabLeader | null;
+  private readonly waiters = new Set<Waiter>();
+  private seedWaiter: ((set: TokenSet | null) => void) | null = null;
+
+  constructor(factory: TabChannelFactory, locks: TabLocks | null, private readonly host: TabHost) {
+    const { realm, clientId } = host.config;
+    this.channel = factory(channelName(realm, clientId));
+    this.channel.onMessage((data) => this.receive(data));
+    this.leader = locks ? new TabLeader(locks, leaderLockName(realm, clientId), () => this.becameLeader()) : null;
+  }
+
+  /** Without Web Locks there is no election, and each tab refreshes for itself. */
+  get isLeader(): boolean {
+    return this.leader ? this.leader.isLeader : true;
+  }
+
+  /**
+   * Tokens of a live signed-in tab for a new tab, or null (no other tab leads, it is signed out, it did
+   * not answer within `timeoutMs`, or its tokens cannot seed this tab). Call before `campaign()`.
+   */
+  async seed(timeoutMs: number): Promise<TokenSet | null> {
+    if (!this.leader || !(await this.leader.otherTabLeads())) return null;
+    return new Promise<TokenSet | null>((resolve) => {
+        const timer = setTimeout(() => finish(null), timeoutMs);
+        const finish = (set: TokenSet | null) => {
+          clearTimeout(timer);
+          this.seedWaiter = null;
+          resolve(set && seedProblem(set, this.host.config, Date.now()) === null ? set : null);
+        };
+        this.seedWaiter = finish;
+        this.post({ type: 'seed-request' });
+    });
+  }
+
+  /** Queues this tab for leadership (it leads at once when no other tab does). */
+  campaign(): void {
+    this.leader?.campaign();
+  }
+
+  /** Brings `kc`'s token to `minValidity` seconds (-1: a new one): the leader refreshes, a follower asks it. */
+  refresh(kc: KeycloakLike, minValidity: number): Promise<unknown> {
+    if (this.isLeader) return kc.updateToken(minValidity);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        kc,
+        minValidity,
+        had: kc.token,
+        resolve: () => {
+          this.waiters.delete(waiter);
+          resolve();
+        },
+        reject: (error) => {
+          this.waiters.delete(waiter);
+          reject(error);
+        },
+      };
+      this.waiters.add(waiter);
+      this.post({ type: 'refresh-request', force: minValidity === -1, had: fingerprint(kc.token) });
+    });
+  }
+
+  /** Shares this tab's tokens with the others (after its refresh or its own sign-in). */
+  shareTokens(kc: KeycloakLike): void {
+    const tokens = readTokenSet(kc);
+    if (tokens) this.post({ type: 'tokens', tokens });
+  }
+
+  announceSignOut(): void {
+    this.post({ type: 'signed-out' });
+  }
+
+  announceRefreshRefused(): void {
+    this.post({ type: 'refresh-failed', refused: true });
+  }
+
+  /** Sends a message of the session's own (expiry, activity); it must carry no token. */
+  send(message: Message): void {
+    this.post(message);
+  }
+
+  close(): void {
+    this.leader?.resign();
+    this.channel.close();
+  }
+
+  private post(message: Message): void {
+    this.channel.postMessage({ ...message, type: `${PREFIX}${message.type}` });
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data !== 'object' || data === null) return;
+    const raw = data as Record<string, unknown>;
+    if (typeof raw.type !== 'string' || !raw.type.startsWith(PREFIX)) return;
+    const message: Message = { ...raw, type: raw.type.slice(PREFIX.length) };
+    switch (message.type) {
+      case 'signed-out':
+        return this.host.signedOutElsewhere();
+      case 'tokens':
+        if (isTokenSet(message.tokens)) this.tokensArrived(message.tokens);
+        return;
+      case 'refresh-request':
+        if (this.isLeader) void this.answerRefresh(message.force === true, String(message.had));
+        return;
+      case 'refresh-failed':
+        return this.refreshFailed(message.refused === true);
+      case 'seed-request':
+        if (this.leader?.isLeader) void this.answerSeed();
+        return;
+      case 'no-session':
+        this.seedWaiter?.(null);
+        // the leader has no refresh token to rotate, so each waiting follower refreshes for itself
+        for (const waiter of [...this.waiters]) this.refreshDirectly(waiter);
+        return;
+      default:
+        this.host.receiveOther(message);
+    }
+  }
+
+  private tokensArrived(tokens: TokenSet): void {
+    this.seedWaiter?.(tokens);
+    this.host.receiveTokens(tokens);
+    for (const waiter of [...this.waiters]) {
+      const { kc } = waiter;
+      const fresh = waiter.minValidity === -1 ? kc.token !== waiter.had : Boolean(kc.token) && !kc.isTokenExpired(waiter.minValidity);
+      if (fresh) waiter.resolve();
+    }
+  }
+
+  private refreshFailed(refused: boolean): void {
+    if (refused) this.host.refreshRefusedElsewhere();
+    for (const waiter of [...this.waiters]) waiter.reject(new LeaderRefreshFailed(refused));
+  }
+
+  private async answerSeed(): Promise<void> {
+    await this.host.settled();
+    const kc = this.host.keycloak();
+    if (this.host.isSignedIn() && kc) this.shareTokens(kc);
+    else this.post({ type: 'no-session' });
+  }
+
+  private async answerRefresh(force: boolean, had: string): Promise<void> {
+    const kc = this.host.keycloak();
+    if (!this.host.isSignedIn() || !kc?.token) return this.post({ type: 'no-session' });
+    const current = force ? fingerprint(kc.token) !== had : !kc.isTokenExpired(this.host.config.minValidity);
+    if (current) return this.shareTokens(kc);
+    const before = kc.token;
+    try {
+      await this.host.refreshForFollower(force);
+      // a refresh shares its tokens by itself; share here only when none was needed
+      if (kc.token === before) this.shareTokens(kc);
+    } catch {
+      this.post({ type: 'refresh-failed', refused: !this.host.isSignedIn() });
+    }
+  }
+
+  private becameLeader(): void {
+    for (const waiter of [...this.waiters]) this.refreshDirectly(waiter);
+  }
+
+  private refreshDirectly(waiter: Waiter): void {
+    waiter.kc.updateToken(waiter.minValidity).then(waiter.resolve, waiter.reject);
+  }
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// The sign-in timeline of a cold load of /profile with a session at the provider (bench/README.md,
+// "auth_overhead_ratio"): when each step of keycloak-js's check-sso starts and ends, in ms since the
+// navigation started, from the page's Resource Timing (its own requests) and Playwright's
+// request.timing() (the provider's frames, which the page's timeline does not list).
+//
+//   node bench/auth-timeline.mjs [--loads 3]     (uses the builds of the last `npm run bench`)
+
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { launchBrowser, coldLoad } from './lib/browser.mjs';
+import { APPS } from './lib/build.mjs';
+import { signIn } from './lib/measure.mjs';
+import { ORIGINS, startTopology } from './lib/topology.mjs';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const WORK_DIR = join(REPO_ROOT, 'bench/.work');
+const { values: args } = parseArgs({ options: { loads: { type: 'string', default: '3' } } });
+
+/** The steps, each matched by the URL of the request that starts it and the one that ends it. */
+const STEPS = [
+  ['keycloak-js chunk', (u) => u.origin === ORIGINS.shell && /keycloak/.test(u.pathname)],
+  ['3rd-party-cookie check (step1.html)', (u) => u.pathname.endsWith('/3p-cookies/step1.html')],
+  ['3rd-party-cookie check (step2.html)', (u) => u.pathname.endsWith('/3p-cookies/step2.html')],
+  ['login-status frame', (u) => u.pathname.endsWith('/login-status-iframe.html')],
+  ['login-status frame /init', (u) => u.pathname.endsWith('/login-status-iframe.html/init')],
+  ['silent check-sso: auth', (u) => u.pathname.endsWith('/protocol/openid-connect/auth')],
+  ['silent check-sso: silent-check-sso.html', (u) => u.pathname === '/silent-check-sso.html'],
+  ['token', (u) => u.pathname.endsWith('/protocol/openid-connect/token')],
+  ['remote: mf-manifest.json', (u) => u.origin === ORIGINS.profile && u.pathname === '/mf-manifest.json'],
+  ['remote: remoteEntry.js', (u) => u.origin === ORIGINS.profile && u.pathname === '/remoteEntry.js'],
+  ['remote: ./App chunk', (u) => u.origin === ORIGINS.profile && u.pathname.startsWith('/__federation_expose_App')],
+];
+
+async function main() {
+  const dists = Object.fromEntries(APPS.map((app) => [app.name, join(WORK_DIR, 'builds', app.name, 'dist')]));
+  for (const dir of Object.values(dists)) if (!existsSync(join(dir, 'index.html'))) throw new Error(`no build in ${dir}: run \`npm run bench\` first`);
+  const topology = await startTopology({ repoRoot: REPO_ROOT, workDir: WORK_DIR, dirs: dists, log: () => undefined });
+  const browser = await launchBrowser();
+  try {
+    const session = await signIn(browser);
+    for (let i = 0; i < Number(args.loads); i++) {
+      const requests = [];
+      const load = await coldLoad(browser, `${ORIGINS.shell}/profile`, {
+        elementId: 'profile-heading',
+        storageState: session,
+        beforeGoto: (page) => { page.on('requestfinished', (request) => requests.push(request)); },
+      });
+      await load.page.waitForLoadState('networkidle').catch(() => undefined);
+      // the navigation's start in wall-clock ms, to put the frames' request timings on the page's clock
+      const navigationStart = await load.page.evaluate(() => performance.timeOrigin);
+      console.log(`load ${i + 1}: profile heading painted at ${Math.round(load.paint)} ms`);
+      for (const [name, matches] of STEPS) {
+        const request = requests.find((r) => matches(new URL(r.url())));
+        if (!request) { console.log(`  ${name.padEnd(42)} (not requested)`); continue; }
+        const t = request.timing();
+        const start = t.startTime - navigationStart;
+        console.log(`  ${name.padEnd(42)} ${Math.round(start)} → ${Math.round(start + t.responseEnd)} ms`);
+      }
+      await load.context.close();
+    }
+  } finally {
+    await browser.close();
+    await topology.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error.stack ?? error);
+  process.exit(1);
+});

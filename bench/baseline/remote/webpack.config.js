@@ -1,0 +1,19 @@
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { baseConfig, shared } = require('../shared');
+
+module.exports = (_env, argv) => ({
+  ...baseConfig(__dirname, argv.mode ?? 'production'),
+  plugins: [
+    new ModuleFederationPlugin({
+      name: 'remote',
+      filename: 'remoteEntry.js',
+      exposes: { './Profile': './src/Profile.tsx' },
+      shared,
+      // the bench reads which files are the expose's own code from the manifest (it is not fetched)
+      manifest: true,
+      dts: false,
+    }),
+    new HtmlWebpackPlugin(),
+  ],
+});

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// What `npm start` and `npm test` check first, so each works as the first command typed on a fresh
+// clone: a Node version the toolchain supports, the lockfile's packages installed (`npm ci` when
+// node_modules is missing or older than package-lock.json), and for the tests Chromium and nginx
+// (installed with apt-get when running as root on Debian, else the exact command is printed).
+//
+//   node scripts/preflight.mjs start|test
+//
+// Plain Node and no dependencies: it runs before anything is installed.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findChromium, noChromiumMessage } from '../tooling/testkit/src/chromium.cjs';
+import { findNginx, nginxInstallCommand } from '../tooling/testkit/src/nginx.cjs';
+import { canInstallSystemPackages, osName } from '../tooling/testkit/src/systemTools.cjs';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** @param {string} message */
+function say(message) {
+  process.stderr.write(`[preflight] ${message}\n`);
+}
+
+/** @param {string} message @returns {never} */
+function fail(message) {
+  process.stderr.write(`\n[preflight] ${message}\n\n`);
+  process.exit(1);
+}
+
+/**
+ * Node's version against package.json's `engines.node` (`^20.19.0 || ^22.12.0 || >=24.0.0`): a clear
+ * stop instead of odd errors later. Understands the `^x.y.z` and `>=x.y.z` clauses that range uses.
+ */
+function checkNode() {
+  const range = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines?.node ?? '';
+  const [major = 0, minor = 0, patch = 0] = process.versions.node.split('.').map(Number);
+  const have = major * 1e6 + minor * 1e3 + patch;
+  const fits = range.split('||').some((clause) => {
+    const match = /^\s*(\^|>=)\s*(\d+)\.(\d+)\.(\d+)\s*$/.exec(clause);
+    if (!match) return true; // a clause this check does not understand: let npm judge
+    const [, operator, wantMajor, wantMinor, wantPatch] = match;
+    const want = Number(wantMajor) * 1e6 + Number(wantMinor) * 1e3 + Number(wantPatch);
+    return have >= want && (operator === '>=' || major === Number(wantMajor));
+  });
+  if (!fits) {
+    fail(`Node ${process.versions.node} is not supported: Gatehouse needs Node ${range} (20.19+, 22.12+ or 24; .nvmrc names the one to use). With nvm: \`nvm install\` in this folder.`);
+  }
+}
+
+/**
+ * Why node_modules needs (re)installing, or null when it matches package-lock.json. A node_modules
+ * newer than the lockfile is taken as is; an older one (a fresh checkout touches every file) is compared
+ * with npm's record of what it installed, node_modules/.package-lock.json, package by package.
+ *
+ * @returns {string | null}
+ */
+function staleInstall() {
+  const lockFile = join(ROOT, 'package-lock.json');
+  const installed = join(ROOT, 'node_modules/.package-lock.json');
+  if (!existsSync(installed)) return 'node_modules is missing';
+  if (statSync(installed).mtimeMs >= statSync(lockFile).mtimeMs) return null;
+  /** @type {Record<string, { version?: string, optional?: boolean, link?: boolean }>} */
+  const wanted = JSON.parse(readFileSync(lockFile, 'utf8')).packages ?? {};
+  /** @type {Record<string, { version?: string }>} */
+  const have = JSON.parse(readFileSync(installed, 'utf8')).packages ?? {};
+  for (const [path, entry] of Object.entries(wanted)) {
+    if (path === '') continue;
+    const present = have[path];
+    // Optional packages for other platforms (esbuild's, say) are never installed here.
+    if (!present) {
+      if (entry.optional) continue;
+      return `node_modules is older than package-lock.json (${path.replace(/^node_modules\//, '')} is not installed)`;
+    }
+    if (entry.version !== present.version) {
+      return `node_modules is older than package-lock.json (${path.replace(/^node_modules\//, '')} ${present.version ?? '?'} is installed, the lockfile says ${entry.version})`;
+    }
+  }
+  return null;
+}
+
+function installPackages() {
+  const reason = staleInstall();
+  if (!reason) return;
+  say(`${reason}: installing the lockfile's packages (npm ci) …`);
+  const started = Date.now();
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.error) fail(`Could not run npm: ${result.error.message}. Is npm on PATH?`);
+  if (result.status !== 0) fail('npm ci failed (its output is above). Fix that, then run the command again.');
+  say(`packages installed in ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+/** A CHROMIUM_PATH or NGINX_BIN that names no executable is a stop, with the message saying so. */
+function findChromiumOrFail() {
+  try {
+    return findChromium();
+  } catch (error) {
+    return fail(/** @type {Error} */ (error).message);
+  }
+}
+
+function findNginxOrFail() {
+  try {
+    return findNginx();
+  } catch (error) {
+    return fail(/** @type {Error} */ (error).message);
+  }
+}
+
+/**
+ * Chromium and nginx for the browser tests. As root on Debian (a container, a CI runner) the missing
+ * ones are installed as .ci/run does; elsewhere the command to run is printed.
+ */
+function checkTestTools() {
+  const missing = [];
+  let chromium = findChromiumOrFail();
+  if (!chromium) missing.push({ name: 'Chromium', debianPackage: 'chromium' });
+  let nginx = findNginxOrFail();
+  if (!nginx) missing.push({ name: 'nginx', debianPackage: 'nginx-light' });
+
+  if (missing.length > 0 && canInstallSystemPackages()) {
+    const packages = [...missing.map((tool) => tool.debianPackage), 'fonts-dejavu-core'];
+    say(`${missing.map((tool) => tool.name).join(' and ')} missing; installing with apt-get (${packages.join(' ')}) …`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
+      const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+      if (result.status !== 0) fail(`apt-get ${args.join(' ')} failed (its errors are above).`);
+    }
+    chromium = findChromiumOrFail();
+    nginx = findNginxOrFail();
+  }
+
+  if (!chromium) fail(noChromiumMessage());
+  if (!nginx) fail(`nginx not found: the production browser tests serve the builds with it. Install it with \`${nginxInstallCommand()}\`${osName() ? ` (${osName()})` : ''}, or set NGINX_BIN.`);
+  say(`browser: ${chromium.path} (${chromium.source === 'CHROMIUM_PATH' ? 'from CHROMIUM_PATH' : chromium.source === 'system' ? "the system's" : "Playwright's own"}); nginx: ${nginx}`);
+}
+
+const command = process.argv[2];
+if (command !== 'start' && command !== 'test') fail('usage: node scripts/preflight.mjs start|test');
+checkNode();
+installPackages();
+if (command === 'test') checkTestTools();

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { runContractCheckCli } from './deployedShellCli';
+
+// A deployed shell over real HTTP (a local server), and remote builds as folders with dist/mf-manifest.json.
+
+const shared = (versions: Record<string, string>) =>
+  Object.entries(versions).map(([name, version]) => ({ id: `x:${name}`, name, version, singleton: true, requiredVersion: `^${version}` }));
+const SHELL_VERSIONS = { react: '19.3.1', 'react/jsx-runtime': '19.3.1', 'react-dom': '19.3.1', 'react-dom/client': '19.3.1', 'react-router-dom': '7.18.5', '@gatehouse/auth-lib': '1.0.0' };
+
+let server: http.Server;
+let shellUrl: string;
+let work: string;
+
+beforeAll(async () => {
+  const files: Record<string, unknown> = {
+    '/mf-manifest.json': { id: 'gatehouse_shell', name: 'gatehouse_shell', metaData: {}, shared: shared(SHELL_VERSIONS), remotes: [], exposes: [] },
+    '/config.json': { identityProvider: {}, remotes: [{ name: 'billing', manifest: 'https://billing.example.com/mf-manifest.json', route: '/billing', title: 'Billing' }] },
+  };
+  server = http.createServer((request, response) => {
+    const body = files[request.url ?? ''];
+    response.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? { error: 'not found' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  shellUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-contract-'));
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+function remoteBuild(name: string, versions: Record<string, string>): string {
+  const dir = path.join(work, name);
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'dist', 'mf-manifest.json'), JSON.stringify({ id: name, name, shared: shared(versions) }));
+  return dir;
+}
+
+async function run(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runContractCheckCli(argv, { cwd: work, out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+test('passes for a remote built against what the deployed shell shares, and finds its registry entry', async () => {
+  const dir = remoteBuild('billing', SHELL_VERSIONS);
+  const result = await run(['--shell', shellUrl, '--remote', dir]);
+  expect(result.err).toBe('');
+  expect(result.code).toBe(0);
+  expect(result.out).toContain('✓ The remote fits the shell');
+  expect(result.out).toContain('lists "billing" at /billing');
+});
+
+test('fails for a remote built against React 18, naming the package and what to do', async () => {
+  const dir = remoteBuild('legacy', { ...SHELL_VERSIONS, react: '18.3.1', 'react-dom': '18.3.1' });
+  const result = await run(['--shell', shellUrl, '--remote', dir]);
+  expect(result.code).toBe(1);
+  expect(result.err).toMatch(/✗ react +remote wants \^18\.3\.1 \(installed 18\.3\.1\), shell provides 19\.3\.1/);
+  expect(result.err).toMatch(/✗ react-dom /);
+  expect(result.err).toContain('set "react": "19.3.1" in the remote\'s package.json');
+  expect(result.err).toContain('does not list "legacy" yet');
+});
+
+test('fails for a newer auth-lib (shared strictly), and for a package the remote does not share as a singleton', async () => {
+  const dir = remoteBuild('newer', { ...SHELL_VERSIONS, '@gatehouse/auth-lib': '1.4.0' });
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'dist', 'mf-manifest.json'), 'utf8'));
+  manifest.shared.find((s: { name: string }) => s.name === 'react-router-dom').singleton = false;
+  fs.writeFileSync(path.join(dir, 'dist', 'mf-manifest.json'), JSON.stringify(manifest));
+  const result = await run(['--shell', shellUrl, '--remote', dir]);
+  expect(result.code).toBe(1);
+  expect(result.err).toMatch(/✗ @gatehouse\/auth-lib .*\n.*shared strictly/);
+  expect(result.err).toMatch(/✗ react-router-dom .*\n.*does not, so the page would run two copies/);
+});
+
+test('says what to do when the remote is not built or the address is not a shell', async () => {
+  const unbuilt = path.join(work, 'unbuilt');
+  fs.mkdirSync(unbuilt);
+  expect(await run(['--shell', shellUrl, '--remote', unbuilt])).toMatchObject({ code: 2, err: expect.stringContaining('build the remote first') });
+  const dir = remoteBuild('billing2', SHELL_VERSIONS);
+  expect(await run(['--shell', `${shellUrl}/nowhere/`, '--remote', dir])).toMatchObject({ code: 2, err: expect.stringContaining('answered HTTP 404') });
+});

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { REMOTE_NAME, titleOf } from './plan';
+import { seedLockfile } from './seedLockfile';
+import { renderTemplate, TEMPLATE_DIR } from './template';
+import { readWorkspace } from './workspace';
+
+/** The files a remote in its own repository has on top of (or instead of) the in-repository template. */
+export const OUTSIDE_TEMPLATE_DIR = path.join(__dirname, '..', 'template-outside');
+
+/** The Gatehouse packages such a remote installs. */
+export const PUBLISHED_PACKAGES = ['@gatehouse/auth-lib', '@gatehouse/federation', '@gatehouse/contract-check'] as const;
+
+export interface OutsideOptions {
+  readonly name: string;
+  /** the folder to create (must not exist, or be empty) */
+  readonly dir: string;
+  readonly title?: string | undefined;
+  readonly route?: string | undefined;
+  readonly port?: number | undefined;
+  /** a folder of `npm pack` tarballs to depend on (`file:`), instead of the published versions */
+  readonly packages?: string | undefined;
+  /** the deployed shell the CI's contract check runs against */
+  readonly shellUrl?: string | undefined;
+}
+
+export type OutsideResult = { readonly ok: true; readonly created: readonly string[] } | { readonly ok: false; readonly problems: readonly string[] };
+
+/**
+ * Writes a remote as a standalone repository at `options.dir`: the same app files as a remote inside
+ * this repository, with a package.json that depends on the published Gatehouse packages (or packed
+ * tarballs), its own tsconfig and jest settings, a README and a CI workflow. Nothing in this
+ * repository changes; it only supplies the versions the shell pins.
+ */
+export function newOutsideRemote(options: OutsideOptions, root: string): OutsideResult {
+  const problems: string[] = [];
+  if (!REMOTE_NAME.test(options.name)) problems.push(`"${options.name}" is not a valid remote name: lower-case letters, digits and _ (e.g. "billing").`);
+  if (fs.existsSync(options.dir) && fs.readdirSync(options.dir).length > 0) problems.push(`${options.dir} exists and is not empty; name a new folder.`);
+  let gatehouse: Record<string, string> = {};
+  try {
+    gatehouse = gatehouseVersions(root, options.packages);
+  } catch (error) {
+    problems.push(error instanceof Error ? error.message : String(error));
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  const workspace = readWorkspace(root);
+  const { identityProvider } = workspace.registry;
+  const title = options.title ?? titleOf(options.name);
+  const values: Record<string, string | number> = {
+    name: options.name,
+    packageName: `${options.name.replace(/_/g, '-')}-remote`,
+    title,
+    route: options.route ?? `/${options.name.replace(/_/g, '-')}`,
+    port: options.port ?? 3004,
+    identityProviderUrl: identityProvider.url,
+    realm: identityProvider.realm,
+    clientId: identityProvider.clientId,
+    shellUrl: options.shellUrl ?? 'https://shell.example.com',
+  };
+  for (const [pkg, spec] of Object.entries(gatehouse)) values[`gatehouse:${pkg}`] = spec;
+  const versions = toolVersions(root, workspace.versions);
+  const files = new Map([...renderTemplate(values, versions, TEMPLATE_DIR), ...renderTemplate(values, versions, OUTSIDE_TEMPLATE_DIR)]);
+  files.set('package-lock.json', seedLockfile(root, JSON.parse(files.get('package.json') ?? '{}')));
+  const created: string[] = [];
+  for (const [relative, text] of files) {
+    const target = path.join(options.dir, relative);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, text, { flag: 'wx' });
+    created.push(relative);
+  }
+  return { ok: true, created };
+}
+
+/** `file:` specs of the packed tarballs in `packages`, or `^version` of each published package. */
+function gatehouseVersions(root: string, packages: string | undefined): Record<string, string> {
+  const specs: Record<string, string> = {};
+  for (const pkg of PUBLISHED_PACKAGES) {
+    const folder = pkg === '@gatehouse/auth-lib' ? 'auth-lib' : path.join('tooling', pkg.slice('@gatehouse/'.length));
+    const version = (JSON.parse(fs.readFileSync(path.join(root, folder, 'package.json'), 'utf8')) as { version: string }).version;
+    if (packages === undefined) {
+      specs[pkg] = `^${version}`;
+      continue;
+    }
+    const tarball = path.resolve(packages, `${pkg.slice(1).replace('/', '-')}-${version}.tgz`);
+    if (!fs.existsSync(tarball)) throw new Error(`${tarball} does not exist: run \`npm pack\` in ${folder} (--pack-destination ${packages}) first.`);
+    specs[pkg] = `file:${tarball}`;
+  }
+  return specs;
+}
+
+/** The versions of the tools the repository itself pins (TypeScript, jest, webpack…), so a remote starts on the same. */
+function toolVersions(root: string, pinned: Readonly<Record<string, string>>): Record<string, string> {
+  const read = (file: string) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  return { ...read('package.json').devDependencies, ...read('tooling/federation/package.json').dependencies, ...pinned };
+}

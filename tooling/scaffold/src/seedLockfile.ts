@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+type LockEntry = Record<string, unknown>;
+
+/**
+ * A package-lock.json for a remote in its own repository, seeded from this repository's lockfile: the
+ * third-party packages at exactly the versions (and integrity hashes) the platform is tested with, and
+ * the Gatehouse packages from their tarballs (`file:` specs) or left for npm to resolve (published
+ * ranges). npm prunes what the remote does not need. Besides pinning the tested tree, this is what lets
+ * `npm install` work from the npm cache alone: npm 11 resolves a package without a lockfile from its
+ * full registry document, which an npm cache filled by lockfile installs does not hold (decisions/0017).
+ */
+export function seedLockfile(root: string, manifest: { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> }): string {
+  const source = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const rootEntry = { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies };
+  const packages: Record<string, LockEntry> = { '': rootEntry };
+  for (const [location, entry] of Object.entries(source.packages)) {
+    // Only installed packages; workspace folders and their links are this repository's own.
+    if (!location.startsWith('node_modules/') || entry['link'] === true || location.startsWith('node_modules/@gatehouse/')) continue;
+    const { dev: _dev, optional: _optional, devOptional: _devOptional, peer: _peer, ...rest } = entry;
+    packages[location] = rest;
+  }
+  for (const [name, spec] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
+    if (!name.startsWith('@gatehouse/') || !spec.startsWith('file:')) continue;
+    packages[`node_modules/${name}`] = tarballEntry(spec.slice('file:'.length));
+  }
+  return `${JSON.stringify({ name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`;
+}
+
+/** The lockfile entry of a packed tarball, from the package.json inside it. */
+function tarballEntry(tarball: string): LockEntry {
+  const pkg = JSON.parse(readFromTarball(tarball, 'package/package.json')) as Record<string, unknown>;
+  const entry: LockEntry = { version: pkg['version'], resolved: `file:${tarball}` };
+  for (const field of ['license', 'dependencies', 'peerDependencies', 'bin', 'engines']) if (pkg[field] !== undefined) entry[field] = pkg[field];
+  return entry;
+}
+
+/** One file of a .tgz (ustar), without a dependency for it. */
+function readFromTarball(tarball: string, wanted: string): string {
+  const tar = zlib.gunzipSync(fs.readFileSync(tarball));
+  for (let offset = 0; offset + 512 <= tar.length; ) {
+    const header = tar.subarray(offset, offset + 512);
+    const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
+    if (name === '') break;
+    const prefix = header.subarray(345, 500).toString('utf8').replace(/\0.*$/s, '');
+    const size = parseInt(header.subarray(124, 136).toString('utf8').replace(/\0.*$/s, '').trim() || '0', 8);
+    const full = prefix ? `${prefix}/${name}` : name;
+    if (full === wanted) return tar.subarray(offset + 512, offset + 512 + size).toString('utf8');
+    offset += 512 + Math.ceil(size / 512) * 512;
+  }
+  throw new Error(`${tarball} has no ${wanted}: is it a package made by \`npm pack\`?`);
+}

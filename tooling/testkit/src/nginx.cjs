@@ -1,0 +1,81 @@
+'use strict';
+// Where nginx and its mime.types are, for `npm run preview`, the production browser tests and the
+// benchmark. Plain Node, no dependencies.
+
+const { existsSync, realpathSync, statSync } = require('node:fs');
+const { dirname } = require('node:path');
+const { isDebian, isExecutable, isRoot, onPath } = require('./systemTools.cjs');
+
+const MIME_TYPES_CANDIDATES = ['/etc/nginx/mime.types', '/usr/local/etc/nginx/mime.types', '/opt/homebrew/etc/nginx/mime.types'];
+
+/** nginx: `NGINX_BIN` if set (it must exist), else `/usr/sbin/nginx`, else `nginx` on PATH; null when none. */
+function findNginx() {
+  const fromEnv = process.env.NGINX_BIN;
+  if (fromEnv) {
+    if (!isExecutable(fromEnv)) throw new Error(`NGINX_BIN is ${fromEnv}, which is not an executable file. Point it at nginx, or unset it.`);
+    return fromEnv;
+  }
+  if (isExecutable('/usr/sbin/nginx')) return '/usr/sbin/nginx';
+  return onPath('nginx');
+}
+
+/** The command that installs nginx on this machine. */
+function nginxInstallCommand() {
+  return isDebian() ? `${isRoot() ? '' : 'sudo '}apt-get install -y nginx-light` : 'brew install nginx   (or your system\'s nginx package)';
+}
+
+/** nginx, or an error that says how to install it. */
+function requireNginx() {
+  const nginx = findNginx();
+  if (!nginx) throw new Error(`nginx not found (NGINX_BIN is not set, no /usr/sbin/nginx, none on PATH). Install it with \`${nginxInstallCommand()}\`, or set NGINX_BIN.`);
+  return nginx;
+}
+
+/** nginx's mime.types, or an error that says nginx is missing. */
+function findMimeTypes() {
+  const found = MIME_TYPES_CANDIDATES.find((file) => existsSync(file));
+  if (!found) throw new Error(`nginx's mime.types not found (looked in ${MIME_TYPES_CANDIDATES.join(', ')}). Install nginx with \`${nginxInstallCommand()}\`.`);
+  return found;
+}
+
+/**
+ * Whether a user who is neither the owner nor in the group (nginx's workers run as `nobody` or
+ * `www-data` when root starts nginx) can read `path`: every folder on the way must be searchable by
+ * others, and the path itself readable.
+ *
+ * @param {string} path
+ */
+function readableByOthers(path) {
+  let current;
+  try {
+    current = realpathSync(path);
+  } catch {
+    return true; // a path that does not exist yet is nginx's to report
+  }
+  const target = statSync(current);
+  if (!(target.mode & 0o004) || (target.isDirectory() && !(target.mode & 0o001))) return false;
+  for (let dir = dirname(current); ; dir = dirname(dir)) {
+    if (!(statSync(dir).mode & 0o001)) return false;
+    if (dir === dirname(dir)) return true;
+  }
+}
+
+/**
+ * The `user` line for a preview's top-level nginx.conf. Started by root, nginx drops its workers to an
+ * unprivileged user, which cannot read a checkout in a private folder (`mktemp -d`, /root): then, and
+ * only then, the workers keep running as root (decisions/0012). Anyone else runs nginx as themselves.
+ *
+ * @param {readonly string[]} servedPaths the folders and files nginx serves
+ * @returns {{ directive: string, unreadable: string[] }}
+ */
+function workerUserFor(servedPaths) {
+  if (!isRoot()) return { directive: '', unreadable: [] };
+  const unreadable = servedPaths.filter((path) => !readableByOthers(path));
+  if (unreadable.length === 0) return { directive: '', unreadable };
+  return {
+    directive: `# Started by root, and ${unreadable[0]} is not readable by other users: the workers stay root (decisions/0012).\nuser root;`,
+    unreadable,
+  };
+}
+
+module.exports = { findNginx, nginxInstallCommand, requireNginx, findMimeTypes, readableByOthers, workerUserFor };

@@ -1,0 +1,137 @@
+'use strict';
+// Starting and stopping the system's processes: one way for `npm start`, `npm run preview`, the
+// browser tests and the benchmark. Plain Node, no dependencies: scripts/preflight.mjs and
+// scripts/start.mjs load it before the workspace's packages are installed.
+//
+// Every child runs in its own process group (`detached`), and stop() signals the whole group, so
+// `npm → sh → webpack → workers` ends together and nothing is left listening on a port.
+
+const { spawn } = require('node:child_process');
+
+/**
+ * @typedef {object} ManagedProcess
+ * @property {import('node:child_process').ChildProcess} child
+ * @property {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited resolves when it has exited
+ * @property {(graceMs?: number) => Promise<void>} stop SIGTERM to its process group, SIGKILL after `graceMs` (default 5000)
+ */
+
+/**
+ * Starts `command args` in its own process group.
+ *
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {import('node:child_process').SpawnOptions} [options] `detached` is always true
+ * @returns {ManagedProcess}
+ */
+function startProcess(command, args, options = {}) {
+  const child = spawn(command, args, { ...options, detached: true });
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
+  const exited = new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    // A command that cannot be started at all (ENOENT) never emits 'exit'.
+    child.once('error', () => resolve({ code: child.exitCode ?? 127, signal: null }));
+  });
+  return { child, exited, stop: (graceMs) => stopProcess(child, graceMs) };
+}
+
+/** Whether `child` is still running. @param {import('node:child_process').ChildProcess} child */
+function isRunning(child) {
+  return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+}
+
+/**
+ * Sends `signal` to the process group of `child` (started detached), or to the child alone if it has none.
+ *
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {NodeJS.Signals} [signal]
+ */
+function signalGroup(child, signal = 'SIGTERM') {
+  if (!isRunning(child) || child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * SIGTERM to the child's process group; SIGKILL once `graceMs` have passed. Resolves when it has exited.
+ *
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {number} [graceMs]
+ * @returns {Promise<void>}
+ */
+function stopProcess(child, graceMs = 5000) {
+  if (!isRunning(child)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signalGroup(child, 'SIGKILL');
+      resolve();
+    }, graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    signalGroup(child, 'SIGTERM');
+  });
+}
+
+/**
+ * Kills every listed child's process group with SIGKILL when this process exits without stopping them
+ * (an uncaught error, process.exit()). Returns the function that removes the hook again.
+ *
+ * @param {() => Iterable<import('node:child_process').ChildProcess>} children
+ * @returns {() => void}
+ */
+function killOnExit(children) {
+  const hook = () => {
+    for (const child of children()) signalGroup(child, 'SIGKILL');
+  };
+  process.on('exit', hook);
+  return () => process.off('exit', hook);
+}
+
+/**
+ * Whether `url` answers with a status `accept` likes (default: 2xx) within `timeoutMs`.
+ *
+ * @param {string} url
+ * @param {{ timeoutMs?: number, accept?: (status: number) => boolean }} [options]
+ * @returns {Promise<boolean>}
+ */
+async function answers(url, { timeoutMs = 2000, accept = (status) => status >= 200 && status < 300 } = {}) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    await response.body?.cancel();
+    return accept(response.status);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits until `url` answers (see answers()). Fails early, naming `name`, when `child` exits first,
+ * and after `timeoutMs` with a message that says which address never answered.
+ *
+ * @param {string} url
+ * @param {{ name?: string, timeoutMs?: number, child?: import('node:child_process').ChildProcess,
+ *           intervalMs?: number, accept?: (status: number) => boolean }} [options]
+ * @returns {Promise<void>}
+ */
+async function waitForUrl(url, { name = url, timeoutMs = 60_000, child, intervalMs = 200, accept } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && !isRunning(child)) {
+      throw new Error(`${name} exited (${child.signalCode ?? `exit code ${child.exitCode}`}) before answering at ${url}.`);
+    }
+    if (await answers(url, { timeoutMs: Math.min(2000, Math.max(250, deadline - Date.now())), ...(accept ? { accept } : {}) })) return;
+    if (Date.now() > deadline) throw new Error(`${name} did not answer at ${url} within ${Math.round(timeoutMs / 1000)} s.`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+module.exports = { startProcess, isRunning, signalGroup, stopProcess, killOnExit, answers, waitForUrl };
