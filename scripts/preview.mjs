@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.cjs';
 import { answers, killOnExit, startProcess, waitForUrl } from '../tooling/testkit/src/processes.cjs';
-import { renderDeployment, renderTemplate, writeFiles, remotesOf, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
+import { assertValidInput, renderDeployment, renderTemplate, writeFiles, remotesOf, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
@@ -104,7 +104,7 @@ export async function startPreview(options = {}) {
   let config;
   try {
     config = JSON.parse(readFileSync(configFile, 'utf8'));
-    remotesOf(config);
+    assertValidInput(config);
   } catch {
     config = JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8'));
   }

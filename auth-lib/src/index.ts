@@ -6,11 +6,6 @@
 // The session core (no framework)
 export { createSession, getSession, whenSession } from './session/createSession';
 export { preloadIdentityClient } from './session/keycloak';
-export type { SessionDependencies, PageLocation } from './session/KeycloakSession';
-export type { KeycloakFactory, KeycloakLike, KeycloakServerSettings } from './session/keycloak';
-export type { TabChannel, TabChannelFactory } from './session/otherTabs';
-export type { TabLocks } from './session/tabLeader';
-export type { BackoffSettings } from './session/tokenManager';
 export { authFetch } from './pageAuthFetch';
 
 // The contract's types and errors
@@ -42,11 +37,11 @@ export type { Roles } from './react/useRoles';
 export { useToken } from './react/useToken';
 export { useSessionExpiry } from './react/useSessionExpiry';
 export type { SessionExpiryState } from './react/useSessionExpiry';
+export { useSignInOnce } from './react/useSignInOnce';
 export { RequireAuth } from './react/RequireAuth';
 export type { RequireAuthProps } from './react/RequireAuth';
 export { RequireRole } from './react/RequireRole';
 export type { RequireRoleProps } from './react/RequireRole';
 
-// Versions and static files
+// The version (the static files are `@gatehouse/auth-lib/public/silent-check-sso.{html,js}`)
 export { VERSION } from './version';
-export { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_SCRIPT } from './silentCheckSso';

@@ -1,18 +1,29 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import * as api from './index';
-import * as testing from './testing';
+import ts from 'typescript';
 
-test('the public entry names the documented exports', () => {
-  expect(Object.keys(api).sort()).toEqual(
+/** Every name an entry exports, types included, as the compiler sees it. */
+function exportedNames(entry: string): string[] {
+  const program = ts.createProgram([entry], { jsx: ts.JsxEmit.ReactJSX, skipLibCheck: true, noEmit: true, types: [] });
+  const checker = program.getTypeChecker();
+  const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+  return checker.getExportsOfModule(module).map((symbol) => symbol.name).sort();
+}
+
+test("the public entry exports exactly these types and values, and the testing entry what a remote's unit test needs", () => {
+  expect(exportedNames(join(__dirname, 'index.ts'))).toEqual(
     [
-      'AuthError', 'AuthProvider', 'RequireAuth', 'RequireRole', 'SILENT_CHECK_SSO_HTML', 'SILENT_CHECK_SSO_SCRIPT', 'VERSION',
-      'authFetch', 'createSession', 'getSession', 'preloadIdentityClient',
-      'useAuth', 'useRoles', 'useSessionExpiry', 'useToken', 'useUser', 'whenSession',
+      // values
+      'AuthError', 'AuthProvider', 'RequireAuth', 'RequireRole', 'VERSION', 'authFetch', 'createSession', 'getSession',
+      'preloadIdentityClient', 'useAuth', 'useRoles', 'useSessionExpiry', 'useSignInOnce', 'useToken', 'useUser', 'whenSession',
+      // types: the contract's, and the props and results of the React layer
+      'AuthErrorCode', 'AuthProviderProps', 'AuthState', 'LoginOptions', 'LogoutOptions', 'Profile', 'RefreshFailure', 'RequireAuthProps',
+      'RequireRoleProps', 'Roles', 'Session', 'SessionConfig', 'SessionEvent', 'SessionExpiryState', 'SessionSnapshot', 'SessionStatus',
+      'SignOutReason', 'TokenOptions', 'User',
     ].sort(),
   );
-  expect(Object.keys(testing).sort()).toEqual(['createTestSession', 'setPageSession']);
-});
+  expect(exportedNames(join(__dirname, 'testing', 'index.ts'))).toEqual(['TestSession', 'TestSessionCalls', 'TestSessionOptions', 'createTestSession', 'setPageSession'].sort());
+}, 30_000);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

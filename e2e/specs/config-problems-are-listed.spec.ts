@@ -11,8 +11,8 @@ test('a config.json with mistakes gets a page that lists them, not a blank scree
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Gatehouse cannot start');
   const problems = page.getByRole('alert').getByRole('listitem');
   await expect(problems.filter({ hasText: "identityProvider.url must be the provider's absolute http(s) base URL" })).toHaveCount(1);
-  await expect(problems.filter({ hasText: 'identityProvider needs "clientId"' })).toHaveCount(1);
-  await expect(problems.filter({ hasText: 'remotes[0] ("profile") needs "manifest"' })).toHaveCount(1);
+  await expect(problems.filter({ hasText: 'identityProvider.clientId is missing' })).toHaveCount(1);
+  await expect(problems.filter({ hasText: 'remotes[0] ("profile").manifest' })).toHaveCount(1);
 });
 
 test('a missing config.json gets a page that says so', async ({ page }) => {

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useAuth } from './useAuth';
+import { useSignInOnce } from './useSignInOnce';
 import { SessionProblem, Waiting } from './states';
 
 export interface RequireAuthProps {
@@ -19,18 +20,8 @@ export interface RequireAuthProps {
  * <Route path="/profile" element={<RequireAuth><Profile /></RequireAuth>} />
  */
 export function RequireAuth({ fallback, loading, children }: RequireAuthProps) {
-  const { status, error, login, retry } = useAuth();
-  const [loginError, setLoginError] = useState<unknown>(null);
-  // StrictMode runs effects twice; one trip to the sign-in page is enough
-  const loginStarted = useRef(false);
-  const redirect = status === 'anonymous' && fallback === undefined;
-
-  useEffect(() => {
-    if (!redirect || loginStarted.current) return;
-    loginStarted.current = true;
-    const { pathname, search, hash } = window.location;
-    login({ redirectTo: `${pathname}${search}${hash}` }).catch(setLoginError);
-  }, [redirect, login]);
+  const { status, error, retry } = useAuth();
+  const loginError = useSignInOnce(status === 'anonymous' && fallback === undefined);
 
   if (status === 'authenticated') return <>{children}</>;
   if (status === 'error' || loginError) return <SessionProblem error={error ?? loginError} retry={retry} />;

@@ -37,6 +37,14 @@ describe('<RequireAuth>', () => {
     window.history.pushState({}, '', '/');
   });
 
+  test('a second guard on the page, or a remount, does not start a second sign-in', () => {
+    const session = createTestSession({ user: null });
+    const { unmount } = renderWith(session, <><RequireAuth>one</RequireAuth><RequireAuth>two</RequireAuth></>);
+    unmount();
+    renderWith(session, <RequireAuth>again</RequireAuth>);
+    expect(session.calls.login).toHaveLength(1);
+  });
+
   test('renders the fallback instead when one is given', () => {
     const session = createTestSession({ user: null });
     renderWith(session, <RequireAuth fallback={<p>Please sign in</p>}>secret</RequireAuth>);

@@ -46,11 +46,11 @@ describe('session state', () => {
     await expect(session.getToken()).rejects.toMatchObject({ code: 'not-authenticated' });
   });
 
-  test('a refused sign-in callback is an error with code login-failed', async () => {
+  test("a refused sign-in callback is an error with code login-failed that keeps the provider's error fields", async () => {
     const { session } = sessionWithFake((kc) => (kc.initOutcome = { fails: { error: 'invalid_grant', error_description: 'Code not valid' } }));
     const snapshot = await session.ready();
     expect(snapshot.status).toBe('error');
-    expect(snapshot.error).toMatchObject({ code: 'login-failed' });
+    expect(snapshot.error).toMatchObject({ code: 'login-failed', error: 'invalid_grant', error_description: 'Code not valid' });
     expect(snapshot.error?.message).toMatch(/invalid_grant: Code not valid/);
   });
 

@@ -1,3 +1,5 @@
+import type { ProtocolError } from '../errors';
+
 /**
  * Tokens must never reach logs. Messages of errors that come from elsewhere (keycloak-js, fetch)
  * pass through here before they are quoted in an AuthError: anything shaped like a JWT is removed.
@@ -7,6 +9,13 @@ const BEARER = /(bearer\s+)[\w.~+/-]+=*/gi;
 
 export function scrub(text: string): string {
   return text.replace(JWT_LIKE, '[token]').replace(BEARER, '$1[token]');
+}
+
+/** The OAuth `error` and `error_description` of a provider's answer (keycloak-js rejects with that object), token-free. */
+export function protocolErrorOf(error: unknown): ProtocolError | null {
+  if (typeof error !== 'object' || error === null || !('error' in error) || typeof error.error !== 'string') return null;
+  const description = (error as { error_description?: unknown }).error_description;
+  return { error: scrub(error.error), ...(typeof description === 'string' ? { error_description: scrub(description) } : {}) };
 }
 
 /** A short, token-free description of any thrown value. */

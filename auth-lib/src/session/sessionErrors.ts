@@ -1,6 +1,6 @@
 import { AuthError } from '../errors';
 import type { ResolvedConfig } from './config';
-import { describeError } from './scrub';
+import { describeError, protocolErrorOf } from './scrub';
 
 /** The provider did not answer within the configured timeout. */
 export function unreachableError(config: ResolvedConfig): AuthError {
@@ -19,7 +19,7 @@ export function initError(config: ResolvedConfig, error: unknown): AuthError {
     return new AuthError(
       'login-failed',
       `The identity provider refused the sign-in (${describeError(error)}). Sign in again; if it keeps failing, check the client "${config.clientId}" and its redirect URIs.`,
-      { cause: error },
+      { cause: error, protocol: protocolErrorOf(error) },
     );
   }
   return new AuthError(

@@ -21,10 +21,11 @@ export type AdminHandler = (request: AdminRequest) => Promise<void> | void;
 
 /** Keycloak's admin error body. */
 export class AdminError extends Error {
-  readonly status: number;
+  /** the HTTP status code the admin API answers with (the discriminator is `code`, as in AuthError and RemoteLoadError) */
+  readonly code: number;
 
-  constructor(status: number, message: string) {
+  constructor(code: number, message: string) {
     super(message);
-    this.status = status;
+    this.code = code;
   }
 }

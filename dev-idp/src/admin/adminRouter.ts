@@ -71,6 +71,6 @@ export async function handleAdmin(server: DevIdpServer, req: IncomingMessage, re
     throw new AdminError(404, `The dev IdP does not implement ${req.method} ${url.pathname}`);
   } catch (error) {
     if (!(error instanceof AdminError)) throw error;
-    sendJson(res, error.status, { errorMessage: error.message, error: error.message });
+    sendJson(res, error.code, { errorMessage: error.message, error: error.message });
   }
 }

@@ -21,7 +21,7 @@ function describe(error, data, prefix) {
     case 'errorMessage':
       return `${subject} ${error.message}${got(valueAt(error.instancePath, data))}.`;
     case 'required':
-      return `${subject} needs "${String(params.missingProperty)}".`;
+      return `${field === '' ? '' : `${field}.`}${String(params.missingProperty)} is missing (see shell/config.schema.json).`;
     case 'additionalProperties':
       return `${subject} has an unknown key "${String(params.additionalProperty)}": check its spelling against shell/config.schema.json.`;
     case 'type':

@@ -38,7 +38,7 @@ describe('validateConfig', () => {
   it('lists every problem of the identity provider at once, naming each field', () => {
     const problems = problemsOf({ identityProvider: { url: 'localhost:8080', realm: '' }, remotes: [] });
     expect(problems).toEqual([
-      'identityProvider needs "clientId".',
+      'identityProvider.clientId is missing (see shell/config.schema.json).',
       'identityProvider.url must be the provider\'s absolute http(s) base URL without "/realms/…", e.g. "http://localhost:8080"; it is "localhost:8080".',
       'identityProvider.realm must be the realm name, e.g. "gatehouse"; it is "".',
     ]);
@@ -137,7 +137,7 @@ describe('validateConfig', () => {
   });
 
   it('refuses a missing registry', () => {
-    expect(problemsOf({ identityProvider })).toEqual(['The config needs "remotes".']);
+    expect(problemsOf({ identityProvider })).toEqual(['remotes is missing (see shell/config.schema.json).']);
     expect(problemsOf({ identityProvider, remotes: {} })).toEqual(['remotes must be an array of remotes (it may be empty).']);
   });
 });

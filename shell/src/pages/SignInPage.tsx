@@ -1,8 +1,4 @@
-import { useEffect } from 'react';
-import { useAuth } from '@gatehouse/auth-lib';
-
-// keycloak-js' login() navigates away; StrictMode's second effect run must not start a second sign-in.
-let signInStarted = false;
+import { useAuth, useSignInOnce } from '@gatehouse/auth-lib';
 
 /**
  * A protected route opened while signed out. A visitor who simply arrived is sent to sign in at once
@@ -10,16 +6,12 @@ let signInStarted = false;
  */
 export function SignInPage({ title, redirectTo, automatic }: { title: string; redirectTo: string; automatic: boolean }) {
   const { session } = useAuth();
-  useEffect(() => {
-    if (!automatic || signInStarted) return;
-    signInStarted = true;
-    void session.login({ redirectTo });
-  }, [automatic, redirectTo, session]);
+  const failed = useSignInOnce(automatic, redirectTo) !== null;
   return (
     <>
       <h1>Sign in</h1>
-      <p>{automatic ? `Taking you to sign in for ${title}…` : `Sign in to open ${title}.`}</p>
-      {!automatic && (
+      <p>{automatic && !failed ? `Taking you to sign in for ${title}…` : `Sign in to open ${title}.`}</p>
+      {(!automatic || failed) && (
         <button type="button" className="gh-button" onClick={() => void session.login({ redirectTo })}>
           Sign in
         </button>

@@ -1,5 +1,5 @@
 /** Why a remote could not be shown, in the words its slot uses. */
-export type RemoteFailureReason =
+export type RemoteFailureCode =
   /** its server did not answer (down, wrong host or port) */
   | 'unreachable'
   /** its server answered, but not with a federation manifest at the configured address */
@@ -15,13 +15,14 @@ export type RemoteFailureReason =
   /** it does not expose the module the registry names, or that module is not a component */
   | 'no-app';
 
-/** A remote that failed to load or render; its slot shows `message` and offers a retry. */
+/** A remote that failed to load or render; its slot shows `message` and offers a retry. `code` says why (the one
+ * discriminator name across Gatehouse's errors, as `AuthError.code`). */
 export class RemoteLoadError extends Error {
   override readonly name = 'RemoteLoadError';
 
   constructor(
     readonly remote: string,
-    readonly reason: RemoteFailureReason,
+    readonly code: RemoteFailureCode,
     message: string,
     options?: { cause?: unknown },
   ) {

@@ -36,12 +36,12 @@ describe('RemoteRegistry', () => {
       throw new Error('RUNTIME-003 wrapper');
     });
     const registry = new RemoteRegistry([reports], runtime, failures);
-    await expect(registry.load(reports)).rejects.toMatchObject({ name: 'RemoteLoadError', remote: 'reports', reason: 'unreachable' });
+    await expect(registry.load(reports)).rejects.toMatchObject({ name: 'RemoteLoadError', remote: 'reports', code: 'unreachable' });
   });
 
   it('rejects a module without a component', async () => {
     const registry = new RemoteRegistry([reports], fakeRuntime(async () => ({ notAComponent: 1 })), new FailureLog());
-    await expect(registry.load(reports)).rejects.toMatchObject({ reason: 'no-app' });
+    await expect(registry.load(reports)).rejects.toMatchObject({ code: 'no-app' });
   });
 
   it('forces a re-registration on reset, which drops what the runtime cached, so a retry fetches again', async () => {
@@ -53,7 +53,7 @@ describe('RemoteRegistry', () => {
       throw new Error('manifest');
     });
     const registry = new RemoteRegistry([reports], runtime, failures);
-    await expect(registry.load(reports)).rejects.toMatchObject({ reason: 'manifest-missing' });
+    await expect(registry.load(reports)).rejects.toMatchObject({ code: 'manifest-missing' });
     up = true;
     registry.reset(reports);
     expect(runtime.registerRemotes).toHaveBeenLastCalledWith([{ name: 'reports', entry: reports.manifest }], { force: true });

@@ -1,3 +1,4 @@
+import { RUNTIME_001, RUNTIME_002, RUNTIME_008, RUNTIME_015, runtimeDescMap } from '@module-federation/error-codes';
 import { classifyFailure, ManifestHttpError } from './classify';
 import { RemoteLoadError } from './RemoteLoadError';
 
@@ -6,13 +7,13 @@ const manifest = 'http://localhost:3003/mf-manifest.json';
 describe('classifyFailure', () => {
   it('calls a manifest fetch that never got an answer unreachable', () => {
     const error = classifyFailure('reports', manifest, 'afterResolve', new TypeError('Failed to fetch'));
-    expect(error.reason).toBe('unreachable');
+    expect(error.code).toBe('unreachable');
     expect(error.message).toBe(`The remote "reports" is not reachable: ${manifest} did not answer. Is it running?`);
   });
 
   it('calls a manifest answered with an error status missing', () => {
     const error = classifyFailure('reports', manifest, 'afterResolve', new ManifestHttpError(manifest, 404));
-    expect(error.reason).toBe('manifest-missing');
+    expect(error.code).toBe('manifest-missing');
     expect(error.message).toContain('has no federation manifest');
     expect(error.message).toContain('HTTP 404');
   });
@@ -21,19 +22,29 @@ describe('classifyFailure', () => {
     const runtimeMessage =
       'Version 1.0.0 from gatehouse_shell of shared singleton module @gatehouse/auth-lib does not satisfy the requirement of reports which needs ^2.0.0)';
     const error = classifyFailure('reports', manifest, 'onLoad', new Error(runtimeMessage));
-    expect(error.reason).toBe('incompatible-auth-lib');
+    expect(error.code).toBe('incompatible-auth-lib');
     expect(error.message).toContain('needs a version of @gatehouse/auth-lib');
   });
 
-  it('calls a remote entry that did not load unavailable code', () => {
-    const error = classifyFailure('reports', manifest, 'onLoad', new Error('[ Federation Runtime ]: Failed to load script resources. #RUNTIME-008'));
-    expect(error.reason).toBe('code-unavailable');
+  it('calls a manifest answered with an error status missing also when the runtime quotes it in RUNTIME-003', () => {
+    const wrapped = new Error(`[ Federation Runtime ]: Failed to get manifest. #RUNTIME-003 args: {} ${new ManifestHttpError(manifest, 404).message}`);
+    expect(classifyFailure('reports', manifest, 'afterResolve', wrapped).code).toBe('manifest-missing');
+  });
+
+  it.each([RUNTIME_001, RUNTIME_002, RUNTIME_008, RUNTIME_015] as const)('calls a remote entry the runtime reports with %s unavailable code', (code) => {
+    const error = classifyFailure('reports', manifest, 'onLoad', new Error(`[ Federation Runtime ]: ${runtimeDescMap[code]} #${code}`));
+    expect(error.code).toBe('code-unavailable');
+  });
+
+  it('calls a chunk of the remote that did not load unavailable code', () => {
+    const chunkError = Object.assign(new Error('Loading chunk 42 failed.'), { name: 'ChunkLoadError' });
+    expect(classifyFailure('reports', manifest, 'render', chunkError).code).toBe('code-unavailable');
   });
 
   it('calls anything a remote throws while starting a code failure and keeps the cause', () => {
     const cause = new Error('boom');
     const error = classifyFailure('reports', manifest, 'render', cause);
-    expect(error).toMatchObject({ reason: 'code-failed', remote: 'reports', cause });
+    expect(error).toMatchObject({ code: 'code-failed', remote: 'reports', cause });
     expect(error.message).toBe('The remote "reports" failed while starting: boom');
   });
 

@@ -43,7 +43,7 @@ export class RemoteErrorBoundary extends Component<Props, State> {
     if (!error) return this.props.children;
     const failure = classifyFailure(this.props.remote, this.props.manifest, 'render', error);
     return (
-      <section className="gh-card gh-error" role="alert" data-remote={this.props.remote} data-reason={failure.reason}>
+      <section className="gh-card gh-error" role="alert" data-remote={this.props.remote} data-reason={failure.code}>
         <h2>{this.props.title} is unavailable</h2>
         <p>{failure.message}</p>
         <button type="button" className="gh-button" onClick={this.retry}>

@@ -1,8 +1,8 @@
-export { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY, ROUTER_SUBSET, STYLESHEET } from './appConfig';
-export type { AppDefinition, WebpackArgv } from './appConfig';
-export { installedVersion, sharedDependencies, SHARED_PACKAGES, STRICT_PACKAGES } from './shared';
-export type { SharedEntry, SharedMap } from './shared';
-export { PublicFilesPlugin } from './publicFiles';
-export { RouterSubsetPlugin, ROUTER_REQUEST } from './routerSubset';
-export { devServerCors, originAllowed, SHELL_DEV_ORIGIN } from './devServerCors';
-export { RUNS_FROM_SOURCE, SOURCE_CONDITION } from './workspaceSource';
+/**
+ * `@gatehouse/federation`: the webpack + Module Federation settings every Gatehouse app shares.
+ * Public: `defineApp` (an app's whole webpack config) and the shared-package lists the contract check reads;
+ * everything else (plugins, file names, the router subset) is how `defineApp` works and stays internal.
+ */
+export { defineApp } from './appConfig';
+export type { AppDefinition } from './appConfig';
+export { SHARED_PACKAGES, STRICT_PACKAGES } from './shared';

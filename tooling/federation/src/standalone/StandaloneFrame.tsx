@@ -1,9 +1,6 @@
-import { useAuth } from '@gatehouse/auth-lib';
-import { useEffect, type ReactNode } from 'react';
+import { useAuth, useSignInOnce } from '@gatehouse/auth-lib';
+import type { ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-
-// keycloak-js' login() navigates away; StrictMode's second effect run must not start a second sign-in.
-let signInStarted = false;
 
 /**
  * The minimal page around a remote that runs on its own: a header with the signed-in user and
@@ -15,12 +12,7 @@ export function StandaloneFrame({ title, children }: { title: string; children: 
   const location = useLocation();
   const redirectTo = location.pathname + location.search + location.hash;
   const signInNow = snapshot.status === 'anonymous' && snapshot.signOutReason === null;
-
-  useEffect(() => {
-    if (!signInNow || signInStarted) return;
-    signInStarted = true;
-    void session.login({ redirectTo });
-  }, [signInNow, redirectTo, session]);
+  useSignInOnce(signInNow, redirectTo);
 
   let body: ReactNode;
   if (snapshot.status === 'authenticated') body = children;
