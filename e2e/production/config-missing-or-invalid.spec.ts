@@ -17,7 +17,7 @@ const cases: Array<{ name: string; scenario: Scenario; problems: RegExp[] }> = [
   {
     name: 'invalid fields',
     scenario: { config: brokenConfig() },
-    problems: [/identityProvider\.url/, /\("profile"\)\.manifest/, /\("admin"\) needs "route"/],
+    problems: [/identityProvider\.url/, /\("profile"\)\.manifest/, /\("admin"\)\.route is missing/],
   },
 ];
 

@@ -1,4 +1,4 @@
-import { adminClient } from './support/admin';
+import { signInAsAdmin } from '@gatehouse/testkit/admin';
 import { expect, signIn, test } from './support/fixtures';
 import { openSignedInTabs } from './support/tabs';
 
@@ -10,7 +10,7 @@ declare global {
 
 test('every tab warns at the same deadline; Stay signed in moves it everywhere; at the end each tab saves, then signs out', async ({ page, context, app, idp, realm }) => {
   // SSO idle 14 s: the refresh token (and so the session) ends 14 s after the last refresh; warn 8 s before
-  await (await adminClient(idp)).realms.update({ realm }, { ssoSessionIdleTimeout: 14 });
+  await (await signInAsAdmin(idp.url)).realms.update({ realm }, { ssoSessionIdleTimeout: 14 });
   app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', expiryWarningSeconds: 8 });
   await signIn(page, app);
   const [other] = await openSignedInTabs(context, app, 1);

@@ -84,7 +84,7 @@ export class RemoteRegistry {
     } catch (error) {
       const cause = this.failures.take(remote.name);
       const failure = classifyFailure(remote.name, remote.manifest, cause?.lifecycle ?? 'onLoad', cause?.error ?? error);
-      this.timeline.failed(remote.name, failure.reason);
+      this.timeline.failed(remote.name, failure.code);
       throw failure;
     }
     if (!isAppModule(module)) {

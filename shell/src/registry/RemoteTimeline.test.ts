@@ -54,7 +54,7 @@ test('a manifest that answers 404 fails the manifest phase with the slot reason'
     await hooks(plugin).fetch(reports.manifest, {});
     return null;
   });
-  await expect(registry.load(reports)).rejects.toMatchObject({ reason: 'manifest-missing' });
+  await expect(registry.load(reports)).rejects.toMatchObject({ code: 'manifest-missing' });
   expect(events).toEqual([{ type: 'remotePhase', remote: 'reports', phase: 'manifest', ok: false, durationMs: 25, reason: 'manifest-missing' }]);
 });
 
@@ -64,7 +64,7 @@ test('code that is not a component fails the code phase', async () => {
     hooks(plugin).beforeInitContainer({ remoteInfo: { name: 'reports' } });
     return { notAComponent: 1 };
   });
-  await expect(registry.load(reports)).rejects.toMatchObject({ reason: 'no-app' });
+  await expect(registry.load(reports)).rejects.toMatchObject({ code: 'no-app' });
   expect(events.map((e) => [e.phase, e.ok, e.reason])).toEqual([
     ['manifest', true, undefined],
     ['entry', true, undefined],

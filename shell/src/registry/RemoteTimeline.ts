@@ -1,4 +1,4 @@
-import type { RemoteFailureReason } from './RemoteLoadError';
+import type { RemoteFailureCode } from './RemoteLoadError';
 
 /** The steps of showing a remote: its manifest, its remote entry, the exposed module's code, the first render. */
 export type RemotePhase = 'manifest' | 'entry' | 'code' | 'render';
@@ -12,7 +12,7 @@ export interface RemotePhaseEvent {
   /** milliseconds from the end of the previous phase (or the start of the load) to this one's end */
   readonly durationMs: number;
   /** set when `ok` is false */
-  readonly reason?: RemoteFailureReason;
+  readonly reason?: RemoteFailureCode;
 }
 
 const ORDER: readonly RemotePhase[] = ['manifest', 'entry', 'code', 'render'];
@@ -54,7 +54,7 @@ export class RemoteTimeline {
   }
 
   /** The phase after the last completed one failed for `reason`. */
-  failed(remote: string, reason: RemoteFailureReason, phase?: RemotePhase): void {
+  failed(remote: string, reason: RemoteFailureCode, phase?: RemotePhase): void {
     const state = this.progress.get(remote);
     if (!state) return;
     const failedPhase = phase ?? ORDER[Math.min(state.next, ORDER.length - 1)]!;

@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { classifyFailure } from '../registry/classify';
-import type { RemoteFailureReason, RemoteLoadError } from '../registry/RemoteLoadError';
+import type { RemoteFailureCode, RemoteLoadError } from '../registry/RemoteLoadError';
 
 interface Props {
   readonly remote: string;
@@ -8,7 +8,7 @@ interface Props {
   readonly manifest: string;
   readonly onRetry: () => void;
   /** the slot failed (loading or rendering); telemetry hears the reason */
-  readonly onFailed?: (reason: RemoteFailureReason) => void;
+  readonly onFailed?: (reason: RemoteFailureCode) => void;
   readonly children: ReactNode;
 }
 
@@ -30,7 +30,7 @@ export class RemoteErrorBoundary extends Component<Props, State> {
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     // Not swallowed: the browser console keeps the original error and where it happened.
     console.error(`Gatehouse: the remote "${this.props.remote}" failed`, error, info.componentStack);
-    this.props.onFailed?.(classifyFailure(this.props.remote, this.props.manifest, 'render', error).reason);
+    this.props.onFailed?.(classifyFailure(this.props.remote, this.props.manifest, 'render', error).code);
   }
 
   private readonly retry = () => {

@@ -2,14 +2,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_SCRIPT } from '../../../src/silentCheckSso';
+import { readFileSync } from 'node:fs';
+import type { SessionConfig } from '../../../src';
 
 export interface TestApp {
   readonly origin: string;
   /** what /config.json answers (the identity provider starts after the page server: it needs its origin) */
-  setConfig(config: { url: string; realm: string; clientId: string }): void;
+  setConfig(config: SessionConfig): void;
   close(): Promise<void>;
 }
+
+/** auth-lib's own silent check-sso page and its script, as every app serves them. */
+const PUBLIC_DIR = join(__dirname, '..', '..', '..', 'public');
+const SILENT_CHECK_SSO_HTML = readFileSync(join(PUBLIC_DIR, 'silent-check-sso.html'), 'utf8');
+const SILENT_CHECK_SSO_SCRIPT = readFileSync(join(PUBLIC_DIR, 'silent-check-sso.js'), 'utf8');
 
 let bundle: Promise<string> | null = null;
 
