@@ -35,7 +35,8 @@ const STEPS = [
 
 async function main() {
   const dists = Object.fromEntries(APPS.map((app) => [app.name, join(WORK_DIR, 'builds', app.name, 'dist')]));
-  for (const dir of Object.values(dists)) if (!existsSync(join(dir, 'index.html'))) throw new Error(`no build in ${dir}: run \`npm run bench\` first`);
+  for (const dir of Object.values(dists))
+    if (!existsSync(join(dir, 'index.html'))) throw new Error(`no build in ${dir}: run \`npm run bench\` first`);
   const topology = await startTopology({ repoRoot: REPO_ROOT, workDir: WORK_DIR, dirs: dists, log: () => undefined });
   const browser = await launchBrowser();
   try {
@@ -45,7 +46,9 @@ async function main() {
       const load = await coldLoad(browser, `${ORIGINS.shell}/profile`, {
         elementId: 'profile-heading',
         storageState: session,
-        beforeGoto: (page) => { page.on('requestfinished', (request) => requests.push(request)); },
+        beforeGoto: (page) => {
+          page.on('requestfinished', (request) => requests.push(request));
+        },
       });
       await load.page.waitForLoadState('networkidle').catch(() => undefined);
       // the navigation's start in wall-clock ms, to put the frames' request timings on the page's clock
@@ -53,7 +56,10 @@ async function main() {
       console.log(`load ${i + 1}: profile heading painted at ${Math.round(load.paint)} ms`);
       for (const [name, matches] of STEPS) {
         const request = requests.find((r) => matches(new URL(r.url())));
-        if (!request) { console.log(`  ${name.padEnd(42)} (not requested)`); continue; }
+        if (!request) {
+          console.log(`  ${name.padEnd(42)} (not requested)`);
+          continue;
+        }
         const t = request.timing();
         const start = t.startTime - navigationStart;
         console.log(`  ${name.padEnd(42)} ${Math.round(start)} → ${Math.round(start + t.responseEnd)} ms`);

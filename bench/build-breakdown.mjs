@@ -43,7 +43,9 @@ function buildOnce(appDir) {
   rmSync(out, { recursive: true, force: true });
   const started = process.hrtime.bigint();
   const child = spawnSync(process.execPath, ['--import=tsx', '-e', PROBE], {
-    cwd: join(REPO_ROOT, appDir), encoding: 'utf8', env: { ...process.env, BREAKDOWN_OUT: out },
+    cwd: join(REPO_ROOT, appDir),
+    encoding: 'utf8',
+    env: { ...process.env, BREAKDOWN_OUT: out },
   });
   const wall = Number(process.hrtime.bigint() - started) / 1e6;
   const line = child.stdout.trim().split('\n').pop() ?? '';
@@ -63,6 +65,8 @@ const apps = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['shell'
 for (const app of apps) {
   const runs = Array.from({ length: BUILDS }, () => buildOnce(app));
   const median = (key) => Math.round(summarize(runs.map((r) => r[key])).median);
-  console.log(`${app}: median of ${BUILDS} cold builds (ms): start-up (Node, tsx, config, plugins) ${median('startup')}, ` +
-    `compile ${median('compile')}, minify ${median('minify')}, seal rest + emit ${median('emit')}, wall ${median('wall')}`);
+  console.log(
+    `${app}: median of ${BUILDS} cold builds (ms): start-up (Node, tsx, config, plugins) ${median('startup')}, ` +
+      `compile ${median('compile')}, minify ${median('minify')}, seal rest + emit ${median('emit')}, wall ${median('wall')}`,
+  );
 }

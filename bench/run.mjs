@@ -15,8 +15,18 @@ import { parseArgs } from 'node:util';
 import { APPS, BASELINE_APPS, BUILDS_PER_APP, buildAll } from './lib/build.mjs';
 import { launchBrowser } from './lib/browser.mjs';
 import {
-  BASELINE, concurrentTokens, configWithRemotes, copiesOnPage, publicLoad, remoteLoad, remoteOverhead,
-  secondTabLoads, shellInitialJs, signIn, startupWithConfig, tokensFiveTabs,
+  BASELINE,
+  concurrentTokens,
+  configWithRemotes,
+  copiesOnPage,
+  publicLoad,
+  remoteLoad,
+  remoteOverhead,
+  secondTabLoads,
+  shellInitialJs,
+  signIn,
+  startupWithConfig,
+  tokensFiveTabs,
 } from './lib/measure.mjs';
 import { measureRebuilds } from './lib/rebuild.mjs';
 import { GOALS, table } from './lib/report.mjs';
@@ -60,7 +70,10 @@ async function main() {
     const builds = await buildAll(REPO_ROOT, WORK_DIR, log, allApps, BUILDS_PER_APP);
     dists = builds.dirs;
     const perApp = (apps) => Object.fromEntries(apps.map((app) => [app.name, summarize(builds.seconds[app.name]).median]));
-    for (const [target, apps] of [[results, APPS], [baseline, BASELINE_APPS]]) {
+    for (const [target, apps] of [
+      [results, APPS],
+      [baseline, BASELINE_APPS],
+    ]) {
       const medians = perApp(apps);
       const spread = spreadOf(Object.values(medians), 2);
       target.build_s_per_app = spread.median;
@@ -70,7 +83,12 @@ async function main() {
   }
 
   // 2. Dev-server rebuilds after an edit of one source file of the profile remote.
-  const rebuilds = await measureRebuilds({ repoRoot: REPO_ROOT, remoteDir: 'remotes/profile', copyDir: join(WORK_DIR, 'profile-dev'), edits: LOADS });
+  const rebuilds = await measureRebuilds({
+    repoRoot: REPO_ROOT,
+    remoteDir: 'remotes/profile',
+    copyDir: join(WORK_DIR, 'profile-dev'),
+    edits: LOADS,
+  });
   const rebuildSpread = spreadOf(rebuilds, 0);
   results.rebuild_ms = rebuildSpread.median;
   results.spread.rebuild_ms = rebuildSpread;
@@ -166,12 +184,26 @@ async function main() {
     const hundred = configWithRemotes(topology.config, 100);
     const paints = { 3: [], 100: [] };
     for (let i = 0; i < LOADS; i++) {
-      for (const [count, config] of i % 2 === 0 ? [[3, three], [100, hundred]] : [[100, hundred], [3, three]]) {
+      for (const [count, config] of i % 2 === 0
+        ? [
+            [3, three],
+            [100, hundred],
+          ]
+        : [
+            [100, hundred],
+            [3, three],
+          ]) {
         paints[count].push(await startupWithConfig(browser, config, session));
       }
     }
-    const fcp3 = spreadOf(paints[3].map((p) => p.fcp), 0);
-    const fcp100 = spreadOf(paints[100].map((p) => p.fcp), 0);
+    const fcp3 = spreadOf(
+      paints[3].map((p) => p.fcp),
+      0,
+    );
+    const fcp100 = spreadOf(
+      paints[100].map((p) => p.fcp),
+      0,
+    );
     results.startup_ratio_100_vs_3_remotes = round(fcp100.median / fcp3.median, 2);
     results.details.first_paint_ms = { remotes_3: fcp3, remotes_100: fcp100 };
     log(`first paint: 3 remotes ${fcp3.median} ms, 100 remotes ${fcp100.median} ms`);
@@ -196,16 +228,28 @@ async function main() {
   // Gatehouse ÷ baseline for every key the baseline has (sizes and times: below 1 is better)
   const ratio = {};
   for (const key of Object.keys(GOALS)) {
-    if (typeof baseline[key] === 'number' && typeof results[key] === 'number' && baseline[key] > 0) ratio[key] = round(results[key] / baseline[key], 2);
+    if (typeof baseline[key] === 'number' && typeof results[key] === 'number' && baseline[key] > 0)
+      ratio[key] = round(results[key] / baseline[key], 2);
   }
   const output = {
     ...ordered,
-    baseline: Object.fromEntries(Object.keys(GOALS).filter((key) => key in baseline).map((key) => [key, baseline[key]])),
+    baseline: Object.fromEntries(
+      Object.keys(GOALS)
+        .filter((key) => key in baseline)
+        .map((key) => [key, baseline[key]]),
+    ),
     ratio,
     spread: results.spread,
     details: { ...results.details, baseline: { spread: baseline.spread, ...baseline.details } },
     // the machine is shared: its load says how far apart two runs' timings may be
-    run: { date: new Date().toISOString(), loads: LOADS, seconds: round((Date.now() - startedAt) / 1000, 0), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg().map((l) => round(l, 1)) },
+    run: {
+      date: new Date().toISOString(),
+      loads: LOADS,
+      seconds: round((Date.now() - startedAt) / 1000, 0),
+      node: process.version,
+      cpus: os.cpus().length,
+      loadavg: os.loadavg().map((l) => round(l, 1)),
+    },
   };
   writeFileSync(args.out, `${JSON.stringify(output, null, 2)}\n`);
   console.log(table(output));

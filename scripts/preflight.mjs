@@ -45,7 +45,9 @@ function checkNode() {
     return have >= want && (operator === '>=' || major === Number(wantMajor));
   });
   if (!fits) {
-    fail(`Node ${process.versions.node} is not supported: Gatehouse needs Node ${range} (20.19+, 22.12+ or 24; .nvmrc names the one to use). With nvm: \`nvm install\` in this folder.`);
+    fail(
+      `Node ${process.versions.node} is not supported: Gatehouse needs Node ${range} (20.19+, 22.12+ or 24; .nvmrc names the one to use). With nvm: \`nvm install\` in this folder.`,
+    );
   }
 }
 
@@ -123,7 +125,10 @@ function checkTestTools() {
     const packages = [...missing.map((tool) => tool.debianPackage), 'fonts-dejavu-core'];
     say(`${missing.map((tool) => tool.name).join(' and ')} missing; installing with apt-get (${packages.join(' ')}) …`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
+    for (const args of [
+      ['update', '-qq'],
+      ['install', '-y', '-qq', '--no-install-recommends', ...packages],
+    ]) {
       const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
       if (result.status !== 0) fail(`apt-get ${args.join(' ')} failed (its errors are above).`);
     }
@@ -132,8 +137,13 @@ function checkTestTools() {
   }
 
   if (!chromium) fail(noChromiumMessage());
-  if (!nginx) fail(`nginx not found: the production browser tests serve the builds with it. Install it with \`${nginxInstallCommand()}\`${osName() ? ` (${osName()})` : ''}, or set NGINX_BIN.`);
-  say(`browser: ${chromium.path} (${chromium.source === 'CHROMIUM_PATH' ? 'from CHROMIUM_PATH' : chromium.source === 'system' ? "the system's" : "Playwright's own"}); nginx: ${nginx}`);
+  if (!nginx)
+    fail(
+      `nginx not found: the production browser tests serve the builds with it. Install it with \`${nginxInstallCommand()}\`${osName() ? ` (${osName()})` : ''}, or set NGINX_BIN.`,
+    );
+  say(
+    `browser: ${chromium.path} (${chromium.source === 'CHROMIUM_PATH' ? 'from CHROMIUM_PATH' : chromium.source === 'system' ? "the system's" : "Playwright's own"}); nginx: ${nginx}`,
+  );
 }
 
 const command = process.argv[2];

@@ -122,20 +122,27 @@ export async function startPreview(options = {}) {
   // Render the deployable server blocks plus the preview-only top-level nginx.conf.
   rmSync(join(previewDir, 'conf.d'), { recursive: true, force: true });
   for (const dir of ['conf.d', 'logs', 'tmp']) mkdirSync(join(previewDir, dir), { recursive: true });
-  writeFiles(join(previewDir, 'conf.d'), renderDeployment({
-    config,
-    configFile,
-    shell: { origin: SHELL_ORIGIN, listen: '4000', serverName: 'localhost', root: shellRoot },
-    remotes,
-  }));
+  writeFiles(
+    join(previewDir, 'conf.d'),
+    renderDeployment({
+      config,
+      configFile,
+      shell: { origin: SHELL_ORIGIN, listen: '4000', serverName: 'localhost', root: shellRoot },
+      remotes,
+    }),
+  );
   const nginxConf = join(previewDir, 'nginx.conf');
   const workerUser = workerUserFor([shellRoot, configFile, ...remotes.map((remote) => remote.root)]);
-  if (workerUser.directive) log(`running as root and ${workerUser.unreadable[0]} is private: nginx's workers run as root too (decisions/0012)`);
-  writeFileSync(nginxConf, renderTemplate(
-    readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'),
-    { PREVIEW_DIR: previewDir, MIME_TYPES: findMimeTypes(), WORKER_USER_EXTRA: workerUser.directive },
-    'preview.nginx.conf.template',
-  ));
+  if (workerUser.directive)
+    log(`running as root and ${workerUser.unreadable[0]} is private: nginx's workers run as root too (decisions/0012)`);
+  writeFileSync(
+    nginxConf,
+    renderTemplate(
+      readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'),
+      { PREVIEW_DIR: previewDir, MIME_TYPES: findMimeTypes(), WORKER_USER_EXTRA: workerUser.directive },
+      'preview.nginx.conf.template',
+    ),
+  );
   const nginxArgs = ['-p', previewDir, '-c', nginxConf, '-e', 'stderr'];
   const NGINX = requireNginx();
   const check = spawnSync(NGINX, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
@@ -146,7 +153,9 @@ export async function startPreview(options = {}) {
   const children = [];
   let stopping = false;
   let onExit;
-  const exitedPromise = new Promise((r) => { onExit = r; });
+  const exitedPromise = new Promise((r) => {
+    onExit = r;
+  });
   const track = (name, managed) => {
     children.push(managed);
     void managed.exited.then(({ code, signal }) => {
@@ -209,8 +218,10 @@ function parseArgs(argv) {
     } else if (arg === '--no-idp') options.identityProvider = false;
     else if (arg === '--idp-only') idpOnly = true;
     else if (arg === '--quiet') options.quiet = true;
-    else if (arg === '--help' || arg === '-h') { console.log(USAGE); process.exit(0); }
-    else throw new Error(`unknown option ${arg}\n${USAGE}`);
+    else if (arg === '--help' || arg === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else throw new Error(`unknown option ${arg}\n${USAGE}`);
   }
   return { options, idpOnly };
 }
@@ -222,7 +233,10 @@ async function main() {
     if (stopAll) await stopAll();
     process.exit(code);
   };
-  process.on('SIGINT', () => { log('stopping'); void shutdown(0); });
+  process.on('SIGINT', () => {
+    log('stopping');
+    void shutdown(0);
+  });
   process.on('SIGTERM', () => void shutdown(0));
   try {
     const { options, idpOnly } = parseArgs(process.argv.slice(2));
@@ -242,7 +256,9 @@ async function main() {
     stopAll = preview.stop;
     log('production builds served by nginx:');
     for (const [name, url] of Object.entries(preview.urls)) log(`  ${name.padEnd(17)} ${url}`);
-    log(`config.json: ${resolve(options.configFile ?? PREVIEW_CONFIG)}  (nginx config: ${resolve(options.previewDir ?? join(REPO_ROOT, '.preview'))})`);
+    log(
+      `config.json: ${resolve(options.configFile ?? PREVIEW_CONFIG)}  (nginx config: ${resolve(options.previewDir ?? join(REPO_ROOT, '.preview'))})`,
+    );
     log('Ctrl-C stops everything.');
     log('ready');
     const reason = await preview.exited;

@@ -14,7 +14,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** What runs, and the address that answers once it is ready. */
 export const APPS = [
-  { name: 'idp', args: ['run', 'idp'], ready: 'http://localhost:8080/realms/gatehouse/.well-known/openid-configuration', kind: 'identity provider' },
+  {
+    name: 'idp',
+    args: ['run', 'idp'],
+    ready: 'http://localhost:8080/realms/gatehouse/.well-known/openid-configuration',
+    kind: 'identity provider',
+  },
   { name: 'shell', args: ['start', '-w', '@gatehouse/shell'], ready: 'http://localhost:3000/config.json', kind: 'shell' },
   ...discoverRemotes(),
 ];
@@ -32,7 +37,9 @@ function discoverRemotes() {
       const config = join(dir, entry.name, 'webpack.config.ts');
       const port = existsSync(config) ? /\bport:\s*(\d+)/.exec(readFileSync(config, 'utf8'))?.[1] : undefined;
       if (!port) return [];
-      return [{ name: entry.name, args: ['start', '-w', pkg.name], ready: `http://localhost:${port}/mf-manifest.json`, port, kind: 'remote' }];
+      return [
+        { name: entry.name, args: ['start', '-w', pkg.name], ready: `http://localhost:${port}/mf-manifest.json`, port, kind: 'remote' },
+      ];
     })
     .sort((a, b) => Number(a.port) - Number(b.port));
 }
@@ -124,7 +131,9 @@ process.on('SIGTERM', () => void stop(0));
 process.on('SIGHUP', () => void stop(0));
 
 // Something already answering (say, an identity provider you started yourself) is used, not started twice.
-progress(`starting the identity provider, the shell and ${APPS.filter((app) => app.kind === 'remote').length} remotes (the first build takes a minute)`);
+progress(
+  `starting the identity provider, the shell and ${APPS.filter((app) => app.kind === 'remote').length} remotes (the first build takes a minute)`,
+);
 for (const [index, app] of APPS.entries()) {
   if (await answers(app.ready)) console.log(`${app.name} is already running (${new URL(app.ready).origin}); using it.`);
   else startApp(app, index);
@@ -135,7 +144,9 @@ if (await waitForAll()) {
   Gatehouse is running.
 
     shell              http://localhost:3000
-${APPS.filter((app) => app.port).map((app) => `    ${`remote ${app.name}`.padEnd(18)} http://localhost:${app.port}   (standalone)\n`).join('')}    identity provider  http://localhost:8080   (realm "gatehouse")
+${APPS.filter((app) => app.port)
+  .map((app) => `    ${`remote ${app.name}`.padEnd(18)} http://localhost:${app.port}   (standalone)\n`)
+  .join('')}    identity provider  http://localhost:8080   (realm "gatehouse")
 
   Demo users (password = username):
     alice / alice   Alice Anders   realm roles user, admin · client role reports/viewer

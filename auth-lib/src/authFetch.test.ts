@@ -14,7 +14,11 @@ function fakeFetch(statuses: number[]) {
 async function signedIn(statuses: number[], extra: { trustedOrigins?: string[]; development?: boolean } = {}) {
   const { fetch, calls } = fakeFetch(statuses);
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  const setup = sessionWithFake(undefined, { fetch, development: extra.development ?? true }, extra.trustedOrigins ? { trustedOrigins: extra.trustedOrigins } : {});
+  const setup = sessionWithFake(
+    undefined,
+    { fetch, development: extra.development ?? true },
+    extra.trustedOrigins ? { trustedOrigins: extra.trustedOrigins } : {},
+  );
   await setup.session.ready();
   return { ...setup, calls, warn };
 }

@@ -7,22 +7,57 @@ function exportedNames(entry: string): string[] {
   const program = ts.createProgram([entry], { jsx: ts.JsxEmit.ReactJSX, skipLibCheck: true, noEmit: true, types: [] });
   const checker = program.getTypeChecker();
   const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
-  return checker.getExportsOfModule(module).map((symbol) => symbol.name).sort();
+  return checker
+    .getExportsOfModule(module)
+    .map((symbol) => symbol.name)
+    .sort();
 }
 
 test("the public entry exports exactly these types and values, and the testing entry what a remote's unit test needs", () => {
   expect(exportedNames(join(__dirname, 'index.ts'))).toEqual(
     [
       // values
-      'AuthError', 'AuthProvider', 'RequireAuth', 'RequireRole', 'VERSION', 'authFetch', 'createSession', 'getSession',
-      'preloadIdentityClient', 'useAuth', 'useRoles', 'useSessionExpiry', 'useSignInOnce', 'useToken', 'useUser', 'whenSession',
+      'AuthError',
+      'AuthProvider',
+      'RequireAuth',
+      'RequireRole',
+      'VERSION',
+      'authFetch',
+      'createSession',
+      'getSession',
+      'preloadIdentityClient',
+      'useAuth',
+      'useRoles',
+      'useSessionExpiry',
+      'useSignInOnce',
+      'useToken',
+      'useUser',
+      'whenSession',
       // types: the contract's, and the props and results of the React layer
-      'AuthErrorCode', 'AuthProviderProps', 'AuthState', 'LoginOptions', 'LogoutOptions', 'Profile', 'RefreshFailure', 'RequireAuthProps',
-      'RequireRoleProps', 'Roles', 'Session', 'SessionConfig', 'SessionEvent', 'SessionExpiryState', 'SessionSnapshot', 'SessionStatus',
-      'SignOutReason', 'TokenOptions', 'User',
+      'AuthErrorCode',
+      'AuthProviderProps',
+      'AuthState',
+      'LoginOptions',
+      'LogoutOptions',
+      'Profile',
+      'RefreshFailure',
+      'RequireAuthProps',
+      'RequireRoleProps',
+      'Roles',
+      'Session',
+      'SessionConfig',
+      'SessionEvent',
+      'SessionExpiryState',
+      'SessionSnapshot',
+      'SessionStatus',
+      'SignOutReason',
+      'TokenOptions',
+      'User',
     ].sort(),
   );
-  expect(exportedNames(join(__dirname, 'testing', 'index.ts'))).toEqual(['TestSession', 'TestSessionCalls', 'TestSessionOptions', 'createTestSession', 'setPageSession'].sort());
+  expect(exportedNames(join(__dirname, 'testing', 'index.ts'))).toEqual(
+    ['TestSession', 'TestSessionCalls', 'TestSessionOptions', 'createTestSession', 'setPageSession'].sort(),
+  );
 }, 30_000);
 
 function sourceFiles(dir: string): string[] {

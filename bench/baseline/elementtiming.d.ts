@@ -2,6 +2,7 @@
 import 'react';
 
 declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the name must match React's declaration to merge with it
   interface HTMLAttributes<T> {
     elementtiming?: string;
   }

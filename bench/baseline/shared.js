@@ -9,7 +9,14 @@ exports.baseConfig = function baseConfig(dir, mode) {
     output: { path: path.join(dir, 'dist'), publicPath: 'auto', filename: '[name].[contenthash:8].js', clean: true },
     resolve: { extensions: ['.tsx', '.ts', '.js'], alias: { 'baseline-auth': path.join(__dirname, 'auth/index.ts') } },
     module: {
-      rules: [{ test: /\.tsx?$/, exclude: /node_modules/, loader: 'ts-loader', options: { transpileOnly: true, configFile: path.join(__dirname, 'tsconfig.json') } }],
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          loader: 'ts-loader',
+          options: { transpileOnly: true, configFile: path.join(__dirname, 'tsconfig.json') },
+        },
+      ],
     },
     performance: false,
   };

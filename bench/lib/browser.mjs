@@ -64,7 +64,9 @@ export async function encodedSize(response) {
   try {
     sizes = await response.request().sizes();
   } catch (error) {
-    throw new Error(`bench: cannot read the size of ${response.url()} (${error.message}); a size is never counted as 0 bytes.`, { cause: error });
+    throw new Error(`bench: cannot read the size of ${response.url()} (${error.message}); a size is never counted as 0 bytes.`, {
+      cause: error,
+    });
   }
   if (!Number.isFinite(sizes.responseBodySize) || sizes.responseBodySize <= 0) {
     throw new Error(`bench: ${response.url()} reports a body of ${sizes.responseBodySize} bytes; a size is never counted as 0 bytes.`);

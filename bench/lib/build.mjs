@@ -30,7 +30,9 @@ export const BUILDS_PER_APP = 3;
 export function buildApp(repoRoot, app, outDir) {
   rmSync(outDir, { recursive: true, force: true });
   const webpackBin = join(repoRoot, 'node_modules/.bin/webpack');
-  const args = app.plainConfig ? ['--mode', 'production', '--output-path', outDir] : ['--mode', 'production', '--disable-interpret', '--output-path', outDir];
+  const args = app.plainConfig
+    ? ['--mode', 'production', '--output-path', outDir]
+    : ['--mode', 'production', '--disable-interpret', '--output-path', outDir];
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const child = spawn(webpackBin, args, {
@@ -39,8 +41,12 @@ export function buildApp(repoRoot, app, outDir) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk) => { output += chunk; });
-    child.stderr.on('data', (chunk) => { output += chunk; });
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
     child.on('error', reject);
     child.on('exit', (code) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;

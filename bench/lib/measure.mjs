@@ -42,14 +42,16 @@ export async function remoteLoad(browser, session, { keep = false, origins = GAT
 
 async function settledResponses(load) {
   await load.page.waitForLoadState('networkidle').catch(() => undefined);
-  return Promise.all(load.responses.map(async (response) => ({
-    url: response.url(),
-    type: response.request().resourceType(),
-    status: response.status(),
-    encoding: (await response.allHeaders())['content-encoding'] ?? 'identity',
-    // read only for the files that are counted (redirects and empty answers have no body to size)
-    bytes: () => encodedSize(response),
-  })));
+  return Promise.all(
+    load.responses.map(async (response) => ({
+      url: response.url(),
+      type: response.request().resourceType(),
+      status: response.status(),
+      encoding: (await response.allHeaders())['content-encoding'] ?? 'identity',
+      // read only for the files that are counted (redirects and empty answers have no body to size)
+      bytes: () => encodedSize(response),
+    })),
+  );
 }
 
 /** Gatehouse's origins, or the baseline's (bench/baseline) under the same names. */
@@ -119,14 +121,24 @@ export async function copiesOnPage(browser, session, dists) {
   const load = await coldLoad(browser, `${ORIGINS.shell}/profile`, {
     elementId: PROFILE,
     storageState: session,
-    beforeGoto: (page) => page.addInitScript(() => {
-      const renderers = new Map();
-      window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-        renderers, supportsFiber: true, isDisabled: false,
-        inject: (renderer) => { renderers.set(renderers.size + 1, renderer); return renderers.size; },
-        checkDCE() {}, onCommitFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, onScheduleFiberRoot() {},
-      };
-    }),
+    beforeGoto: (page) =>
+      page.addInitScript(() => {
+        const renderers = new Map();
+        window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+          renderers,
+          supportsFiber: true,
+          isDisabled: false,
+          inject: (renderer) => {
+            renderers.set(renderers.size + 1, renderer);
+            return renderers.size;
+          },
+          checkDCE() {},
+          onCommitFiberRoot() {},
+          onCommitFiberUnmount() {},
+          onPostCommitFiberRoot() {},
+          onScheduleFiberRoot() {},
+        };
+      }),
   });
   try {
     const nav = load.page.getByRole('navigation', { name: 'Main' });
@@ -186,11 +198,15 @@ export async function concurrentTokens(browser, session, { idpUrl, realm, caller
       await nav.getByRole('link', { name: title }).click();
       await load.page.getByRole('heading', { level: 1, name: title }).waitFor({ timeout: 30_000 });
     }
-    await load.page.waitForFunction(() => {
-      const snapshot = globalThis[Symbol.for('gatehouse.auth-lib.session')]?.session?.getSnapshot();
-      const left = snapshot?.tokenExpiresAt ? snapshot.tokenExpiresAt - Date.now() : Infinity;
-      return left < 4000 && left > 1000;
-    }, undefined, { timeout: 20_000, polling: 50 });
+    await load.page.waitForFunction(
+      () => {
+        const snapshot = globalThis[Symbol.for('gatehouse.auth-lib.session')]?.session?.getSnapshot();
+        const left = snapshot?.tokenExpiresAt ? snapshot.tokenExpiresAt - Date.now() : Infinity;
+        return left < 4000 && left > 1000;
+      },
+      undefined,
+      { timeout: 20_000, polling: 50 },
+    );
     const tokenPosts = [];
     load.page.on('request', (request) => {
       if (request.method() === 'POST' && request.url().includes(TOKEN_PATH)) tokenPosts.push(request.url());
@@ -213,7 +229,12 @@ export async function concurrentTokens(browser, session, { idpUrl, realm, caller
 export function configWithRemotes(config, count) {
   const remotes = [...config.remotes];
   for (let i = remotes.length + 1; i <= count; i++) {
-    remotes.push({ name: `generated_${i}`, manifest: `https://remote-${i}.example.com/mf-manifest.json`, route: `/generated-${i}`, title: `Generated ${i}` });
+    remotes.push({
+      name: `generated_${i}`,
+      manifest: `https://remote-${i}.example.com/mf-manifest.json`,
+      route: `/generated-${i}`,
+      title: `Generated ${i}`,
+    });
   }
   return { ...config, remotes };
 }
@@ -227,15 +248,18 @@ export async function startupWithConfig(browser, configJson, session) {
   const load = await coldLoad(browser, `${ORIGINS.shell}/`, {
     elementId: HOME,
     storageState: session,
-    beforeGoto: (page) => page.route(`${ORIGINS.shell}/config.json`, (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', headers: { 'cache-control': 'no-cache' }, body })),
+    beforeGoto: (page) =>
+      page.route(`${ORIGINS.shell}/config.json`, (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', headers: { 'cache-control': 'no-cache' }, body }),
+      ),
   });
   try {
     // signed in: the navigation lists every remote the user may open (all of them)
     const links = load.page.getByRole('navigation', { name: 'Main' }).getByRole('link');
     await links.nth(configJson.remotes.length - 1).waitFor({ timeout: 30_000 });
     const listed = await links.count();
-    if (listed < configJson.remotes.length) throw new Error(`bench: the navigation lists ${listed} of ${configJson.remotes.length} remotes`);
+    if (listed < configJson.remotes.length)
+      throw new Error(`bench: the navigation lists ${listed} of ${configJson.remotes.length} remotes`);
   } finally {
     await load.context.close();
   }
@@ -284,16 +308,30 @@ export async function tokensFiveTabs(browser, session, { idpUrl, realm, tabs = 5
     const failed = [];
     let counted = tokenPosts.length;
     for (let cycle = 0; cycle < cycles; cycle++) {
-      await Promise.all(pages.map((page) => page.waitForFunction(() => {
-        const snapshot = globalThis[Symbol.for('gatehouse.auth-lib.session')]?.session?.getSnapshot();
-        return snapshot?.status === 'authenticated' && snapshot.tokenExpiresAt !== null && snapshot.tokenExpiresAt - Date.now() < 4500;
-      }, undefined, { timeout: 30_000, polling: 50 })));
+      await Promise.all(
+        pages.map((page) =>
+          page.waitForFunction(
+            () => {
+              const snapshot = globalThis[Symbol.for('gatehouse.auth-lib.session')]?.session?.getSnapshot();
+              return (
+                snapshot?.status === 'authenticated' && snapshot.tokenExpiresAt !== null && snapshot.tokenExpiresAt - Date.now() < 4500
+              );
+            },
+            undefined,
+            { timeout: 30_000, polling: 50 },
+          ),
+        ),
+      );
       // a refused refresh (invalid_grant: two tabs used one rotated refresh token) is counted, not thrown
-      const failures = await Promise.all(pages.map((page) => page.evaluate(async (n) => {
-        const pageSession = globalThis[Symbol.for('gatehouse.auth-lib.session')].session;
-        const settled = await Promise.allSettled(Array.from({ length: n }, () => pageSession.getToken()));
-        return settled.filter((r) => r.status === 'rejected').map((r) => String(r.reason?.code ?? r.reason));
-      }, callersPerTab)));
+      const failures = await Promise.all(
+        pages.map((page) =>
+          page.evaluate(async (n) => {
+            const pageSession = globalThis[Symbol.for('gatehouse.auth-lib.session')].session;
+            const settled = await Promise.allSettled(Array.from({ length: n }, () => pageSession.getToken()));
+            return settled.filter((r) => r.status === 'rejected').map((r) => String(r.reason?.code ?? r.reason));
+          }, callersPerTab),
+        ),
+      );
       await first.page.waitForTimeout(500);
       perCycle.push(tokenPosts.length - counted);
       failed.push(failures.flat());

@@ -24,14 +24,22 @@ export async function measureRebuilds({ repoRoot, remoteDir, copyDir, edits }) {
   rmSync(copyDir, { recursive: true, force: true });
   for (const entry of COPIED) cpSync(join(repoRoot, remoteDir, entry), join(copyDir, entry), { recursive: true });
   const tsconfig = JSON.parse(readFileSync(join(copyDir, 'tsconfig.json'), 'utf8'));
-  if (typeof tsconfig.extends === 'string' && tsconfig.extends.startsWith('.')) tsconfig.extends = resolve(repoRoot, remoteDir, tsconfig.extends);
+  if (typeof tsconfig.extends === 'string' && tsconfig.extends.startsWith('.'))
+    tsconfig.extends = resolve(repoRoot, remoteDir, tsconfig.extends);
   writeFileSync(join(copyDir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import=tsx', '--conditions=@gatehouse/source', new URL(import.meta.url).pathname, copyDir, String(edits)], {
-      cwd: copyDir, stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import=tsx', '--conditions=@gatehouse/source', new URL(import.meta.url).pathname, copyDir, String(edits)],
+      {
+        cwd: copyDir,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let output = '';
-    child.stdout.on('data', (chunk) => { output += chunk; });
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
     child.on('exit', (code) => {
       rmSync(copyDir, { recursive: true, force: true });
       const line = output.trim().split('\n').pop() ?? '';
@@ -61,7 +69,9 @@ async function probe(copyDir, edits) {
     onDone = null;
     resolveDone?.(performance.now());
   });
-  const firstBuild = new Promise((r) => { onDone = r; });
+  const firstBuild = new Promise((r) => {
+    onDone = r;
+  });
   const server = new WebpackDevServer({ ...config.devServer, port: 0, open: false }, compiler);
   await server.start();
   await firstBuild;
@@ -71,7 +81,9 @@ async function probe(copyDir, edits) {
   const rebuilds = [];
   for (let i = 0; i < edits; i++) {
     await new Promise((r) => setTimeout(r, 400));
-    const done = new Promise((r) => { onDone = r; });
+    const done = new Promise((r) => {
+      onDone = r;
+    });
     const started = performance.now();
     writeFileSync(file, original.replace('<h1', `<h1 data-edit="${i + 1}"`));
     rebuilds.push((await done) - started);
@@ -84,6 +96,9 @@ async function probe(copyDir, edits) {
 if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
   probe(process.argv[2], Number(process.argv[3] ?? 10)).then(
     () => process.exit(0),
-    (error) => { console.error(error); process.exit(1); },
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
   );
 }

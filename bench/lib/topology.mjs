@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { workerUserFor } from '../../tooling/testkit/src/nginx.cjs';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../../deploy/nginx/render.mjs';
 
-export const PORTS = { shell: 4100, profile: 4101, admin: 4102, reports: 4103, identityProvider: 8180, baselineHost: 4110, baselineRemote: 4111 };
+export const PORTS = {
+  shell: 4100,
+  profile: 4101,
+  admin: 4102,
+  reports: 4103,
+  identityProvider: 8180,
+  baselineHost: 4110,
+  baselineRemote: 4111,
+};
 export const ORIGINS = Object.fromEntries(Object.entries(PORTS).map(([name, port]) => [name, `http://localhost:${port}`]));
 const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 const MIME_TYPES = ['/etc/nginx/mime.types', '/usr/local/etc/nginx/mime.types', '/opt/homebrew/etc/nginx/mime.types'];
@@ -50,7 +58,9 @@ async function waitFor(url, child, name, timeoutMs = 60_000) {
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
       if (response.status < 500) return;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`${name} did not answer at ${url} within ${timeoutMs / 1000} s`);
@@ -59,9 +69,23 @@ async function waitFor(url, child, name, timeoutMs = 60_000) {
 function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } resolve(); }, 5000);
-    child.once('exit', () => { clearTimeout(timer); resolve(); });
-    try { process.kill(-child.pid, 'SIGTERM'); } catch { resolve(); }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+      resolve();
+    }, 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      resolve();
+    }
   });
 }
 
@@ -97,29 +121,60 @@ export async function startTopology({ repoRoot, workDir, dirs, log }) {
   writeFileSync(realmFile, JSON.stringify(benchRealm(repoRoot), null, 2));
 
   const children = [];
-  const stop = async () => { await Promise.all(children.map(stopChild)); };
-  process.on('exit', () => { for (const child of children) { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } } });
+  const stop = async () => {
+    await Promise.all(children.map(stopChild));
+  };
+  process.on('exit', () => {
+    for (const child of children) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+  });
   try {
-    const idp = spawn(process.execPath, [join(repoRoot, 'dev-idp/bin/gatehouse-dev-idp.mjs'), '--port', String(PORTS.identityProvider), '--realm', realmFile, '--quiet'], {
-      cwd: join(repoRoot, 'dev-idp'), stdio: ['ignore', 'ignore', 'inherit'], detached: true,
-    });
+    const idp = spawn(
+      process.execPath,
+      [join(repoRoot, 'dev-idp/bin/gatehouse-dev-idp.mjs'), '--port', String(PORTS.identityProvider), '--realm', realmFile, '--quiet'],
+      {
+        cwd: join(repoRoot, 'dev-idp'),
+        stdio: ['ignore', 'ignore', 'inherit'],
+        detached: true,
+      },
+    );
     children.push(idp);
 
     const nginxDir = join(workDir, 'nginx');
     for (const dir of ['conf.d', 'logs', 'tmp']) mkdirSync(join(nginxDir, dir), { recursive: true });
-    writeFiles(join(nginxDir, 'conf.d'), renderDeployment({
-      config,
-      configFile,
-      shell: { origin: ORIGINS.shell, listen: String(PORTS.shell), serverName: 'localhost', root: dirs.shell },
-      remotes: config.remotes.map((remote) => ({ name: remote.name, listen: String(PORTS[remote.name]), serverName: 'localhost', root: dirs[remote.name] })),
-    }));
+    writeFiles(
+      join(nginxDir, 'conf.d'),
+      renderDeployment({
+        config,
+        configFile,
+        shell: { origin: ORIGINS.shell, listen: String(PORTS.shell), serverName: 'localhost', root: dirs.shell },
+        remotes: config.remotes.map((remote) => ({
+          name: remote.name,
+          listen: String(PORTS[remote.name]),
+          serverName: 'localhost',
+          root: dirs[remote.name],
+        })),
+      }),
+    );
     // The baseline (bench/baseline): plain server blocks, with the gzip settings of gatehouse-http.conf
     // (included in the same http block). The include pattern of the nginx template is `remote-*.conf`.
     if (dirs.baselineHost) writeFileSync(join(nginxDir, 'conf.d', 'remote-baseline.conf'), baselineServers(dirs));
     const mimeTypes = MIME_TYPES.find((file) => existsSync(file));
     if (!mimeTypes) throw new Error(`nginx's mime.types not found (looked in ${MIME_TYPES.join(', ')}). Is nginx installed?`);
     const nginxConf = join(nginxDir, 'nginx.conf');
-    writeFileSync(nginxConf, renderTemplate(readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'), { PREVIEW_DIR: nginxDir, MIME_TYPES: mimeTypes, WORKER_USER_EXTRA: workerUserFor([configFile, ...Object.values(dirs)]).directive }));
+    writeFileSync(
+      nginxConf,
+      renderTemplate(readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'), {
+        PREVIEW_DIR: nginxDir,
+        MIME_TYPES: mimeTypes,
+        WORKER_USER_EXTRA: workerUserFor([configFile, ...Object.values(dirs)]).directive,
+      }),
+    );
     const nginxArgs = ['-p', nginxDir, '-c', nginxConf, '-e', 'stderr'];
     const check = spawnSync(NGINX, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
     if (check.error) throw new Error(`Cannot run ${NGINX}: ${check.error.message}. Install nginx or set NGINX_BIN.`);
@@ -128,7 +183,11 @@ export async function startTopology({ repoRoot, workDir, dirs, log }) {
     children.push(nginx);
 
     await waitFor(`${ORIGINS.shell}/`, nginx, 'nginx');
-    await waitFor(`${ORIGINS.identityProvider}/realms/${config.identityProvider.realm}/.well-known/openid-configuration`, idp, 'the dev identity provider');
+    await waitFor(
+      `${ORIGINS.identityProvider}/realms/${config.identityProvider.realm}/.well-known/openid-configuration`,
+      idp,
+      'the dev identity provider',
+    );
     log(`serving: shell ${ORIGINS.shell}, remotes ${PORTS.profile}-${PORTS.reports}, identity provider ${ORIGINS.identityProvider}`);
     return { config, configFile, stop };
   } catch (error) {

@@ -70,9 +70,8 @@ export function remotesOf(config) {
     if (typeof manifestUrl !== 'string') {
       throw new Error(`config.json: remote "${name}" has no "manifest" URL.`);
     }
-    const origin = manifestUrl.startsWith('/') && !manifestUrl.startsWith('//')
-      ? null
-      : originOf(manifestUrl, `config.json remote "${name}"`);
+    const origin =
+      manifestUrl.startsWith('/') && !manifestUrl.startsWith('//') ? null : originOf(manifestUrl, `config.json remote "${name}"`);
     return { name, manifestUrl, origin };
   });
 }
@@ -86,7 +85,9 @@ export function overrideOriginsOf(config) {
   if (!Array.isArray(allowed)) throw new Error('config.json: "overrides.allowedOrigins" must be an array of origins.');
   return allowed.map((origin, i) => {
     if (typeof origin !== 'string' || !/^https?:\/\/[a-z0-9.-]+(:(\d+|\*))?$/i.test(origin)) {
-      throw new Error(`config.json overrides.allowedOrigins[${i}]: "${origin}" is not an origin. Use e.g. "http://localhost:*" or "https://preview.example.com".`);
+      throw new Error(
+        `config.json overrides.allowedOrigins[${i}]: "${origin}" is not an origin. Use e.g. "http://localhost:*" or "https://preview.example.com".`,
+      );
     }
     return origin;
   });
@@ -135,7 +136,7 @@ export function shellCsp(config, extra = {}) {
   const code = [remotes, overrides];
   const list = (...parts) => [...new Set(parts.flat(2).filter(Boolean))].join(' ');
   const directives = [
-    ["default-src", list("'self'")],
+    ['default-src', list("'self'")],
     ['script-src', list("'self'", code)],
     ['style-src', list("'self'", code, extra.styleSrc ?? [])],
     ['img-src', list("'self'", 'data:', code, extra.imgSrc ?? [])],
@@ -168,7 +169,9 @@ export function remoteCsp(config) {
     ['frame-ancestors', "'self'"],
     ['object-src', "'none'"],
     ['base-uri', "'self'"],
-  ].map(([name, value]) => `${name} ${value}`).join('; ');
+  ]
+    .map(([name, value]) => `${name} ${value}`)
+    .join('; ');
 }
 
 /** `listen` accepts one value or a list (e.g. IPv4 and IPv6): one `listen` line each. */
@@ -214,29 +217,43 @@ function nginxString(value, what) {
 export function renderDeployment(deployment) {
   const { config, configFile, shell, remotes = [], extraShellOrigins = [], csp = {} } = deployment;
   const read = (name) => readFileSync(join(TEMPLATE_DIR, name), 'utf8');
-  const shellOrigins = [...new Set([originOf(shell.origin, 'shell.origin'), ...extraShellOrigins.map((o) => originOf(o, 'extraShellOrigins'))])];
+  const shellOrigins = [
+    ...new Set([originOf(shell.origin, 'shell.origin'), ...extraShellOrigins.map((o) => originOf(o, 'extraShellOrigins'))]),
+  ];
   const files = {};
-  files['gatehouse-http.conf'] = renderTemplate(read('gatehouse-http.conf.template'), {
-    CORS_ALLOWED_ORIGINS: shellOrigins.map((o) => `    "${nginxString(o, 'origin')}" $http_origin;`).join('\n'),
-  }, 'gatehouse-http.conf.template');
-  files['shell.conf'] = renderTemplate(read('shell.conf.template'), {
-    SHELL_LISTEN: listenLines(shell.listen, 'shell'),
-    SHELL_SERVER_NAME: required(shell.serverName, 'shell.serverName'),
-    SHELL_ROOT: required(shell.root, 'shell.root'),
-    SHELL_EXTRA: extraLines(shell.directives, 'shell'),
-    SHELL_CONFIG_FILE: configFile,
-    SHELL_CSP: nginxString(shellCsp(config, csp), 'CSP'),
-  }, 'shell.conf.template');
+  files['gatehouse-http.conf'] = renderTemplate(
+    read('gatehouse-http.conf.template'),
+    {
+      CORS_ALLOWED_ORIGINS: shellOrigins.map((o) => `    "${nginxString(o, 'origin')}" $http_origin;`).join('\n'),
+    },
+    'gatehouse-http.conf.template',
+  );
+  files['shell.conf'] = renderTemplate(
+    read('shell.conf.template'),
+    {
+      SHELL_LISTEN: listenLines(shell.listen, 'shell'),
+      SHELL_SERVER_NAME: required(shell.serverName, 'shell.serverName'),
+      SHELL_ROOT: required(shell.root, 'shell.root'),
+      SHELL_EXTRA: extraLines(shell.directives, 'shell'),
+      SHELL_CONFIG_FILE: configFile,
+      SHELL_CSP: nginxString(shellCsp(config, csp), 'CSP'),
+    },
+    'shell.conf.template',
+  );
   for (const remote of remotes) {
     if (!/^[A-Za-z0-9_-]+$/.test(remote.name)) throw new Error(`remote name "${remote.name}": use letters, digits, - and _ only.`);
-    files[`remote-${remote.name}.conf`] = renderTemplate(read('remote.conf.template'), {
-      REMOTE_NAME: remote.name,
-      REMOTE_LISTEN: listenLines(remote.listen, `remote ${remote.name}`),
-      REMOTE_SERVER_NAME: required(remote.serverName, `remote ${remote.name} serverName`),
-      REMOTE_ROOT: required(remote.root, `remote ${remote.name} root`),
-      REMOTE_EXTRA: extraLines(remote.directives, `remote ${remote.name}`),
-      REMOTE_CSP: nginxString(remoteCsp(config), 'CSP'),
-    }, 'remote.conf.template');
+    files[`remote-${remote.name}.conf`] = renderTemplate(
+      read('remote.conf.template'),
+      {
+        REMOTE_NAME: remote.name,
+        REMOTE_LISTEN: listenLines(remote.listen, `remote ${remote.name}`),
+        REMOTE_SERVER_NAME: required(remote.serverName, `remote ${remote.name} serverName`),
+        REMOTE_ROOT: required(remote.root, `remote ${remote.name} root`),
+        REMOTE_EXTRA: extraLines(remote.directives, `remote ${remote.name}`),
+        REMOTE_CSP: nginxString(remoteCsp(config), 'CSP'),
+      },
+      'remote.conf.template',
+    );
   }
   return files;
 }
@@ -275,7 +292,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     const files = renderDeployment(loadDeployment(file));
     writeFiles(outDir, files);
-    console.log(`wrote ${Object.keys(files).map((f) => join(outDir, f)).join(', ')}`);
+    console.log(
+      `wrote ${Object.keys(files)
+        .map((f) => join(outDir, f))
+        .join(', ')}`,
+    );
   } catch (error) {
     console.error(`render.mjs: ${error.message}`);
     process.exit(1);

@@ -3,9 +3,10 @@
 import { parseArgs } from 'node:util';
 import { register } from 'tsx/esm/api';
 
-const usage = 'usage: gatehouse-dev-idp [--port 8080] [--management-port 9000] [--host 127.0.0.1] --realm FILE [--realm FILE…]\n'
-  + '                        [--admin-user admin] [--admin-password admin] [--quiet]\n'
-  + 'The administrator of realm master can also come from KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD.';
+const usage =
+  'usage: gatehouse-dev-idp [--port 8080] [--management-port 9000] [--host 127.0.0.1] --realm FILE [--realm FILE…]\n' +
+  '                        [--admin-user admin] [--admin-password admin] [--quiet]\n' +
+  'The administrator of realm master can also come from KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD.';
 
 let args;
 try {

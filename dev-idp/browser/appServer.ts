@@ -58,9 +58,10 @@ export async function startAppServer(config: () => AppConfig): Promise<{ url: st
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `http://localhost:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

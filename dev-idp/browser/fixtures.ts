@@ -25,27 +25,44 @@ interface TestFixtures {
  * created through the admin API as keycloak-js's own test suite does, and deleted after.
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  idp: [async ({}, use) => {
-    const idp = await startDevIdp({ port: 0, quiet: true });
-    await use(idp);
-    await idp.close();
-  }, { scope: 'worker' }],
-  admin: [async ({ idp }, use) => {
-    await use(await signInAsAdmin(idp.url));
-  }, { scope: 'worker' }],
-  app: [async ({}, use) => {
-    let current: AppConfig = { url: '', realm: '', clientId: '' };
-    const server = await startAppServer(() => current);
-    await use({ url: server.url, use: (config) => { current = config; } });
-    await server.close();
-  }, { scope: 'worker' }],
-  realm: [async ({ idp, admin, app }, use, testInfo) => {
-    const name = `kcjs-${testInfo.workerIndex}-${Date.now().toString(36)}`;
-    await admin.realms.create(testRealm(name, { clientId: 'spa', origin: app.url }));
-    app.use({ url: idp.url, realm: name, clientId: 'spa' });
-    await use(name);
-    await admin.realms.del({ realm: name });
-  }, { auto: true }],
+  idp: [
+    async ({}, use) => {
+      const idp = await startDevIdp({ port: 0, quiet: true });
+      await use(idp);
+      await idp.close();
+    },
+    { scope: 'worker' },
+  ],
+  admin: [
+    async ({ idp }, use) => {
+      await use(await signInAsAdmin(idp.url));
+    },
+    { scope: 'worker' },
+  ],
+  app: [
+    async ({}, use) => {
+      let current: AppConfig = { url: '', realm: '', clientId: '' };
+      const server = await startAppServer(() => current);
+      await use({
+        url: server.url,
+        use: (config) => {
+          current = config;
+        },
+      });
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  realm: [
+    async ({ idp, admin, app }, use, testInfo) => {
+      const name = `kcjs-${testInfo.workerIndex}-${Date.now().toString(36)}`;
+      await admin.realms.create(testRealm(name, { clientId: 'spa', origin: app.url }));
+      app.use({ url: idp.url, realm: name, clientId: 'spa' });
+      await use(name);
+      await admin.realms.del({ realm: name });
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };
@@ -54,7 +71,9 @@ export { expect };
 export async function signIn(page: Page, appUrl: string): Promise<void> {
   await page.goto(appUrl);
   await expect(page.locator('#state')).toHaveText('signed out');
-  await page.evaluate(() => { void (window as unknown as { kc: { login(): Promise<void> } }).kc.login(); });
+  await page.evaluate(() => {
+    void (window as unknown as { kc: { login(): Promise<void> } }).kc.login();
+  });
   // Scripts written for Keycloak wait for the authorization URL: the form is served there, not after a redirect.
   await page.waitForURL(/\/protocol\/openid-connect\/auth\?/);
   await fillLoginForm(page, 'alice');

@@ -59,7 +59,7 @@ test('keeps the session through the 5 s status checks and restores it on reload'
   expect(page.url()).toBe(`${app.url}/`);
 });
 
-test('keeps the session while the provider does not answer the status checks (as Keycloak\'s cookie check does)', async ({ page, app }) => {
+test("keeps the session while the provider does not answer the status checks (as Keycloak's cookie check does)", async ({ page, app }) => {
   await signIn(page, app.url);
   let unanswered = 0;
   await page.context().route('**/login-status-iframe.html/status*', async (route) => {
@@ -74,7 +74,10 @@ test('keeps the session while the provider does not answer the status checks (as
   expect(state).toEqual({ authenticated: true, hasToken: true, events: expect.not.arrayContaining(['onAuthLogout']) });
 });
 
-test('keeps the session when the provider is unreachable at the frame\'s first check (Keycloak\'s frame posts no answer when /init fails)', async ({ page, app }) => {
+test("keeps the session when the provider is unreachable at the frame's first check (Keycloak's frame posts no answer when /init fails)", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app.url);
   // After a sign-in redirect keycloak-js first asks the frame 5 s later: that first message is what
   // makes the frame call /init. The provider is gone by then.
@@ -93,10 +96,12 @@ test('keeps the session when the provider is unreachable at the frame\'s first c
   expect(initAttempts).toBe(1);
 });
 
-test('signs the page out when /init refuses the client or origin (403 → error), as Keycloak\'s frame does', async ({ page, app }) => {
+test("signs the page out when /init refuses the client or origin (403 → error), as Keycloak's frame does", async ({ page, app }) => {
   await signIn(page, app.url);
   await page.context().route('**/login-status-iframe.html/init*', (route) => route.fulfill({ status: 403, body: '' }));
-  await expect.poll(() => page.evaluate(() => (window as unknown as KeycloakOnPage).events.includes('onAuthLogout')), { timeout: 8_000 }).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as KeycloakOnPage).events.includes('onAuthLogout')), { timeout: 8_000 })
+    .toBe(true);
 });
 
 test('notices a logout done in another tab within 10 s', async ({ page, context, app }) => {
@@ -104,9 +109,13 @@ test('notices a logout done in another tab within 10 s', async ({ page, context,
   const other = await context.newPage();
   await other.goto(app.url);
   await expect(other.locator('#state')).toHaveText('signed in as alice');
-  await other.evaluate(() => { void (window as unknown as KeycloakOnPage).kc.logout({ redirectUri: location.origin + '/' }); });
+  await other.evaluate(() => {
+    void (window as unknown as KeycloakOnPage).kc.logout({ redirectUri: location.origin + '/' });
+  });
   await expect(other.locator('#state')).toHaveText('signed out');
-  await expect.poll(() => page.evaluate(() => (window as unknown as KeycloakOnPage).events.includes('onAuthLogout')), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as KeycloakOnPage).events.includes('onAuthLogout')), { timeout: 10_000 })
+    .toBe(true);
   expect(await page.evaluate(() => (window as unknown as KeycloakOnPage).kc.authenticated)).toBe(false);
 });
 
@@ -116,7 +125,9 @@ test('notices an admin logout (admin API) at the next status check', async ({ pa
   const [alice] = await admin.users.find({ username: 'alice', exact: true });
   await admin.users.logout({ id: alice?.id ?? '' });
   admin.setConfig({ realmName: 'master' });
-  await expect.poll(() => page.evaluate(() => (window as unknown as KeycloakOnPage).events.includes('onAuthLogout')), { timeout: 7_000 }).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as KeycloakOnPage).events.includes('onAuthLogout')), { timeout: 7_000 })
+    .toBe(true);
   const refresh = await page.evaluate(async () => {
     try {
       return await (window as unknown as KeycloakOnPage).kc.updateToken(-1);

@@ -46,7 +46,9 @@ export interface TokenContext {
 export function accessTokenClaims({ realm, user, client, sid, scope, acr = '1' }: TokenContext): Claims {
   const roles = effectiveRoles(realm, user);
   const resourceAccess = Object.fromEntries(
-    Object.entries(roles.client).filter(([, r]) => r.length > 0).map(([clientId, r]) => [clientId, { roles: r }]),
+    Object.entries(roles.client)
+      .filter(([, r]) => r.length > 0)
+      .map(([clientId, r]) => [clientId, { roles: r }]),
   );
   const audience = Object.keys(resourceAccess).filter((id) => id !== client.clientId);
   return withoutUndefined({

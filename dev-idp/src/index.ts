@@ -10,7 +10,11 @@ export { loadRealmFile } from './realm/loadRealm.js';
 export { testRealm } from './testRealm.js';
 export type { TestRealmOptions } from './testRealm.js';
 export type {
-  RealmRepresentation, ClientRepresentation, UserRepresentation, RoleRepresentation, CredentialRepresentation,
+  RealmRepresentation,
+  ClientRepresentation,
+  UserRepresentation,
+  RoleRepresentation,
+  CredentialRepresentation,
 } from './realm/representation.js';
 
 /** Loopback only unless told otherwise: realm `master`'s administrator owns every realm. */

@@ -28,7 +28,11 @@ function record(runtime: RealmRuntime, sid: string, clientId: string): ClientSes
  * time is "Maximum allowed refresh token reuse exceeded". Both are `invalid_grant`; the session lives on.
  * Returns the error description, or undefined when the token may be used (and counts the use).
  */
-export function refreshTokenReuseError(runtime: RealmRuntime, token: string, fields: { sid: string; azp: string; iat: number }): string | undefined {
+export function refreshTokenReuseError(
+  runtime: RealmRuntime,
+  token: string,
+  fields: { sid: string; azp: string; iat: number },
+): string | undefined {
   if (!runtime.realm.revokeRefreshToken) return undefined;
   const use = record(runtime, fields.sid, fields.azp);
   const id = createHash('sha256').update(token).digest('base64url');

@@ -37,7 +37,11 @@ export class DevIdpServer {
       this.#handle(req, res).catch((error: unknown) => {
         if (error instanceof URIError) {
           // decodeURIComponent of a path, cookie or Basic credential: the client sent it wrong.
-          return refuse(res, 400, 'Malformed percent-encoding in the request (a path, cookie or credential); encode it with encodeURIComponent.');
+          return refuse(
+            res,
+            400,
+            'Malformed percent-encoding in the request (a path, cookie or credential); encode it with encodeURIComponent.',
+          );
         }
         if (error instanceof BodyTooLargeError) return refuse(res, 413, `${error.message}; send a smaller request.`);
         console.error('dev-idp: request failed', req.method, req.url, error);
@@ -121,7 +125,8 @@ export class DevIdpServer {
 
   #home(url: URL, res: ServerResponse): void {
     if (url.pathname !== '/') return sendJson(res, 404, { error: 'Resource not found' });
-    const links = [...this.realms.keys()].filter((n) => n !== 'master')
+    const links = [...this.realms.keys()]
+      .filter((n) => n !== 'master')
       .map((n) => `<li><a href="/realms/${encodeURIComponent(n)}/.well-known/openid-configuration">${escapeHtml(n)}</a></li>`)
       .join('');
     sendHtml(res, 200, layout({ name: 'Gatehouse dev IdP' }, 'Realms', `<ul>${links}</ul>`));
@@ -134,7 +139,8 @@ export class DevIdpServer {
  */
 function refuseDisabledRealm(runtime: RealmRuntime, req: IncomingMessage, res: ServerResponse): void {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
-  if (/\/(token|revoke|introspect)$/.test(path)) return sendJson(res, 403, { error: 'access_denied', error_description: 'Realm not enabled' });
+  if (/\/(token|revoke|introspect)$/.test(path))
+    return sendJson(res, 403, { error: 'access_denied', error_description: 'Realm not enabled' });
   if (/\/(userinfo|account)\/?$/.test(path)) return sendJson(res, 401, { error: 'invalid_token', error_description: 'Realm not enabled' });
   sendPage(res, 403, errorPage(runtime.realm, 'Realm not enabled'));
 }

@@ -59,16 +59,18 @@ export interface RefreshTokenFields {
  * opaque one. keycloak-js decodes refresh tokens, so an opaque value would break it.
  */
 export async function signRefreshToken(runtime: RealmRuntime, fields: Omit<RefreshTokenFields, 'iat'>): Promise<string> {
-  return new SignJWT({ typ: 'Refresh', azp: fields.azp, sid: fields.sid, scope: fields.scope })
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: runtime.keys.kid })
-    .setIssuer(runtime.issuer)
-    .setAudience(runtime.issuer)
-    .setSubject(fields.sub)
-    // unique per token as Keycloak's (refresh-token reuse is told apart by it); the handle is its first part
-    .setJti(`${fields.handle}.${crypto.randomUUID()}`)
-    .setIssuedAt()
-    .setExpirationTime(fields.exp)
-    .sign(runtime.keys.privateKey);
+  return (
+    new SignJWT({ typ: 'Refresh', azp: fields.azp, sid: fields.sid, scope: fields.scope })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: runtime.keys.kid })
+      .setIssuer(runtime.issuer)
+      .setAudience(runtime.issuer)
+      .setSubject(fields.sub)
+      // unique per token as Keycloak's (refresh-token reuse is told apart by it); the handle is its first part
+      .setJti(`${fields.handle}.${crypto.randomUUID()}`)
+      .setIssuedAt()
+      .setExpirationTime(fields.exp)
+      .sign(runtime.keys.privateKey)
+  );
 }
 
 /**
@@ -96,7 +98,13 @@ export async function verifyRefreshToken(runtime: RealmRuntime, token: string): 
 }
 
 /** An access token minted here for the password grant (oidc-provider has no password grant). */
-export async function signAccessToken(runtime: RealmRuntime, user: User, client: Client, session: SsoSession, scope: string): Promise<string> {
+export async function signAccessToken(
+  runtime: RealmRuntime,
+  user: User,
+  client: Client,
+  session: SsoSession,
+  scope: string,
+): Promise<string> {
   return new SignJWT({ auth_time: session.started, ...accessTokenClaims({ realm: runtime.realm, user, client, sid: session.id, scope }) })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: runtime.keys.kid })
     .setIssuer(runtime.issuer)

@@ -55,7 +55,12 @@ describe('admin REST API through @keycloak/keycloak-admin-client', () => {
     await admin.realms.create({ realm: 'admin-b', enabled: true });
     admin.setConfig({ realmName: 'admin-b' });
     try {
-      const { id: clientUuid } = await admin.clients.create({ clientId: 'cli', publicClient: true, directAccessGrantsEnabled: true, standardFlowEnabled: false });
+      const { id: clientUuid } = await admin.clients.create({
+        clientId: 'cli',
+        publicClient: true,
+        directAccessGrantsEnabled: true,
+        standardFlowEnabled: false,
+      });
       const [found] = await admin.clients.find({ clientId: 'cli' });
       assert.equal(found?.id, clientUuid);
       const { id: apiUuid } = await admin.clients.create({ clientId: 'api', bearerOnly: true });
@@ -74,13 +79,16 @@ describe('admin REST API through @keycloak/keycloak-admin-client', () => {
 
       const response = await passwordToken('admin-b', 'dana', 'pw');
       assert.equal(response.status, 200);
-      const tokens = await response.json() as { access_token: string; refresh_token: string };
+      const tokens = (await response.json()) as { access_token: string; refresh_token: string };
       const access = JSON.parse(Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, any>;
       assert.ok(access.realm_access.roles.includes('staff'));
       assert.ok(access.realm_access.roles.includes('default-roles-admin-b'));
       assert.deepEqual(access.resource_access.api.roles, ['reader']);
 
-      const userinfo = () => fetch(`${idp.url}/realms/admin-b/protocol/openid-connect/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      const userinfo = () =>
+        fetch(`${idp.url}/realms/admin-b/protocol/openid-connect/userinfo`, {
+          headers: { authorization: `Bearer ${tokens.access_token}` },
+        });
       assert.equal((await userinfo()).status, 200);
       await admin.users.logout({ id });
       assert.equal((await userinfo()).status, 401);

@@ -12,14 +12,22 @@ const { realm } = realmFromRepresentation('test.json', {
     { clientId: 'api', bearerOnly: true },
   ],
   users: [
-    { username: 'Carol', enabled: true, firstName: 'Carol', lastName: 'Chen', email: 'Carol@Example.com', realmRoles: ['default-roles-acme', 'user'], clientRoles: { api: ['reader'] } },
+    {
+      username: 'Carol',
+      enabled: true,
+      firstName: 'Carol',
+      lastName: 'Chen',
+      email: 'Carol@Example.com',
+      realmRoles: ['default-roles-acme', 'user'],
+      clientRoles: { api: ['reader'] },
+    },
     { username: 'dan', enabled: true },
   ],
 });
 const spa = realm.clients.find((c) => c.clientId === 'spa')!;
 
 describe('claims', () => {
-  test('access token: Keycloak\'s shape', () => {
+  test("access token: Keycloak's shape", () => {
     const user = realm.users[0]!;
     const claims = accessTokenClaims({ realm, user, client: spa, sid: 's1', scope: grantedScope('openid') });
     assert.equal(claims.typ, 'Bearer');
@@ -27,7 +35,10 @@ describe('claims', () => {
     assert.equal(claims.sid, 's1');
     assert.equal(claims.scope, 'openid profile email');
     assert.deepEqual(claims['allowed-origins'], ['http://localhost:3000']);
-    assert.deepEqual(new Set((claims.realm_access as { roles: string[] }).roles), new Set(['default-roles-acme', 'offline_access', 'uma_authorization', 'user']));
+    assert.deepEqual(
+      new Set((claims.realm_access as { roles: string[] }).roles),
+      new Set(['default-roles-acme', 'offline_access', 'uma_authorization', 'user']),
+    );
     assert.deepEqual((claims.resource_access as Record<string, { roles: string[] }>).api, { roles: ['reader'] });
     assert.deepEqual(new Set(claims.aud as string[]), new Set(['account', 'api']));
     assert.equal(claims.preferred_username, 'carol');
@@ -48,9 +59,14 @@ describe('claims', () => {
 
   test('account representation', () => {
     const user = realm.users[0]!;
-    assert.deepEqual(
-      Object.fromEntries(Object.entries(accountRepresentation(user)).filter(([k]) => k !== 'userProfileMetadata')),
-      { id: user.id, username: 'carol', firstName: 'Carol', lastName: 'Chen', email: 'carol@example.com', emailVerified: false, attributes: {} },
-    );
+    assert.deepEqual(Object.fromEntries(Object.entries(accountRepresentation(user)).filter(([k]) => k !== 'userProfileMetadata')), {
+      id: user.id,
+      username: 'carol',
+      firstName: 'Carol',
+      lastName: 'Chen',
+      email: 'carol@example.com',
+      emailVerified: false,
+      attributes: {},
+    });
   });
 });

@@ -49,7 +49,7 @@ async function signIn(browser: FormBrowser, url: string): Promise<URL> {
 const pkce = { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' };
 
 describe('the login form lives at the authorization URL (as Keycloak)', () => {
-  test('GET …/auth answers 200 with the form, posting to login-actions/authenticate with Keycloak\'s parameters', async () => {
+  test("GET …/auth answers 200 with the form, posting to login-actions/authenticate with Keycloak's parameters", async () => {
     const response = await fetch(authUrl({ client_id: 'spa', response_type: 'code', ...pkce }), { redirect: 'manual' });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('location'), null);
@@ -78,9 +78,11 @@ describe('the login form lives at the authorization URL (as Keycloak)', () => {
 });
 
 describe('post-logout redirect URIs default as in Keycloak', () => {
-  const logout = (clientId: string) => `${realmUrl}/protocol/openid-connect/logout?${new URLSearchParams({
-    client_id: clientId, post_logout_redirect_uri: `${APP}/bye`,
-  })}`;
+  const logout = (clientId: string) =>
+    `${realmUrl}/protocol/openid-connect/logout?${new URLSearchParams({
+      client_id: clientId,
+      post_logout_redirect_uri: `${APP}/bye`,
+    })}`;
 
   test('a client without the attribute accepts its valid redirect URIs', async () => {
     const response = await fetch(logout('plain'), { redirect: 'manual' });
@@ -95,12 +97,19 @@ describe('post-logout redirect URIs default as in Keycloak', () => {
   });
 });
 
-describe('the redirect URI\'s own fragment is kept (response_mode=fragment)', () => {
+describe("the redirect URI's own fragment is kept (response_mode=fragment)", () => {
   for (const fragment of ['#/admin/users?tab=details&sort=asc', '#section=preserved', '#&&foo=bar&&baz=qux&=bax&fuz=']) {
     test(`${fragment}: the response is appended to it`, async () => {
-      const back = await signIn(new FormBrowser(), authUrl({
-        client_id: 'spa', response_type: 'code', response_mode: 'fragment', redirect_uri: `${APP}/${fragment}`, ...pkce,
-      }));
+      const back = await signIn(
+        new FormBrowser(),
+        authUrl({
+          client_id: 'spa',
+          response_type: 'code',
+          response_mode: 'fragment',
+          redirect_uri: `${APP}/${fragment}`,
+          ...pkce,
+        }),
+      );
       assert.ok(back.hash.startsWith(`${fragment}&`), back.hash);
       const added = new URLSearchParams(back.hash.slice(fragment.length + 1));
       assert.ok(added.get('code'));
@@ -109,7 +118,7 @@ describe('the redirect URI\'s own fragment is kept (response_mode=fragment)', ()
   }
 });
 
-describe('implicit flow only where the client enables it, with Keycloak\'s errors', () => {
+describe("implicit flow only where the client enables it, with Keycloak's errors", () => {
   const errorOf = async (url: string, where: 'hash' | 'search') => {
     const response = await fetch(url, { redirect: 'manual' });
     assert.equal(response.status, 302);
@@ -121,26 +130,35 @@ describe('implicit flow only where the client enables it, with Keycloak\'s error
 
   test('implicit disabled: unauthorized_client in the fragment', async () => {
     assert.deepEqual(await errorOf(authUrl({ client_id: 'spa', response_type: 'id_token token' }), 'hash'), {
-      error: 'unauthorized_client', description: `${NOT_ALLOWED} Implicit flow is disabled for the client.`, state: 'st',
+      error: 'unauthorized_client',
+      description: `${NOT_ALLOWED} Implicit flow is disabled for the client.`,
+      state: 'st',
     });
   });
 
   test('standard flow disabled: the client still exists and refuses the code flow', async () => {
     assert.deepEqual(await errorOf(authUrl({ client_id: 'implicit', response_type: 'code' }), 'search'), {
-      error: 'unauthorized_client', description: `${NOT_ALLOWED} Standard flow is disabled for the client.`, state: 'st',
+      error: 'unauthorized_client',
+      description: `${NOT_ALLOWED} Standard flow is disabled for the client.`,
+      state: 'st',
     });
   });
 
   test('response_mode=query is refused for the implicit flow', async () => {
     assert.deepEqual(await errorOf(authUrl({ client_id: 'implicit', response_type: 'id_token token', response_mode: 'query' }), 'search'), {
-      error: 'invalid_request', description: 'Response_mode \'query\' not allowed for implicit or hybrid flow', state: 'st',
+      error: 'invalid_request',
+      description: "Response_mode 'query' not allowed for implicit or hybrid flow",
+      state: 'st',
     });
   });
 
   test('implicit enabled: tokens in the fragment, living accessTokenLifespanForImplicitFlow', async () => {
     const back = await signIn(new FormBrowser(), authUrl({ client_id: 'implicit', response_type: 'id_token token' }));
     const params = new URLSearchParams(back.hash.slice(1));
-    const access = JSON.parse(Buffer.from(params.get('access_token')?.split('.')[1] ?? '', 'base64url').toString()) as Record<string, number>;
+    const access = JSON.parse(Buffer.from(params.get('access_token')?.split('.')[1] ?? '', 'base64url').toString()) as Record<
+      string,
+      number
+    >;
     assert.equal(params.get('state'), 'st');
     assert.ok(params.get('id_token'));
     assert.equal((access.exp ?? 0) - (access.iat ?? 0), 77);

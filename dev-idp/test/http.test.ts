@@ -45,7 +45,10 @@ async function signIn(browser = new FormBrowser()) {
   const flow = await authorize(browser);
   const { url: callback } = await browser.signIn(flow.loginUrl, flow.page, 'alice', 'alice', isApp);
   const tokens = await oidc.authorizationCodeGrant(config, callback, {
-    pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true,
+    pkceCodeVerifier: flow.verifier,
+    expectedState: flow.state,
+    expectedNonce: flow.nonce,
+    idTokenExpected: true,
   });
   return { browser, flow, callback, tokens };
 }
@@ -63,7 +66,7 @@ describe('code flow with PKCE through the login form (openid-client)', () => {
     assert.equal(meta.check_session_iframe, `${base}/login-status-iframe.html`);
   });
 
-  test('the login page has Keycloak\'s fields', async () => {
+  test("the login page has Keycloak's fields", async () => {
     const { page, status } = await authorize(new FormBrowser());
     assert.equal(status, 200);
     assert.match(page, /<label for="username">Username or email<\/label>/);
@@ -117,18 +120,19 @@ describe('code flow with PKCE through the login form (openid-client)', () => {
       headers: { accept: 'application/json', authorization: `bearer ${tokens.access_token}` },
     });
     assert.equal(account.status, 200);
-    const profile = await account.json() as Record<string, unknown>;
+    const profile = (await account.json()) as Record<string, unknown>;
     assert.equal(profile.username, 'alice');
     assert.equal(profile.firstName, 'Alice');
     assert.equal(profile.emailVerified, true);
     assert.equal(profile.id, sub);
   });
 
-  test('CORS: the client\'s origin gets credentials, a foreign origin gets no CORS headers', async () => {
+  test("CORS: the client's origin gets credentials, a foreign origin gets no CORS headers", async () => {
     const { tokens } = await signIn();
-    const ask = (origin: string) => fetch(`${idp.url}/realms/http-test/protocol/openid-connect/userinfo`, {
-      headers: { origin, authorization: `Bearer ${tokens.access_token}` },
-    });
+    const ask = (origin: string) =>
+      fetch(`${idp.url}/realms/http-test/protocol/openid-connect/userinfo`, {
+        headers: { origin, authorization: `Bearer ${tokens.access_token}` },
+      });
     const own = await ask(APP);
     assert.equal(own.headers.get('access-control-allow-origin'), APP);
     assert.equal(own.headers.get('access-control-allow-credentials'), 'true');
@@ -152,7 +156,7 @@ describe('code flow with PKCE through the login form (openid-client)', () => {
 });
 
 describe('refusals', () => {
-  test('a wrong password shows Keycloak\'s message and no redirect', async () => {
+  test("a wrong password shows Keycloak's message and no redirect", async () => {
     const browser = new FormBrowser();
     const flow = await authorize(browser);
     const { response } = await browser.signIn(flow.loginUrl, flow.page, 'alice', 'wrong', isApp);
@@ -162,7 +166,12 @@ describe('refusals', () => {
 
   test('an unregistered redirect_uri gets an error page, never a redirect', async () => {
     for (const uri of ['http://evil.example/cb', 'http://localhost:3000.evil.com/cb', 'http://localhost:3001/cb']) {
-      const url = oidc.buildAuthorizationUrl(config, { redirect_uri: uri, scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: uri,
+        scope: 'openid',
+        code_challenge: 'x'.repeat(43),
+        code_challenge_method: 'S256',
+      });
       const response = await fetch(url, { redirect: 'manual' });
       assert.equal(response.status, 400, uri);
       assert.equal(response.headers.get('location'), null);
@@ -188,7 +197,11 @@ describe('refusals', () => {
     const flow = await authorize(browser);
     const { url: callback } = await browser.signIn(flow.loginUrl, flow.page, 'alice', 'alice', isApp);
     await assert.rejects(
-      oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: oidc.randomPKCECodeVerifier(), expectedState: flow.state, expectedNonce: flow.nonce }),
+      oidc.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: oidc.randomPKCECodeVerifier(),
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+      }),
       (error: oidc.ResponseBodyError) => error.error === 'invalid_grant' && error.status === 400,
     );
   });
@@ -205,8 +218,13 @@ describe('refusals', () => {
 
   test('prompt=none without a session answers login_required, without a page', async () => {
     const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT, scope: 'openid', prompt: 'none', response_mode: 'fragment', state: 's2',
-      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256',
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      prompt: 'none',
+      response_mode: 'fragment',
+      state: 's2',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
     });
     const response = await fetch(url, { redirect: 'manual' });
     const location = new URL(response.headers.get('location') ?? '');
@@ -219,11 +237,19 @@ describe('refusals', () => {
     const { tokens } = await signIn();
     const [header, payload, signature] = tokens.access_token.split('.');
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as Record<string, unknown>;
-    const forged = [header, Buffer.from(JSON.stringify({ ...claims, preferred_username: 'mallory' })).toString('base64url'), signature].join('.');
-    const info = await fetch(`${idp.url}/realms/http-test/protocol/openid-connect/userinfo`, { headers: { authorization: `Bearer ${forged}` } });
+    const forged = [
+      header,
+      Buffer.from(JSON.stringify({ ...claims, preferred_username: 'mallory' })).toString('base64url'),
+      signature,
+    ].join('.');
+    const info = await fetch(`${idp.url}/realms/http-test/protocol/openid-connect/userinfo`, {
+      headers: { authorization: `Bearer ${forged}` },
+    });
     assert.equal(info.status, 401);
     assert.match(info.headers.get('www-authenticate') ?? '', /invalid_token/);
-    const account = await fetch(`${idp.url}/realms/http-test/account`, { headers: { accept: 'application/json', authorization: `Bearer ${forged}` } });
+    const account = await fetch(`${idp.url}/realms/http-test/account`, {
+      headers: { accept: 'application/json', authorization: `Bearer ${forged}` },
+    });
     assert.equal(account.status, 401);
   });
 
@@ -239,7 +265,9 @@ describe('refusals', () => {
       assert.equal(error.error_description, 'Session not active');
       return true;
     });
-    const info = await fetch(`${idp.url}/realms/http-test/protocol/openid-connect/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const info = await fetch(`${idp.url}/realms/http-test/protocol/openid-connect/userinfo`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     assert.equal(info.status, 401);
   });
 });

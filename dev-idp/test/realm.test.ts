@@ -44,7 +44,7 @@ describe('realm files', () => {
     assert.deepEqual(new Set(roles.client.account), new Set(['view-profile', 'manage-account', 'manage-account-links']));
   });
 
-  test('absent fields take Keycloak\'s defaults; users without default-roles get no account roles', () => {
+  test("absent fields take Keycloak's defaults; users without default-roles get no account roles", () => {
     const { realm } = realmFromRepresentation('test.json', { realm: 'r', clients: [{ clientId: 'c' }], users: [{ username: 'u' }] });
     assert.equal(realm.enabled, true);
     assert.equal(realm.ssoSessionIdleTimeout, 1800);
@@ -63,12 +63,22 @@ describe('realm files', () => {
     rejectsWith('realm', () => realmFromRepresentation('test.json', { enabled: true }));
     rejectsWith('accessTokenLifespan', () => realmFromRepresentation('test.json', { realm: 'r', accessTokenLifespan: '300' }));
     rejectsWith('clients[1].clientId', () => realmFromRepresentation('test.json', { realm: 'r', clients: [{ clientId: 'a' }, {}] }));
-    rejectsWith('clients[0].redirectUris', () => realmFromRepresentation('test.json', { realm: 'r', clients: [{ clientId: 'a', redirectUris: 'http://x/*' }] }));
+    rejectsWith('clients[0].redirectUris', () =>
+      realmFromRepresentation('test.json', { realm: 'r', clients: [{ clientId: 'a', redirectUris: 'http://x/*' }] }),
+    );
     rejectsWith('users[0].username', () => realmFromRepresentation('test.json', { realm: 'r', users: [{ email: 'x@y' }] }));
-    rejectsWith('users[0].credentials[0].value', () => realmFromRepresentation('test.json', { realm: 'r', users: [{ username: 'u', credentials: [{ type: 'password' }] }] }));
-    rejectsWith('users[0].realmRoles[0]', () => realmFromRepresentation('test.json', { realm: 'r', users: [{ username: 'u', realmRoles: ['nope'] }] }));
-    rejectsWith('users[0].clientRoles.api', () => realmFromRepresentation('test.json', { realm: 'r', users: [{ username: 'u', clientRoles: { api: ['x'] } }] }));
-    rejectsWith('roles.client.api', () => realmFromRepresentation('test.json', { realm: 'r', roles: { client: { api: [{ name: 'x' }] } } }));
+    rejectsWith('users[0].credentials[0].value', () =>
+      realmFromRepresentation('test.json', { realm: 'r', users: [{ username: 'u', credentials: [{ type: 'password' }] }] }),
+    );
+    rejectsWith('users[0].realmRoles[0]', () =>
+      realmFromRepresentation('test.json', { realm: 'r', users: [{ username: 'u', realmRoles: ['nope'] }] }),
+    );
+    rejectsWith('users[0].clientRoles.api', () =>
+      realmFromRepresentation('test.json', { realm: 'r', users: [{ username: 'u', clientRoles: { api: ['x'] } }] }),
+    );
+    rejectsWith('roles.client.api', () =>
+      realmFromRepresentation('test.json', { realm: 'r', roles: { client: { api: [{ name: 'x' }] } } }),
+    );
   });
 
   test('bad JSON names the file', async () => {
@@ -82,7 +92,9 @@ describe('realm files', () => {
 
   test('an unknown field warns; known Keycloak export fields are summarised in one line', () => {
     const { warnings } = realmFromRepresentation('test.json', {
-      realm: 'r', sslRequired: 'external', bruteForceProtected: false,
+      realm: 'r',
+      sslRequired: 'external',
+      bruteForceProtected: false,
       clients: [{ clientId: 'c', redirectUri: ['http://x/*'], protocol: 'openid-connect' }],
     });
     assert.deepEqual(warnings, [

@@ -29,7 +29,11 @@ describe('redirect URI matching (Keycloak rules)', () => {
   });
 
   test('web origins: "+" means the redirect URIs\' origins', () => {
-    const client = toClient({ clientId: 'c', redirectUris: ['http://localhost:3000/*', 'http://localhost:3001/app'], webOrigins: ['+', 'http://extra.test/'] });
+    const client = toClient({
+      clientId: 'c',
+      redirectUris: ['http://localhost:3000/*', 'http://localhost:3001/app'],
+      webOrigins: ['+', 'http://extra.test/'],
+    });
     assert.deepEqual(webOrigins(client), ['http://localhost:3000', 'http://localhost:3001', 'http://extra.test']);
     assert.ok(originAllowed(client, 'http://localhost:3001'));
     assert.equal(originAllowed(client, 'http://localhost:3002'), false);

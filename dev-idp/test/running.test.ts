@@ -33,7 +33,7 @@ test('listens on 127.0.0.1 by default; host widens it', async () => {
   }
 });
 
-test('the CLI takes realm master\'s administrator from KC_BOOTSTRAP_ADMIN_USERNAME / _PASSWORD', async () => {
+test("the CLI takes realm master's administrator from KC_BOOTSTRAP_ADMIN_USERNAME / _PASSWORD", async () => {
   const cli = spawn(process.execPath, ['bin/gatehouse-dev-idp.mjs', '--port', '18080', '--management-port', '19000'], {
     env: { ...process.env, KC_BOOTSTRAP_ADMIN_USERNAME: 'boss', KC_BOOTSTRAP_ADMIN_PASSWORD: 's3cret' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -45,10 +45,11 @@ test('the CLI takes realm master\'s administrator from KC_BOOTSTRAP_ADMIN_USERNA
       if (output.includes('health:')) break;
     }
     assert.match(output, /listening|health/);
-    const token = (username: string, password: string) => fetch('http://localhost:18080/realms/master/protocol/openid-connect/token', {
-      method: 'POST',
-      body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username, password }),
-    });
+    const token = (username: string, password: string) =>
+      fetch('http://localhost:18080/realms/master/protocol/openid-connect/token', {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username, password }),
+      });
     assert.equal((await token('boss', 's3cret')).status, 200);
     assert.equal((await token('admin', 'admin')).status, 401);
     assert.equal((await fetch('http://localhost:19000/health/live')).status, 200);

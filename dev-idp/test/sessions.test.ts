@@ -14,19 +14,29 @@ let idp: DevIdp;
 
 before(async () => {
   idp = await startDevIdp({
-    realms: [{ ...demoRealm('short'), ssoSessionIdleTimeout: 2 }, demoRealm('frames'), { ...demoRealm('revoking'), revokeRefreshToken: true }],
+    realms: [
+      { ...demoRealm('short'), ssoSessionIdleTimeout: 2 },
+      demoRealm('frames'),
+      { ...demoRealm('revoking'), revokeRefreshToken: true },
+    ],
     quiet: true,
   });
 });
 after(() => idp.close());
 
 async function signIn(realm: string, responseMode?: string) {
-  const config = await oidc.discovery(new URL(`${idp.url}/realms/${realm}`), 'spa', undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+  const config = await oidc.discovery(new URL(`${idp.url}/realms/${realm}`), 'spa', undefined, oidc.None(), {
+    execute: [oidc.allowInsecureRequests],
+  });
   const browser = new FormBrowser();
   const verifier = oidc.randomPKCECodeVerifier();
   const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: `${APP}/`, scope: 'openid', state: 'st', nonce: 'nn',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    redirect_uri: `${APP}/`,
+    scope: 'openid',
+    state: 'st',
+    nonce: 'nn',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
     ...(responseMode ? { response_mode: responseMode } : {}),
   });
   const login = await browser.follow(url, isApp);
@@ -45,23 +55,42 @@ describe('sessions', () => {
 
   test('the idle timeout ends the session: refresh answers 400 "Session not active"', async () => {
     const { config, verifier, callback } = await signIn('short');
-    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'st', expectedNonce: 'nn' });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: 'st',
+      expectedNonce: 'nn',
+    });
     assert.ok(Number(tokens.refresh_expires_in) <= 2);
     await new Promise((resolve) => setTimeout(resolve, 3100));
-    await assert.rejects(oidc.refreshTokenGrant(config, tokens.refresh_token ?? ''), (error: oidc.ResponseBodyError) =>
-      error.status === 400 && error.error === 'invalid_grant' && error.error_description === 'Session not active');
+    await assert.rejects(
+      oidc.refreshTokenGrant(config, tokens.refresh_token ?? ''),
+      (error: oidc.ResponseBodyError) =>
+        error.status === 400 && error.error === 'invalid_grant' && error.error_description === 'Session not active',
+    );
   });
 
   test('revokeRefreshToken: each refresh token works once, an older one is stale, and the session lives on', async () => {
     const { config, verifier, callback } = await signIn('revoking');
-    const first = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'st', expectedNonce: 'nn' });
+    const first = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: 'st',
+      expectedNonce: 'nn',
+    });
     const second = await oidc.refreshTokenGrant(config, first.refresh_token ?? '');
-    await assert.rejects(oidc.refreshTokenGrant(config, first.refresh_token ?? ''), (error: oidc.ResponseBodyError) =>
-      error.status === 400 && error.error === 'invalid_grant' && error.error_description === 'Maximum allowed refresh token reuse exceeded');
+    await assert.rejects(
+      oidc.refreshTokenGrant(config, first.refresh_token ?? ''),
+      (error: oidc.ResponseBodyError) =>
+        error.status === 400 &&
+        error.error === 'invalid_grant' &&
+        error.error_description === 'Maximum allowed refresh token reuse exceeded',
+    );
     await new Promise((resolve) => setTimeout(resolve, 1100)); // Keycloak compares whole seconds
     const third = await oidc.refreshTokenGrant(config, second.refresh_token ?? '');
-    await assert.rejects(oidc.refreshTokenGrant(config, first.refresh_token ?? ''), (error: oidc.ResponseBodyError) =>
-      error.status === 400 && error.error === 'invalid_grant' && error.error_description === 'Stale token');
+    await assert.rejects(
+      oidc.refreshTokenGrant(config, first.refresh_token ?? ''),
+      (error: oidc.ResponseBodyError) =>
+        error.status === 400 && error.error === 'invalid_grant' && error.error_description === 'Stale token',
+    );
     assert.ok(await oidc.refreshTokenGrant(config, third.refresh_token ?? ''));
   });
 
@@ -75,7 +104,11 @@ describe('sessions', () => {
     assert.equal((await fetch(`${frame}/init?client_id=nope&origin=${encodeURIComponent(APP)}`)).status, 403);
 
     const { browser, config, verifier, callback } = await signIn('frames');
-    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'st', expectedNonce: 'nn' });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: 'st',
+      expectedNonce: 'nn',
+    });
     const sid = String(tokens.claims()?.sid);
     assert.ok(browser.cookies.get('KEYCLOAK_SESSION'));
     const check = async (s: string) => (await browser.fetch(`${frame}/status?session_state=${encodeURIComponent(s)}`)).text();
@@ -99,7 +132,10 @@ describe('sessions', () => {
   });
 
   test('logout refuses an unregistered post_logout_redirect_uri', async () => {
-    const response = await fetch(`${idp.url}/realms/frames/protocol/openid-connect/logout?client_id=spa&post_logout_redirect_uri=${encodeURIComponent('http://evil.example/')}`, { redirect: 'manual' });
+    const response = await fetch(
+      `${idp.url}/realms/frames/protocol/openid-connect/logout?client_id=spa&post_logout_redirect_uri=${encodeURIComponent('http://evil.example/')}`,
+      { redirect: 'manual' },
+    );
     assert.equal(response.status, 400);
     assert.equal(response.headers.get('location'), null);
   });

@@ -19,7 +19,11 @@ test('alice signs in and opens every remote with no CSP violation', async ({ pag
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   await signIn(page, 'alice');
 
-  for (const [route, heading] of [['/profile', 'Profile'], ['/admin', 'Admin'], ['/reports', 'Reports']] as const) {
+  for (const [route, heading] of [
+    ['/profile', 'Profile'],
+    ['/admin', 'Admin'],
+    ['/reports', 'Reports'],
+  ] as const) {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: heading }).click();
     await expect(page).toHaveURL(`${SHELL}${route}`);
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();

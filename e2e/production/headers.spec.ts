@@ -129,7 +129,12 @@ test.describe('security headers', () => {
   });
 
   test('nosniff and a referrer policy everywhere, errors included', async ({ request }) => {
-    for (const url of [`${SHELL}/`, `${SHELL}/missing.js`, `${REMOTE_ORIGINS.reports}/remoteEntry.js`, `${REMOTE_ORIGINS.reports}/missing.js`]) {
+    for (const url of [
+      `${SHELL}/`,
+      `${SHELL}/missing.js`,
+      `${REMOTE_ORIGINS.reports}/remoteEntry.js`,
+      `${REMOTE_ORIGINS.reports}/missing.js`,
+    ]) {
       const response = await request.get(url);
       expect(response.headers()['x-content-type-options'], url).toBe('nosniff');
       expect(response.headers()['referrer-policy'], url).toBe('strict-origin-when-cross-origin');

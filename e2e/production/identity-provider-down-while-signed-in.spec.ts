@@ -35,7 +35,7 @@ test('the visitor keeps working while the token is valid, then signs in again on
   proxy = await startTcpProxy(PROVIDER_PORT, 8080);
   await page.goto(`${SHELL}/`);
   await signIn(page, 'alice');
-  const expiresAt = await page.evaluate(() => Date.now()) + TOKEN_LIFESPAN_S * 1000;
+  const expiresAt = (await page.evaluate(() => Date.now())) + TOKEN_LIFESPAN_S * 1000;
 
   // The provider goes away.
   await proxy.stop();

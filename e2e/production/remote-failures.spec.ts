@@ -34,7 +34,9 @@ const cases: Array<{ name: string; scenario: Scenario; reasons: string[] }> = [
   {
     name: 'its code has a syntax error',
     scenario: {
-      remotes: { profile: (dir) => exposedFiles(dir).forEach((file) => writeFileSync(join(dir, file), 'export default {{{ not javascript')) },
+      remotes: {
+        profile: (dir) => exposedFiles(dir).forEach((file) => writeFileSync(join(dir, file), 'export default {{{ not javascript')),
+      },
     },
     reasons: ['code-unavailable', 'code-failed'],
   },

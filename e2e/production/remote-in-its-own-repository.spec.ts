@@ -54,7 +54,7 @@ test('the remote built outside the repository renders signed in under the shell'
   await expect(page.locator('[data-reason]')).toHaveCount(0);
 });
 
-test("the contract check against the running shell passes for it, and fails naming react for a build against React 18", async () => {
+test('the contract check against the running shell passes for it, and fails naming react for a build against React 18', async () => {
   const check = join(repo, 'node_modules/.bin/gatehouse-contract-check'); // the installed bin, as `npx gatehouse-contract-check` runs it
   const fits = await run(check, ['--shell', SHELL], repo);
   expect(fits.stderr).toBe('');
@@ -66,7 +66,9 @@ test("the contract check against the running shell passes for it, and fails nami
   // against React 18.3.1 requires (the manifest is all the check reads of a build).
   const legacy = join(work, 'legacy');
   mkdirSync(join(legacy, 'dist'), { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(repo, 'dist/mf-manifest.json'), 'utf8')) as { shared: Array<{ name: string; version: string; requiredVersion: string }> };
+  const manifest = JSON.parse(readFileSync(join(repo, 'dist/mf-manifest.json'), 'utf8')) as {
+    shared: Array<{ name: string; version: string; requiredVersion: string }>;
+  };
   for (const shared of manifest.shared) {
     if (/^react(-dom)?(\/|$)/.test(shared.name)) Object.assign(shared, { version: '18.3.1', requiredVersion: '^18.3.1' });
   }
@@ -77,11 +79,16 @@ test("the contract check against the running shell passes for it, and fails nami
   expect(misfit.stderr).toContain('What to do: Build against the shell\'s version: set "react": "19.3.1"');
 });
 
-test('a redeploy that removes the chunks the open page was loading heals by itself: new version, no reload, one retry, no token request', async ({ page }) => {
+test('a redeploy that removes the chunks the open page was loading heals by itself: new version, no reload, one retry, no token request', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   // Release 2, built by the team from its own repository.
   const app = join(repo, 'src/App.tsx');
-  writeFileSync(app, readFileSync(app, 'utf8').replace('<h1>Billing</h1>', `<h1>Billing</h1><p data-testid="release-note">${RELEASE_NOTE}</p>`));
+  writeFileSync(
+    app,
+    readFileSync(app, 'utf8').replace('<h1>Billing</h1>', `<h1>Billing</h1><p data-testid="release-note">${RELEASE_NOTE}</p>`),
+  );
   await runOk('npm', ['run', '--silent', 'build'], repo);
   cpSync(join(repo, 'dist'), join(work, 'releases/2'), { recursive: true });
 
@@ -93,7 +100,8 @@ test('a redeploy that removes the chunks the open page was loading heals by itse
   const manifestRefetches: string[] = [];
   page.on('request', (request: Request) => {
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents.push(request.url());
-    if (request.url().startsWith(IDENTITY_PROVIDER) && request.url().includes('/protocol/openid-connect/token')) tokenRequests.push(request.url());
+    if (request.url().startsWith(IDENTITY_PROVIDER) && request.url().includes('/protocol/openid-connect/token'))
+      tokenRequests.push(request.url());
     if (request.url().startsWith(`${REMOTE_ORIGIN}/mf-manifest.json?gatehouse-redeploy=`)) manifestRefetches.push(request.url());
   });
 

@@ -39,7 +39,9 @@ async function servedShell(request: APIRequestContext): Promise<Record<string, s
   for (const path of paths) {
     const response = await request.get(`${SHELL}/${path}`);
     expect(response.status(), `/${path}`).toBe(200);
-    served[`/${path}`] = createHash('sha256').update(await response.body()).digest('hex');
+    served[`/${path}`] = createHash('sha256')
+      .update(await response.body())
+      .digest('hex');
   }
   return served;
 }

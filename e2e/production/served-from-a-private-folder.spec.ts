@@ -25,7 +25,12 @@ test.afterAll(async () => {
 });
 
 test('a remote build in a 0700 folder is served, and so is the shell', async ({ request }) => {
-  for (const url of [`${REMOTE_ORIGINS.profile}/mf-manifest.json`, `${REMOTE_ORIGINS.profile}/remoteEntry.js`, `${SHELL}/`, `${SHELL}/config.json`]) {
+  for (const url of [
+    `${REMOTE_ORIGINS.profile}/mf-manifest.json`,
+    `${REMOTE_ORIGINS.profile}/remoteEntry.js`,
+    `${SHELL}/`,
+    `${SHELL}/config.json`,
+  ]) {
     const response = await request.get(url);
     expect(response.status(), url).toBe(200);
   }

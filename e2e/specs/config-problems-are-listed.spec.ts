@@ -4,7 +4,10 @@ test('a config.json with mistakes gets a page that lists them, not a blank scree
   await page.route('**/config.json', (route) =>
     route.fulfill({
       contentType: 'application/json',
-      body: JSON.stringify({ identityProvider: { url: 'localhost', realm: 'gatehouse' }, remotes: [{ name: 'profile', route: '/profile' }] }),
+      body: JSON.stringify({
+        identityProvider: { url: 'localhost', realm: 'gatehouse' },
+        remotes: [{ name: 'profile', route: '/profile' }],
+      }),
     }),
   );
   await page.goto('/');

@@ -15,7 +15,9 @@ test('a logout at the identity provider (another tab) is noticed by the shell wi
   await provider.waitForLoadState();
   const loggedOutAt = Date.now();
 
-  await expect(page.getByTestId('session-notice')).toContainText('Your session ended at the identity provider', { timeout: NOTICED_WITHIN });
+  await expect(page.getByTestId('session-notice')).toContainText('Your session ended at the identity provider', {
+    timeout: NOTICED_WITHIN,
+  });
   expect(Date.now() - loggedOutAt).toBeLessThan(NOTICED_WITHIN);
   await expect(page.getByRole('banner').getByRole('button', { name: 'Sign in' })).toBeVisible();
 });

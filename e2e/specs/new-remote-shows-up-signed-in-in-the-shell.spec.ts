@@ -21,9 +21,15 @@ test.afterAll(async () => {
 
 test('a scaffolded remote builds, passes its tests and shows up signed in inside the shell', async ({ page }) => {
   test.setTimeout(300_000);
-  const output = run('npm', ['run', '--silent', 'new-remote', '--', 'ledger', '--title', 'Ledger', '--realm-role', 'admin', '--skip-install', '--root', root], REPO);
+  const output = run(
+    'npm',
+    ['run', '--silent', 'new-remote', '--', 'ledger', '--title', 'Ledger', '--realm-role', 'admin', '--skip-install', '--root', root],
+    REPO,
+  );
   expect(output).toContain('Created the remote "ledger"');
-  const registry = JSON.parse(fs.readFileSync(path.join(root, 'shell/public/config.json'), 'utf8')) as { remotes: { name: string; manifest: string; route: string }[] };
+  const registry = JSON.parse(fs.readFileSync(path.join(root, 'shell/public/config.json'), 'utf8')) as {
+    remotes: { name: string; manifest: string; route: string }[];
+  };
   const entry = registry.remotes.find((r) => r.name === 'ledger');
   expect(entry).toMatchObject({ route: '/ledger' });
   const origin = new URL(entry!.manifest).origin;
@@ -39,7 +45,9 @@ test('a scaffolded remote builds, passes its tests and shows up signed in inside
   await waitFor(`${origin}/mf-manifest.json`);
 
   // The running shell reads the registry the scaffold wrote (the repository's own is left alone).
-  await page.route(`${SHELL}/config.json`, (route) => route.fulfill({ path: path.join(root, 'shell/public/config.json'), contentType: 'application/json' }));
+  await page.route(`${SHELL}/config.json`, (route) =>
+    route.fulfill({ path: path.join(root, 'shell/public/config.json'), contentType: 'application/json' }),
+  );
   await openSignedIn(page, 'alice');
   expect(await navigationLinks(page)).toContain('Ledger');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ledger' }).click();

@@ -62,5 +62,11 @@ test('after opening every remote, the page has loaded exactly one copy of React,
   expect(carrying(REACT)).toHaveLength(1);
   expect(carrying(REACT_DOM)).toHaveLength(1);
   expect(carrying(KEYCLOAK)).toHaveLength(1);
-  expect(await page.evaluate(() => (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: { renderers: Map<number, unknown> } }).__REACT_DEVTOOLS_GLOBAL_HOOK__.renderers.size)).toBe(1);
+  expect(
+    await page.evaluate(
+      () =>
+        (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: { renderers: Map<number, unknown> } }).__REACT_DEVTOOLS_GLOBAL_HOOK__
+          .renderers.size,
+    ),
+  ).toBe(1);
 });

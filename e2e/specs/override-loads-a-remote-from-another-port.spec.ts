@@ -25,7 +25,9 @@ test('an override loads the remote from another port for this tab, shows a badge
   expect(fromRegistry).toEqual([]);
   // The parameter is gone from the address bar; the tab keeps the override in sessionStorage (a URL, no token).
   expect(new URL(page.url()).search).toBe('');
-  expect(await page.evaluate(() => sessionStorage.getItem('gatehouse.remoteOverrides'))).toBe(JSON.stringify({ profile: `${elsewhere.origin}/mf-manifest.json` }));
+  expect(await page.evaluate(() => sessionStorage.getItem('gatehouse.remoteOverrides'))).toBe(
+    JSON.stringify({ profile: `${elsewhere.origin}/mf-manifest.json` }),
+  );
 
   await badge.getByRole('button', { name: 'Clear overrides' }).click();
   await expect(page.getByTestId('remote-overrides')).toHaveCount(0);

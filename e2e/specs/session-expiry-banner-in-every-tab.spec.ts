@@ -22,7 +22,9 @@ test('every tab counts down to the same end; Stay signed in moves it in every ta
   await expect(other.getByTestId('user-name')).toBeVisible();
   await expect(page.getByTestId('session-expiry')).toBeVisible();
   await expect(other.getByTestId('session-expiry')).toBeVisible();
-  await expect.poll(async () => Math.abs(seconds(await left(page)) - seconds(await left(other))), { timeout: 5_000 }).toBeLessThanOrEqual(1);
+  await expect
+    .poll(async () => Math.abs(seconds(await left(page)) - seconds(await left(other))), { timeout: 5_000 })
+    .toBeLessThanOrEqual(1);
 
   await page.waitForTimeout(3_000); // let the countdown run, so that a moved end shows
   const before = seconds(await left(other));

@@ -73,7 +73,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const code = generateConfigValidator();
   if (process.argv.includes('--check')) {
     if (readFileSync(GENERATED_FILE, 'utf8') !== code) {
-      console.error(`${GENERATED_FILE} is not what config.schema.json compiles to: run npm run generate:config-validator -w @gatehouse/shell.`);
+      console.error(
+        `${GENERATED_FILE} is not what config.schema.json compiles to: run npm run generate:config-validator -w @gatehouse/shell.`,
+      );
       process.exit(1);
     }
   } else {

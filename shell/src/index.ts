@@ -4,7 +4,10 @@ import { requestConfig } from './config/early';
 // other once the bootstrap runs: config.json, and keycloak-js (auth-lib's small chunk arrives well before
 // React DOM's, and the sign-in check needs keycloak-js first). The bootstrap reports any failure.
 requestConfig().catch(() => undefined);
-import('@gatehouse/auth-lib').then(({ preloadIdentityClient }) => preloadIdentityClient(), () => undefined);
+import('@gatehouse/auth-lib').then(
+  ({ preloadIdentityClient }) => preloadIdentityClient(),
+  () => undefined,
+);
 
 // The async boundary: shared modules (React, auth-lib, …) are negotiated before the app's code runs.
 import('./bootstrap');

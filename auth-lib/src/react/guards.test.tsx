@@ -39,7 +39,13 @@ describe('<RequireAuth>', () => {
 
   test('a second guard on the page, or a remount, does not start a second sign-in', () => {
     const session = createTestSession({ user: null });
-    const { unmount } = renderWith(session, <><RequireAuth>one</RequireAuth><RequireAuth>two</RequireAuth></>);
+    const { unmount } = renderWith(
+      session,
+      <>
+        <RequireAuth>one</RequireAuth>
+        <RequireAuth>two</RequireAuth>
+      </>,
+    );
     unmount();
     renderWith(session, <RequireAuth>again</RequireAuth>);
     expect(session.calls.login).toHaveLength(1);
@@ -73,25 +79,50 @@ describe('<RequireRole>', () => {
   const roles = { realmRoles: ['user', 'admin'], clientRoles: { reports: ['viewer'] } };
 
   test('renders its children when the user has the realm role', () => {
-    renderWith(createTestSession(roles), <RequireRole realm="admin" fallback="denied">admin page</RequireRole>);
+    renderWith(
+      createTestSession(roles),
+      <RequireRole realm="admin" fallback="denied">
+        admin page
+      </RequireRole>,
+    );
     expect(screen.getByText('admin page')).toBeTruthy();
   });
 
   test('needs every realm role listed', () => {
-    renderWith(createTestSession(roles), <RequireRole realm={['admin', 'owner']} fallback="denied">admin page</RequireRole>);
+    renderWith(
+      createTestSession(roles),
+      <RequireRole realm={['admin', 'owner']} fallback="denied">
+        admin page
+      </RequireRole>,
+    );
     expect(screen.getByText('denied')).toBeTruthy();
   });
 
   test('checks a client role', () => {
-    renderWith(createTestSession(roles), <RequireRole client={['reports', 'viewer']} fallback="denied">reports</RequireRole>);
+    renderWith(
+      createTestSession(roles),
+      <RequireRole client={['reports', 'viewer']} fallback="denied">
+        reports
+      </RequireRole>,
+    );
     expect(screen.getByText('reports')).toBeTruthy();
   });
 
   test('renders the fallback without the role, and for a signed-out visitor', () => {
-    const { unmount } = renderWith(createTestSession({ realmRoles: ['user'] }), <RequireRole client={['reports', 'viewer']} fallback="denied">reports</RequireRole>);
+    const { unmount } = renderWith(
+      createTestSession({ realmRoles: ['user'] }),
+      <RequireRole client={['reports', 'viewer']} fallback="denied">
+        reports
+      </RequireRole>,
+    );
     expect(screen.getByText('denied')).toBeTruthy();
     unmount();
-    renderWith(createTestSession({ user: null }), <RequireRole realm="user" fallback="denied">page</RequireRole>);
+    renderWith(
+      createTestSession({ user: null }),
+      <RequireRole realm="user" fallback="denied">
+        page
+      </RequireRole>,
+    );
     expect(screen.getByText('denied')).toBeTruthy();
   });
 

@@ -47,7 +47,9 @@ describe('session state', () => {
   });
 
   test("a refused sign-in callback is an error with code login-failed that keeps the provider's error fields", async () => {
-    const { session } = sessionWithFake((kc) => (kc.initOutcome = { fails: { error: 'invalid_grant', error_description: 'Code not valid' } }));
+    const { session } = sessionWithFake(
+      (kc) => (kc.initOutcome = { fails: { error: 'invalid_grant', error_description: 'Code not valid' } }),
+    );
     const snapshot = await session.ready();
     expect(snapshot.status).toBe('error');
     expect(snapshot.error).toMatchObject({ code: 'login-failed', error: 'invalid_grant', error_description: 'Code not valid' });
@@ -159,9 +161,15 @@ describe('login and logout', () => {
 
   test('login refuses a malformed option with invalid-argument naming it, and does not navigate', async () => {
     const { session, kc } = sessionWithFake((k) => (k.initOutcome = 'anonymous'));
-    await expect(session.login({ acr: 'gold silver' })).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringContaining('acr') });
+    await expect(session.login({ acr: 'gold silver' })).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: expect.stringContaining('acr'),
+    });
     await expect(session.login({ acr: '' })).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringContaining('acr') });
-    await expect(session.login({ locale: 42 } as never)).rejects.toMatchObject({ code: 'invalid-argument', message: expect.stringContaining('locale') });
+    await expect(session.login({ locale: 42 } as never)).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: expect.stringContaining('locale'),
+    });
     await expect(session.login({ prompt: 'select_account' } as never)).rejects.toMatchObject({
       code: 'invalid-argument',
       message: expect.stringContaining('"none", "login", "consent"'),
@@ -212,7 +220,10 @@ describe('loadProfile', () => {
     const { session, kc } = sessionWithFake();
     await session.ready();
     kc().loadUserProfile = () => Promise.reject(new Error('Server responded with an invalid status.'));
-    await expect(session.loadProfile()).rejects.toMatchObject({ code: 'idp-unreachable', message: expect.stringMatching(/default-roles-gatehouse/) });
+    await expect(session.loadProfile()).rejects.toMatchObject({
+      code: 'idp-unreachable',
+      message: expect.stringMatching(/default-roles-gatehouse/),
+    });
   });
 
   test('needs a signed-in visitor', async () => {

@@ -103,7 +103,8 @@ export class KeycloakSession implements Session {
       idleTimeoutMinutes: config.idleTimeoutMinutes || null,
       handlerBudgetMs: deps.beforeEndBudgetMs ?? 5000,
     });
-    if (config.idleTimeoutMinutes) watchActivity(deps.activityTarget === undefined ? globalThis.window : deps.activityTarget, () => this.expiry.activity());
+    if (config.idleTimeoutMinutes)
+      watchActivity(deps.activityTarget === undefined ? globalThis.window : deps.activityTarget, () => this.expiry.activity());
     void this.start();
   }
 
@@ -171,7 +172,11 @@ export class KeycloakSession implements Session {
     try {
       const askTabs = !options.seed && this.tabs && !isLoginCallback(this.location);
       const [kc, seed] = await Promise.all([
-        withTimeout(Promise.resolve().then(() => this.factory(this.config)), this.config.timeout, () => this.unreachable()),
+        withTimeout(
+          Promise.resolve().then(() => this.factory(this.config)),
+          this.config.timeout,
+          () => this.unreachable(),
+        ),
         options.seed ?? (askTabs ? this.tabs!.seed(SEED_WAIT_MS) : null),
       ]);
       this.tabs?.campaign();

@@ -76,23 +76,30 @@ function trustedOrigins(value: unknown): readonly string[] {
  */
 export function resolveConfig(input: unknown, origin: string): ResolvedConfig {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw invalid('createSession() needs an object such as { url: "http://localhost:8080", realm: "gatehouse", clientId: "gatehouse-shell" }.');
+    throw invalid(
+      'createSession() needs an object such as { url: "http://localhost:8080", realm: "gatehouse", clientId: "gatehouse-shell" }.',
+    );
   }
   const config = input as Record<string, unknown>;
   const unknown = Object.keys(config).filter((key) => !(KNOWN_KEYS as readonly string[]).includes(key));
   if (unknown.length > 0) {
-    throw invalid(`unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}: the options are ${KNOWN_KEYS.join(', ')}.`);
+    throw invalid(
+      `unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}: the options are ${KNOWN_KEYS.join(', ')}.`,
+    );
   }
 
   const idp = parseHttpUrl(config.url, 'url', 'http://localhost:8080');
   if (/\/realms(\/|$)/.test(idp.pathname)) {
-    throw invalid(`config.url is "${String(config.url)}": give the provider's base URL without "/realms/…" (e.g. "${idp.origin}"), and the realm in config.realm.`);
+    throw invalid(
+      `config.url is "${String(config.url)}": give the provider's base URL without "/realms/…" (e.g. "${idp.origin}"), and the realm in config.realm.`,
+    );
   }
   const realm = requireName(config, 'realm', 'gatehouse');
   const clientId = requireName(config, 'clientId', 'gatehouse-shell');
-  const silent = config.silentCheckSsoRedirectUri === undefined
-    ? `${origin}/silent-check-sso.html`
-    : parseHttpUrl(config.silentCheckSsoRedirectUri, 'silentCheckSsoRedirectUri', `${origin}/silent-check-sso.html`).href;
+  const silent =
+    config.silentCheckSsoRedirectUri === undefined
+      ? `${origin}/silent-check-sso.html`
+      : parseHttpUrl(config.silentCheckSsoRedirectUri, 'silentCheckSsoRedirectUri', `${origin}/silent-check-sso.html`).href;
 
   return {
     url: idp.href.replace(/\/+$/, ''),
@@ -111,7 +118,5 @@ export function resolveConfig(input: unknown, origin: string): ResolvedConfig {
 
 /** Lists the fields in which two resolved configs differ (empty when they are the same). */
 export function configDifferences(a: ResolvedConfig, b: ResolvedConfig): string[] {
-  return (Object.keys(a) as (keyof ResolvedConfig)[]).filter(
-    (key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]),
-  );
+  return (Object.keys(a) as (keyof ResolvedConfig)[]).filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]));
 }

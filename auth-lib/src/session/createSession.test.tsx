@@ -37,7 +37,9 @@ test('a second createSession with a different config throws and names the differ
 
 test('an invalid config throws before anything starts', () => {
   const { factory } = fakeKeycloakFactory();
-  expect(() => createSession({ ...CONFIG, realm: '' }, { keycloakFactory: factory })).toThrow(expect.objectContaining({ code: 'invalid-config' }));
+  expect(() => createSession({ ...CONFIG, realm: '' }, { keycloakFactory: factory })).toThrow(
+    expect.objectContaining({ code: 'invalid-config' }),
+  );
   expect(factory).not.toHaveBeenCalled();
 });
 
@@ -61,7 +63,10 @@ test('React StrictMode double effects initialise keycloak-js once', async () => 
 
 test('getSession without a session says how to create one', () => {
   expect(() => getSession()).toThrow(
-    expect.objectContaining({ code: 'no-session', message: expect.stringMatching(/create it with createSession\(\) in the shell, or wrap your app in <AuthProvider>/) }),
+    expect.objectContaining({
+      code: 'no-session',
+      message: expect.stringMatching(/create it with createSession\(\) in the shell, or wrap your app in <AuthProvider>/),
+    }),
   );
 });
 

@@ -32,10 +32,8 @@ export function mergeProfile(userInfo: Fields, account: Fields): Profile {
 /** Reads user-info and the account endpoint with the current token, bounded by the config's timeout. */
 export async function loadProfile(kc: KeycloakLike, config: ResolvedConfig): Promise<Profile> {
   try {
-    const [userInfo, account] = await withTimeout(
-      Promise.all([kc.loadUserInfo(), kc.loadUserProfile()]),
-      config.timeout,
-      () => unreachableError(config),
+    const [userInfo, account] = await withTimeout(Promise.all([kc.loadUserInfo(), kc.loadUserProfile()]), config.timeout, () =>
+      unreachableError(config),
     );
     return mergeProfile({ ...userInfo }, { ...account });
   } catch (error) {

@@ -41,7 +41,10 @@ export class SessionExpiry {
   private endTimer: Timer | null = null;
   private scheduledFor: number | null = null;
 
-  constructor(private readonly host: ExpiryHost, private readonly settings: ExpirySettings) {
+  constructor(
+    private readonly host: ExpiryHost,
+    private readonly settings: ExpirySettings,
+  ) {
     host.subscribe(() => this.reschedule());
   }
 
@@ -110,7 +113,10 @@ export class SessionExpiry {
 }
 
 /** Listens for visitor activity on `target` (the page's window); returns the stop function. */
-export function watchActivity(target: Pick<Window, 'addEventListener' | 'removeEventListener'> | null | undefined, onActivity: () => void): () => void {
+export function watchActivity(
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'> | null | undefined,
+  onActivity: () => void,
+): () => void {
   if (!target) return () => undefined;
   const kinds = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
   const listener = () => onActivity();

@@ -87,7 +87,10 @@ describe('one refresh for all tabs', () => {
     expect(leader.session.getSnapshot().signOutReason).toBe('refresh-refused');
     expect(follower.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'refresh-refused' });
     expect(follower.kc().token).toBeUndefined();
-    expect(events).toEqual([{ type: 'refreshFailed', reason: 'refused' }, { type: 'signedOut', reason: 'refresh-refused' }]);
+    expect(events).toEqual([
+      { type: 'refreshFailed', reason: 'refused' },
+      { type: 'signedOut', reason: 'refresh-refused' },
+    ]);
   });
 
   test('without the Web Locks API every tab refreshes for itself', async () => {

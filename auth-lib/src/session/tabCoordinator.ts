@@ -37,14 +37,21 @@ interface Waiter {
 /** The leader's refresh failed; `refused` when the provider ended the session (HTTP 400). */
 export class LeaderRefreshFailed extends Error {
   constructor(readonly refused: boolean) {
-    super(refused ? 'The identity provider refused the refresh in the leading tab.' : 'The leading tab could not reach the identity provider.');
+    super(
+      refused ? 'The identity provider refused the refresh in the leading tab.' : 'The leading tab could not reach the identity provider.',
+    );
   }
 }
 
 function isTokenSet(value: unknown): value is TokenSet {
   if (typeof value !== 'object' || value === null) return false;
   const set = value as Record<string, unknown>;
-  return typeof set.token === 'string' && typeof set.refreshToken === 'string' && (set.idToken === null || typeof set.idToken === 'string') && typeof set.timeSkew === 'number';
+  return (
+    typeof set.token === 'string' &&
+    typeof set.refreshToken === 'string' &&
+    (set.idToken === null || typeof set.idToken === 'string') &&
+    typeof set.timeSkew === 'number'
+  );
 }
 
 /**
@@ -60,7 +67,11 @@ export class TabCoordinator {
   private readonly waiters = new Set<Waiter>();
   private seedWaiter: ((set: TokenSet | null) => void) | null = null;
 
-  constructor(factory: TabChannelFactory, locks: TabLocks | null, private readonly host: TabHost) {
+  constructor(
+    factory: TabChannelFactory,
+    locks: TabLocks | null,
+    private readonly host: TabHost,
+  ) {
     const { realm, clientId } = host.config;
     this.channel = factory(channelName(realm, clientId));
     this.channel.onMessage((data) => this.receive(data));
@@ -79,14 +90,14 @@ export class TabCoordinator {
   async seed(timeoutMs: number): Promise<TokenSet | null> {
     if (!this.leader || !(await this.leader.otherTabLeads())) return null;
     return new Promise<TokenSet | null>((resolve) => {
-        const timer = setTimeout(() => finish(null), timeoutMs);
-        const finish = (set: TokenSet | null) => {
-          clearTimeout(timer);
-          this.seedWaiter = null;
-          resolve(set && seedProblem(set, this.host.config, Date.now()) === null ? set : null);
-        };
-        this.seedWaiter = finish;
-        this.post({ type: 'seed-request' });
+      const timer = setTimeout(() => finish(null), timeoutMs);
+      const finish = (set: TokenSet | null) => {
+        clearTimeout(timer);
+        this.seedWaiter = null;
+        resolve(set && seedProblem(set, this.host.config, Date.now()) === null ? set : null);
+      };
+      this.seedWaiter = finish;
+      this.post({ type: 'seed-request' });
     });
   }
 

@@ -97,7 +97,10 @@ describe('a refresh the provider refuses (HTTP 400)', () => {
     await flush();
 
     expect(session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'refresh-refused', user: null });
-    expect(events).toEqual([{ type: 'refreshFailed', reason: 'refused' }, { type: 'signedOut', reason: 'refresh-refused' }]);
+    expect(events).toEqual([
+      { type: 'refreshFailed', reason: 'refused' },
+      { type: 'signedOut', reason: 'refresh-refused' },
+    ]);
     await jest.advanceTimersByTimeAsync(60_000);
     expect(kc().networkRefreshes).toBe(1); // no retries after a refusal
   });

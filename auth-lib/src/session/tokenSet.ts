@@ -21,7 +21,10 @@ export function decodeClaims(jwt: string | undefined | null): Claims | null {
   try {
     const base64 = part.replace(/-/g, '+').replace(/_/g, '/');
     const json = decodeURIComponent(
-      Array.from(atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '=')), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''),
+      Array.from(
+        atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '=')),
+        (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+      ).join(''),
     );
     const claims: unknown = JSON.parse(json);
     return typeof claims === 'object' && claims !== null ? (claims as Claims) : null;

@@ -78,7 +78,14 @@ export class FakeKeycloak implements KeycloakLike {
   loginCalls: unknown[] = [];
   logoutCalls: unknown[] = [];
   userInfo: Record<string, unknown> = { sub: 'id-alice', preferred_username: 'alice', given_name: 'Alice', email_verified: true };
-  account: Record<string, unknown> = { id: 'id-alice', username: 'alice', firstName: 'Alice', lastName: 'Anders', email: 'alice@example.com', emailVerified: true };
+  account: Record<string, unknown> = {
+    id: 'id-alice',
+    username: 'alice',
+    firstName: 'Alice',
+    lastName: 'Anders',
+    email: 'alice@example.com',
+    emailVerified: true,
+  };
   private user: FakeUser | null = null;
   private tokenCounter = 0;
   /** settles a held `init()` or `updateToken()` from a test */

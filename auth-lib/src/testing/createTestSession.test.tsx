@@ -54,7 +54,9 @@ test('setPageSession makes it the page session for getSession() and the standalo
 });
 
 test('loadProfile derives a profile from the user unless one is given', async () => {
-  expect(await createTestSession({ user: { id: 'c', username: 'carol', name: 'Carol Chen', email: 'carol@example.com' } }).loadProfile()).toEqual({
+  expect(
+    await createTestSession({ user: { id: 'c', username: 'carol', name: 'Carol Chen', email: 'carol@example.com' } }).loadProfile(),
+  ).toEqual({
     id: 'c',
     username: 'carol',
     firstName: 'Carol',

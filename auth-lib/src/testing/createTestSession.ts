@@ -86,7 +86,14 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
   const events = new EventEmitter();
   let defaults = options;
   let token: string | null = null;
-  const calls = { login: [] as LoginOptions[], logout: [] as LogoutOptions[], getToken: [] as TokenOptions[], loadProfile: 0, retry: 0, extend: 0 };
+  const calls = {
+    login: [] as LoginOptions[],
+    logout: [] as LogoutOptions[],
+    getToken: [] as TokenOptions[],
+    loadProfile: 0,
+    retry: 0,
+    extend: 0,
+  };
   const beforeEnd = new Set<() => unknown>();
 
   const signedInState = (from: TestSessionOptions): Partial<SessionSnapshot> => ({
@@ -153,7 +160,16 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
       const user = store.get().user;
       if (!user) throw new AuthError('not-authenticated', 'No one is signed in. Call session.login() to sign in.');
       const [firstName = null, ...rest] = user.name.split(' ');
-      return options.profile ?? { id: user.id, username: user.username, firstName, lastName: rest.join(' ') || null, email: user.email, emailVerified: true };
+      return (
+        options.profile ?? {
+          id: user.id,
+          username: user.username,
+          firstName,
+          lastName: rest.join(' ') || null,
+          email: user.email,
+          emailVerified: true,
+        }
+      );
     },
     extend: async () => {
       calls.extend += 1;

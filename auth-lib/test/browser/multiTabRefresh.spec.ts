@@ -8,7 +8,13 @@ for (const revokeRefreshToken of [false, true]) {
   test.describe(revokeRefreshToken ? 'with revokeRefreshToken (rotation)' : 'with Keycloak defaults', () => {
     test.use({ revokeRefreshToken });
 
-    test('5 tabs: one token-endpoint request per refresh cycle, every tab gets that token, no invalid_grant', async ({ page, context, app, idp, realm }) => {
+    test('5 tabs: one token-endpoint request per refresh cycle, every tab gets that token, no invalid_grant', async ({
+      page,
+      context,
+      app,
+      idp,
+      realm,
+    }) => {
       expect(realm).toBeTruthy();
       await signIn(page, app);
       const log = watchTokenEndpoint(context, idp.url);
@@ -39,7 +45,9 @@ test('a new tab signs in from a live tab without a check-sso round trip', async 
 
   expect(providerRequests.filter((path) => path.endsWith('/auth') || path.endsWith('/token'))).toEqual([]);
   expect(providerRequests.some((path) => path.endsWith('/login-status-iframe.html'))).toBe(true); // the session is still checked
-  expect(await tab.evaluate(() => window.gatehouse!.session.getToken())).toBe(await page.evaluate(() => window.gatehouse!.session.getToken()));
+  expect(await tab.evaluate(() => window.gatehouse!.session.getToken())).toBe(
+    await page.evaluate(() => window.gatehouse!.session.getToken()),
+  );
 });
 
 test('when the leading tab closes, another tab takes over the refreshes', async ({ page, context, app, idp, realm }) => {

@@ -18,7 +18,13 @@ test('a session revoked through the admin API turns anonymous within 5 s plus a 
   await expect(page.evaluate(() => window.gatehouse!.session.getToken())).rejects.toThrow(/No one is signed in/);
 });
 
-test('a session ended at the provider (logout outside the app) is noticed by the login-status frame', async ({ page, context, app, idp, realm }) => {
+test('a session ended at the provider (logout outside the app) is noticed by the login-status frame', async ({
+  page,
+  context,
+  app,
+  idp,
+  realm,
+}) => {
   await signIn(page, app);
   // sign out on the provider's own page: no app code runs there, so no broadcast reaches the app
   const provider = await context.newPage();

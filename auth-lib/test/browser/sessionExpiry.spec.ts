@@ -8,7 +8,13 @@ declare global {
   }
 }
 
-test('every tab warns at the same deadline; Stay signed in moves it everywhere; at the end each tab saves, then signs out', async ({ page, context, app, idp, realm }) => {
+test('every tab warns at the same deadline; Stay signed in moves it everywhere; at the end each tab saves, then signs out', async ({
+  page,
+  context,
+  app,
+  idp,
+  realm,
+}) => {
   // SSO idle 14 s: the refresh token (and so the session) ends 14 s after the last refresh; warn 8 s before
   await (await signInAsAdmin(idp.url)).realms.update({ realm }, { ssoSessionIdleTimeout: 14 });
   app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', expiryWarningSeconds: 8 });
@@ -36,7 +42,10 @@ test('every tab warns at the same deadline; Stay signed in moves it everywhere; 
 
   for (const tab of tabs) {
     await tab.waitForFunction(() => window.gatehouse!.events.some((e) => e.type === 'sessionExpiring'), undefined, { timeout: 20_000 });
-    expect(await tab.evaluate(() => window.gatehouse!.events.find((e) => e.type === 'sessionExpiring'))).toEqual({ type: 'sessionExpiring', expiresAt: movedHere });
+    expect(await tab.evaluate(() => window.gatehouse!.events.find((e) => e.type === 'sessionExpiring'))).toEqual({
+      type: 'sessionExpiring',
+      expiresAt: movedHere,
+    });
   }
   for (const tab of tabs) {
     await expect.poll(() => tab.evaluate(() => window.gatehouse!.snapshot().signOutReason), { timeout: 15_000 }).toBe('session-expired');

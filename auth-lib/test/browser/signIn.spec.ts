@@ -18,7 +18,9 @@ test('signs in through the provider and lands on the route it asked for', async 
 test('authFetch sends the token to its own origin', async ({ page, app, realm }) => {
   expect(realm).toBeTruthy();
   await signIn(page, app);
-  const echoed = await page.evaluate(async () => (await (await window.gatehouse!.session.authFetch('/api/echo')).json()) as { authorization: string });
+  const echoed = await page.evaluate(
+    async () => (await (await window.gatehouse!.session.authFetch('/api/echo')).json()) as { authorization: string },
+  );
   expect(echoed.authorization).toMatch(/^Bearer eyJ/);
 });
 
@@ -26,5 +28,11 @@ test('loadProfile reads user-info and the account endpoint', async ({ page, app,
   expect(realm).toBeTruthy();
   await signIn(page, app);
   const profile = await page.evaluate(() => window.gatehouse!.session.loadProfile());
-  expect(profile).toMatchObject({ username: 'alice', firstName: 'Alice', lastName: 'Anders', email: 'alice@example.com', emailVerified: true });
+  expect(profile).toMatchObject({
+    username: 'alice',
+    firstName: 'Alice',
+    lastName: 'Anders',
+    email: 'alice@example.com',
+    emailVerified: true,
+  });
 });

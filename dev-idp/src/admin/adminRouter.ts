@@ -8,12 +8,16 @@ import { AdminError } from './AdminRequest.js';
 import { createClient, deleteClient, getClient, listClients, updateClient } from './clients.js';
 import { createRealm, deleteRealm, getRealm, listRealms, updateRealm } from './realms.js';
 import {
-  clientRoleMappings, createClientRole, createRealmRole, getClientRole, getRealmRole, listClientRoles, listRealmRoles,
+  clientRoleMappings,
+  createClientRole,
+  createRealmRole,
+  getClientRole,
+  getRealmRole,
+  listClientRoles,
+  listRealmRoles,
   realmRoleMappings,
 } from './roles.js';
-import {
-  createUser, deleteUser, getUser, listUsers, logoutUser, resetPassword, updateUser, userSessions,
-} from './users.js';
+import { createUser, deleteUser, getUser, listUsers, logoutUser, resetPassword, updateUser, userSessions } from './users.js';
 
 type Routes = Record<string, Partial<Record<string, AdminHandler>>>;
 

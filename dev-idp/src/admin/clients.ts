@@ -38,7 +38,10 @@ export function createClient(request: AdminRequest): void {
   if (runtime.client(rep.clientId)) throw new AdminError(409, `Client ${rep.clientId} already exists`);
   const client = toClient({ ...rep, id: undefined });
   runtime.realm.clients.push(client);
-  res.writeHead(201, { Location: `${server.baseUrl}/admin/realms/${encodeURIComponent(runtime.realm.name)}/clients/${client.id}`, 'Content-Length': 0 });
+  res.writeHead(201, {
+    Location: `${server.baseUrl}/admin/realms/${encodeURIComponent(runtime.realm.name)}/clients/${client.id}`,
+    'Content-Length': 0,
+  });
   res.end();
 }
 

@@ -24,7 +24,11 @@ export async function createRealm(server: DevIdpServer, res: ServerResponse, bod
 }
 
 export function listRealms(server: DevIdpServer, res: ServerResponse): void {
-  sendJson(res, 200, [...server.realms.values()].map((r) => realmOut(r.realm)));
+  sendJson(
+    res,
+    200,
+    [...server.realms.values()].map((r) => realmOut(r.realm)),
+  );
 }
 
 export function getRealm({ runtime, res }: AdminRequest): void {
@@ -35,16 +39,26 @@ export function getRealm({ runtime, res }: AdminRequest): void {
 export function updateRealm({ runtime, res, body }: AdminRequest): void {
   const update = (body ?? {}) as Record<string, unknown>;
   const { realm } = runtime;
-  for (const key of ['accessTokenLifespan', 'accessTokenLifespanForImplicitFlow', 'ssoSessionIdleTimeout', 'ssoSessionMaxLifespan'] as const) {
+  for (const key of [
+    'accessTokenLifespan',
+    'accessTokenLifespanForImplicitFlow',
+    'ssoSessionIdleTimeout',
+    'ssoSessionMaxLifespan',
+  ] as const) {
     const value = update[key];
     if (value === undefined || value === null) continue;
-    if (!validSeconds(value)) throw new AdminError(400, `${key}: expected a positive whole number of seconds (at most ${MAX_SECONDS}), got ${JSON.stringify(value)}`);
+    if (!validSeconds(value))
+      throw new AdminError(
+        400,
+        `${key}: expected a positive whole number of seconds (at most ${MAX_SECONDS}), got ${JSON.stringify(value)}`,
+      );
     realm[key] = value;
   }
   if (typeof update.enabled === 'boolean') realm.enabled = update.enabled;
   if (typeof update.revokeRefreshToken === 'boolean') realm.revokeRefreshToken = update.revokeRefreshToken;
   if (typeof update.displayName === 'string') realm.displayName = update.displayName;
-  if (typeof update.realm === 'string' && update.realm !== realm.name) throw new AdminError(400, 'Renaming a realm is not supported by the dev IdP');
+  if (typeof update.realm === 'string' && update.realm !== realm.name)
+    throw new AdminError(400, 'Renaming a realm is not supported by the dev IdP');
   res.writeHead(204).end();
 }
 

@@ -14,14 +14,21 @@ function newRole(body: unknown): Role {
 
 /** `GET|POST …/roles`, `GET …/roles/{name}`: realm roles. */
 export function listRealmRoles({ runtime, res }: AdminRequest): void {
-  sendJson(res, 200, runtime.realm.roles.map((r) => roleOut(r, runtime.realm.id, false)));
+  sendJson(
+    res,
+    200,
+    runtime.realm.roles.map((r) => roleOut(r, runtime.realm.id, false)),
+  );
 }
 
 export function createRealmRole({ runtime, res, body, server }: AdminRequest): void {
   const role = newRole(body);
   if (runtime.realm.roles.some((r) => r.name === role.name)) throw new AdminError(409, `Role with name ${role.name} already exists`);
   runtime.realm.roles.push(role);
-  res.writeHead(201, { Location: `${server.baseUrl}/admin/realms/${encodeURIComponent(runtime.realm.name)}/roles/${encodeURIComponent(role.name)}`, 'Content-Length': 0 });
+  res.writeHead(201, {
+    Location: `${server.baseUrl}/admin/realms/${encodeURIComponent(runtime.realm.name)}/roles/${encodeURIComponent(role.name)}`,
+    'Content-Length': 0,
+  });
   res.end();
 }
 
@@ -34,7 +41,11 @@ export function getRealmRole({ runtime, res, params }: AdminRequest): void {
 /** `GET|POST …/clients/{id}/roles`, `GET …/clients/{id}/roles/{name}`: client roles. */
 export function listClientRoles(request: AdminRequest): void {
   const client = findClient(request);
-  sendJson(request.res, 200, client.roles.map((r) => roleOut(r, client.id, true)));
+  sendJson(
+    request.res,
+    200,
+    client.roles.map((r) => roleOut(r, client.id, true)),
+  );
 }
 
 export function createClientRole(request: AdminRequest): void {
@@ -68,13 +79,16 @@ export function realmRoleMappings(request: AdminRequest): void {
   const { runtime, req, res } = request;
   if (req.method === 'GET') {
     const roles = runtime.realm.roles.filter((r) => user.realmRoles.includes(r.name));
-    return sendJson(res, 200, roles.map((r) => roleOut(r, runtime.realm.id, false)));
+    return sendJson(
+      res,
+      200,
+      roles.map((r) => roleOut(r, runtime.realm.id, false)),
+    );
   }
   const names = roleNames(request.body);
   for (const name of names) if (!runtime.realm.roles.some((r) => r.name === name)) throw new AdminError(404, `Role ${name} not found`);
-  user.realmRoles = req.method === 'DELETE'
-    ? user.realmRoles.filter((r) => !names.includes(r))
-    : [...new Set([...user.realmRoles, ...names])];
+  user.realmRoles =
+    req.method === 'DELETE' ? user.realmRoles.filter((r) => !names.includes(r)) : [...new Set([...user.realmRoles, ...names])];
   res.writeHead(204).end();
 }
 
@@ -85,12 +99,15 @@ export function clientRoleMappings(request: AdminRequest): void {
   const { req, res } = request;
   const current = user.clientRoles[client.clientId] ?? [];
   if (req.method === 'GET') {
-    return sendJson(res, 200, client.roles.filter((r) => current.includes(r.name)).map((r) => roleOut(r, client.id, true)));
+    return sendJson(
+      res,
+      200,
+      client.roles.filter((r) => current.includes(r.name)).map((r) => roleOut(r, client.id, true)),
+    );
   }
   const names = roleNames(request.body);
   for (const name of names) if (!client.roles.some((r) => r.name === name)) throw new AdminError(404, `Role ${name} not found`);
-  user.clientRoles[client.clientId] = req.method === 'DELETE'
-    ? current.filter((r) => !names.includes(r))
-    : [...new Set([...current, ...names])];
+  user.clientRoles[client.clientId] =
+    req.method === 'DELETE' ? current.filter((r) => !names.includes(r)) : [...new Set([...current, ...names])];
   res.writeHead(204).end();
 }

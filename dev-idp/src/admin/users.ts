@@ -35,9 +35,12 @@ export function listUsers({ runtime, res, url }: AdminRequest): void {
     return exact ? v === w : v.includes(w);
   };
   const search = q.get('search')?.toLowerCase();
-  const users = runtime.realm.users.filter((u) => matches(u.username, q.get('username'))
-    && matches(u.email, q.get('email'))
-    && (!search || [u.username, u.email, u.firstName, u.lastName].some((f) => f?.toLowerCase().includes(search))));
+  const users = runtime.realm.users.filter(
+    (u) =>
+      matches(u.username, q.get('username')) &&
+      matches(u.email, q.get('email')) &&
+      (!search || [u.username, u.email, u.firstName, u.lastName].some((f) => f?.toLowerCase().includes(search))),
+  );
   const first = Number(q.get('first') ?? 0);
   const max = Number(q.get('max') ?? 100);
   sendJson(res, 200, users.slice(first, first + max).map(userOut));
@@ -53,7 +56,10 @@ export function createUser(request: AdminRequest): void {
   if (user.email && runtime.realm.users.some((u) => u.email === user.email)) throw new AdminError(409, 'User exists with same email');
   user.realmRoles.push(`default-roles-${runtime.realm.name}`);
   runtime.realm.users.push(user);
-  res.writeHead(201, { Location: `${server.baseUrl}/admin/realms/${encodeURIComponent(runtime.realm.name)}/users/${user.id}`, 'Content-Length': 0 });
+  res.writeHead(201, {
+    Location: `${server.baseUrl}/admin/realms/${encodeURIComponent(runtime.realm.name)}/users/${user.id}`,
+    'Content-Length': 0,
+  });
   res.end();
 }
 
@@ -96,9 +102,17 @@ export function logoutUser(request: AdminRequest): void {
 
 export function userSessions(request: AdminRequest): void {
   const user = findUser(request);
-  sendJson(request.res, 200, request.runtime.sessions.forUser(user.id).map((s) => ({
-    id: s.id, username: user.username, userId: user.id, start: s.started * 1000, lastAccess: s.lastActive * 1000,
-  })));
+  sendJson(
+    request.res,
+    200,
+    request.runtime.sessions.forUser(user.id).map((s) => ({
+      id: s.id,
+      username: user.username,
+      userId: user.id,
+      start: s.started * 1000,
+      lastAccess: s.lastActive * 1000,
+    })),
+  );
 }
 
 export { findUser };

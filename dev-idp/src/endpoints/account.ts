@@ -20,7 +20,8 @@ export async function accountEndpoint({ runtime, req, res }: RealmRequest): Prom
   }
   const access = await verifyAccessToken(runtime, bearerToken(req));
   applyCors(req, res, tokenOrigins(access));
-  if (!access) return sendJson(res, 401, { error: 'HTTP 401 Unauthorized' }, { 'WWW-Authenticate': `Bearer realm="${runtime.realm.name}"` });
+  if (!access)
+    return sendJson(res, 401, { error: 'HTTP 401 Unauthorized' }, { 'WWW-Authenticate': `Bearer realm="${runtime.realm.name}"` });
   const aud = access.payload.aud;
   const audience = Array.isArray(aud) ? aud : aud ? [aud] : [];
   const resourceAccess = access.payload.resource_access as Record<string, { roles?: string[] }> | undefined;

@@ -42,11 +42,15 @@ function flowRefusal(runtime: RealmRuntime, params: URLSearchParams): string | u
   const implicitOrHybrid = types.has('token') || types.has('id_token');
   const requested = params.get('response_mode');
   const mode: ResponseMode = requested === 'query' || requested === 'fragment' ? requested : implicitOrHybrid ? 'fragment' : 'query';
-  const error = (description: string, error = 'unauthorized_client', as: ResponseMode = mode): string => withParameters(redirectUri, as, {
-    error, error_description: description, ...(params.get('state') ? { state: params.get('state') ?? '' } : {}), iss: runtime.issuer,
-  });
+  const error = (description: string, error = 'unauthorized_client', as: ResponseMode = mode): string =>
+    withParameters(redirectUri, as, {
+      error,
+      error_description: description,
+      ...(params.get('state') ? { state: params.get('state') ?? '' } : {}),
+      iss: runtime.issuer,
+    });
   if (implicitOrHybrid && requested === 'query') {
-    return error('Response_mode \'query\' not allowed for implicit or hybrid flow', 'invalid_request', 'query');
+    return error("Response_mode 'query' not allowed for implicit or hybrid flow", 'invalid_request', 'query');
   }
   if ((types.has('code') || types.has('none')) && !client.standardFlowEnabled) {
     return error(`${NOT_ALLOWED} Standard flow is disabled for the client.`);
@@ -75,8 +79,10 @@ function answerLoginInline(runtime: RealmRuntime, res: ServerResponse): void {
   res.end = ((chunk?: unknown) => {
     const location = res.statusCode === 303 ? String(res.getHeader('location') ?? '') : '';
     const target = location ? new URL(location, runtime.issuer) : undefined;
-    const interaction = target?.pathname === `${runtime.path}${LOGIN_ACTIONS}`
-      ? runtime.store.get('Interaction', target.searchParams.get('session_code') ?? '') : undefined;
+    const interaction =
+      target?.pathname === `${runtime.path}${LOGIN_ACTIONS}`
+        ? runtime.store.get('Interaction', target.searchParams.get('session_code') ?? '')
+        : undefined;
     const prompt = interaction?.prompt as { name?: string } | undefined;
     if (!target || prompt?.name !== 'login') return end(chunk);
     res.removeHeader('location');

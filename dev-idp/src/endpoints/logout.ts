@@ -37,7 +37,14 @@ export async function logoutEndpoint({ runtime, req, res, url }: RealmRequest): 
   const clientId = params.get('client_id') ?? hint?.azp ?? (typeof hint?.aud === 'string' ? hint.aud : undefined);
   if (redirectUri) {
     if (!clientId) {
-      return sendPage(res, 400, errorPage(realm, 'Either the parameter client_id or the parameter id_token_hint is required when post_logout_redirect_uri is used.'));
+      return sendPage(
+        res,
+        400,
+        errorPage(
+          realm,
+          'Either the parameter client_id or the parameter id_token_hint is required when post_logout_redirect_uri is used.',
+        ),
+      );
     }
     const client = runtime.client(clientId);
     if (!client || !redirectUriMatches(redirectUri, postLogoutRedirectUris(client))) {

@@ -26,7 +26,11 @@ function basicCredentials(req: IncomingMessage): [string, string] | undefined {
  * `directAccessGrantsEnabled`. The tokens it answers cannot be refreshed (see decisions/0001).
  */
 export async function passwordGrant(
-  runtime: RealmRuntime, req: IncomingMessage, res: ServerResponse, params: URLSearchParams, client: Client | undefined,
+  runtime: RealmRuntime,
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: URLSearchParams,
+  client: Client | undefined,
 ): Promise<void> {
   if (!client || !client.enabled || client.bearerOnly) {
     return sendOAuthError(res, 401, 'invalid_client', 'Invalid client or Invalid client credentials');
@@ -55,7 +59,12 @@ export async function passwordGrant(
     expires_in: runtime.realm.accessTokenLifespan,
     refresh_expires_in: refreshExp - now,
     refresh_token: await signRefreshToken(runtime, {
-      handle: crypto.randomUUID(), sid: session.id, sub: user.id, azp: client.clientId, scope, exp: refreshExp,
+      handle: crypto.randomUUID(),
+      sid: session.id,
+      sub: user.id,
+      azp: client.clientId,
+      scope,
+      exp: refreshExp,
     }),
     token_type: 'Bearer',
     'not-before-policy': 0,

@@ -4,8 +4,11 @@ import { discoveryEndpoint, realmInfoEndpoint } from './discovery.js';
 import { authorizationEndpoint } from './authorization.js';
 import { LOGIN_ACTIONS, loginEndpoint } from './login.js';
 import {
-  loginStatusCheckEndpoint, loginStatusFrameEndpoint, loginStatusInitEndpoint,
-  thirdPartyCookiesStep1Endpoint, thirdPartyCookiesStep2Endpoint,
+  loginStatusCheckEndpoint,
+  loginStatusFrameEndpoint,
+  loginStatusInitEndpoint,
+  thirdPartyCookiesStep1Endpoint,
+  thirdPartyCookiesStep2Endpoint,
 } from './loginStatus.js';
 import { logoutEndpoint } from './logout.js';
 import type { RealmHandler } from './RealmRequest.js';

@@ -36,7 +36,7 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
     const refresh = await verifyRefreshToken(runtime, params.get('refresh_token') ?? '');
     if (!refresh) return sendOAuthError(res, 400, 'invalid_grant', 'Invalid refresh token');
     if (client && refresh.azp !== client.clientId) {
-      return sendOAuthError(res, 400, 'invalid_grant', 'Invalid refresh token. Token client and authorized client don\'t match');
+      return sendOAuthError(res, 400, 'invalid_grant', "Invalid refresh token. Token client and authorized client don't match");
     }
     if (!runtime.sessions.active(refresh.sid)) return sendOAuthError(res, 400, 'invalid_grant', 'Session not active');
     if (refresh.exp <= Math.floor(Date.now() / 1000)) return sendOAuthError(res, 400, 'invalid_grant', 'Token is not active');
@@ -66,9 +66,17 @@ async function keycloakTokenResponse(runtime: RealmRuntime, response: JsonRespon
   const refreshExp = runtime.sessions.expiresAt(session);
   const scope = grantedScope(typeof body.scope === 'string' ? body.scope : undefined);
   if (typeof body.refresh_token === 'string') refreshTokenIssued(runtime, session.id, String(access.azp));
-  const refreshToken = typeof body.refresh_token === 'string'
-    ? await signRefreshToken(runtime, { handle: body.refresh_token, sid: session.id, sub: access.sub, azp: String(access.azp), scope, exp: refreshExp })
-    : undefined;
+  const refreshToken =
+    typeof body.refresh_token === 'string'
+      ? await signRefreshToken(runtime, {
+          handle: body.refresh_token,
+          sid: session.id,
+          sub: access.sub,
+          azp: String(access.azp),
+          scope,
+          exp: refreshExp,
+        })
+      : undefined;
   return {
     status,
     body: {

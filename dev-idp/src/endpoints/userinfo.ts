@@ -11,9 +11,14 @@ export async function userinfoEndpoint({ runtime, req, res }: RealmRequest): Pro
   const access = await verifyAccessToken(runtime, bearerToken(req));
   applyCors(req, res, tokenOrigins(access));
   if (!access) {
-    return sendJson(res, 401, { error: 'invalid_token', error_description: 'Token verification failed' }, {
-      'WWW-Authenticate': `Bearer realm="${runtime.realm.name}", error="invalid_token", error_description="Token verification failed"`,
-    });
+    return sendJson(
+      res,
+      401,
+      { error: 'invalid_token', error_description: 'Token verification failed' },
+      {
+        'WWW-Authenticate': `Bearer realm="${runtime.realm.name}", error="invalid_token", error_description="Token verification failed"`,
+      },
+    );
   }
   sendJson(res, 200, userinfoClaims(access.user));
 }

@@ -13,7 +13,10 @@ export interface LoginPageOptions {
 /** Keycloak's login form, with its element ids (`#username`, `#password`, `#kc-login`, `#input-error`). */
 export function loginPage(realm: Realm, { action, username = '', error, lang }: LoginPageOptions): string {
   const invalid = error ? ' aria-invalid="true" aria-describedby="input-error"' : '';
-  return layout(realm, 'Sign in to your account', `
+  return layout(
+    realm,
+    'Sign in to your account',
+    `
 ${error ? `<p id="input-error" class="alert" role="alert" aria-live="polite">${escapeHtml(error)}</p>` : ''}
 <form id="kc-form-login" action="${escapeHtml(action)}" method="post">
 <label for="username">Username or email</label>
@@ -21,5 +24,7 @@ ${error ? `<p id="input-error" class="alert" role="alert" aria-live="polite">${e
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${invalid}>
 <input id="kc-login" name="login" type="submit" value="Sign In">
-</form>`, lang);
+</form>`,
+    lang,
+  );
 }

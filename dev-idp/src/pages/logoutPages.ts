@@ -7,13 +7,17 @@ export function logoutConfirmPage(realm: Realm, action: string, fields: Record<s
   const hidden = Object.entries(fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
-  return layout(realm, 'Logging out', `
+  return layout(
+    realm,
+    'Logging out',
+    `
 <p>Do you want to log out?</p>
 <form id="kc-logout-confirm" action="${escapeHtml(action)}" method="post">
 ${hidden}
 <input type="hidden" name="confirm" value="true">
 <input id="kc-logout" name="confirmLogout" type="submit" value="Logout">
-</form>`);
+</form>`,
+  );
 }
 
 /** Shown after logout when there is no registered address to return to. */

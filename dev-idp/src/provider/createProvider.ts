@@ -29,10 +29,14 @@ const PROFILE_CLAIMS = ['preferred_username', 'name', 'given_name', 'family_name
 export function createProvider(runtime: RealmRuntime): Provider {
   const { realm } = runtime;
   const provider = new Provider(runtime.issuer, {
-    adapter: createAdapterClass(runtime.store, (id) => {
-      const client = runtime.client(id);
-      return client && toClientMetadata(client);
-    }, (grantId) => runtime.revoked.revokeGrant(grantId)),
+    adapter: createAdapterClass(
+      runtime.store,
+      (id) => {
+        const client = runtime.client(id);
+        return client && toClientMetadata(client);
+      },
+      (grantId) => runtime.revoked.revokeGrant(grantId),
+    ),
     jwks: { keys: [runtime.keys.privateJwk] },
     routes: KEYCLOAK_ROUTES,
     cookies: {
@@ -118,7 +122,14 @@ export function createProvider(runtime: RealmRuntime): Provider {
           const session = runtime.sessions.active(sid);
           Object.assign(jwt.payload, {
             auth_time: session?.started ?? token.authTime,
-            ...accessTokenClaims({ realm, user, client, sid, scope: grantedScope(token.scope), acr: runtime.clientAcr.get(`${sid} ${client.clientId}`) }),
+            ...accessTokenClaims({
+              realm,
+              user,
+              client,
+              sid,
+              scope: grantedScope(token.scope),
+              acr: runtime.clientAcr.get(`${sid} ${client.clientId}`),
+            }),
           });
           // Keycloak omits `aud` when no other client's roles are in the token; oidc-provider requires one.
           jwt.payload.aud ??= client.clientId;

@@ -17,8 +17,15 @@ export function builtinRealmRoles(realm: string): Role[] {
 /** Clients Keycloak creates in every realm that matter here: `account` (its roles) and `admin-cli`. */
 export function builtinClients(): Client[] {
   const base = {
-    enabled: true, bearerOnly: false, standardFlowEnabled: false, implicitFlowEnabled: false, directAccessGrantsEnabled: false,
-    redirectUris: [], webOrigins: [], postLogoutRedirectUris: [], acrLoaMap: {},
+    enabled: true,
+    bearerOnly: false,
+    standardFlowEnabled: false,
+    implicitFlowEnabled: false,
+    directAccessGrantsEnabled: false,
+    redirectUris: [],
+    webOrigins: [],
+    postLogoutRedirectUris: [],
+    acrLoaMap: {},
   };
   return [
     {

@@ -12,11 +12,13 @@ export function masterRealm(adminUser: string, adminPassword: string): Realm {
     displayName: 'Keycloak',
     accessTokenLifespan: 3600,
     roles: { realm: [{ name: 'admin', description: '${role_admin}' }, { name: 'create-realm' }] },
-    users: [{
-      username: adminUser,
-      enabled: true,
-      credentials: [{ type: 'password', value: adminPassword }],
-      realmRoles: ['admin', 'create-realm', 'default-roles-master'],
-    }],
+    users: [
+      {
+        username: adminUser,
+        enabled: true,
+        credentials: [{ type: 'password', value: adminPassword }],
+        realmRoles: ['admin', 'create-realm', 'default-roles-master'],
+      },
+    ],
   });
 }

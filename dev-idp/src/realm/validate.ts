@@ -1,6 +1,10 @@
 import { RealmFileError } from './RealmFileError.js';
 import {
-  IGNORED_CLIENT_FIELDS, IGNORED_CREDENTIAL_FIELDS, IGNORED_REALM_FIELDS, IGNORED_ROLE_FIELDS, IGNORED_USER_FIELDS,
+  IGNORED_CLIENT_FIELDS,
+  IGNORED_CREDENTIAL_FIELDS,
+  IGNORED_REALM_FIELDS,
+  IGNORED_ROLE_FIELDS,
+  IGNORED_USER_FIELDS,
 } from './keycloakFields.js';
 import type { RealmRepresentation } from './representation.js';
 
@@ -8,18 +12,46 @@ type Kind = 'string' | 'boolean' | 'seconds' | 'strings' | 'object' | 'array' | 
 type Shape = Record<string, Kind>;
 
 const REALM: Shape = {
-  realm: 'string', enabled: 'boolean', displayName: 'string', accessTokenLifespan: 'seconds', accessTokenLifespanForImplicitFlow: 'seconds',
-  ssoSessionIdleTimeout: 'seconds', ssoSessionMaxLifespan: 'seconds', revokeRefreshToken: 'boolean', roles: 'object', clients: 'array', users: 'array',
-  attributes: 'stringMap', internationalizationEnabled: 'boolean', supportedLocales: 'strings', defaultLocale: 'string',
+  realm: 'string',
+  enabled: 'boolean',
+  displayName: 'string',
+  accessTokenLifespan: 'seconds',
+  accessTokenLifespanForImplicitFlow: 'seconds',
+  ssoSessionIdleTimeout: 'seconds',
+  ssoSessionMaxLifespan: 'seconds',
+  revokeRefreshToken: 'boolean',
+  roles: 'object',
+  clients: 'array',
+  users: 'array',
+  attributes: 'stringMap',
+  internationalizationEnabled: 'boolean',
+  supportedLocales: 'strings',
+  defaultLocale: 'string',
 };
 const CLIENT: Shape = {
-  clientId: 'string', name: 'string', enabled: 'boolean', publicClient: 'boolean', bearerOnly: 'boolean', secret: 'string',
-  standardFlowEnabled: 'boolean', implicitFlowEnabled: 'boolean', directAccessGrantsEnabled: 'boolean', redirectUris: 'strings', webOrigins: 'strings',
+  clientId: 'string',
+  name: 'string',
+  enabled: 'boolean',
+  publicClient: 'boolean',
+  bearerOnly: 'boolean',
+  secret: 'string',
+  standardFlowEnabled: 'boolean',
+  implicitFlowEnabled: 'boolean',
+  directAccessGrantsEnabled: 'boolean',
+  redirectUris: 'strings',
+  webOrigins: 'strings',
   attributes: 'stringMap',
 };
 const USER: Shape = {
-  username: 'string', enabled: 'boolean', email: 'string', emailVerified: 'boolean', firstName: 'string',
-  lastName: 'string', credentials: 'array', realmRoles: 'strings', clientRoles: 'stringListMap',
+  username: 'string',
+  enabled: 'boolean',
+  email: 'string',
+  emailVerified: 'boolean',
+  firstName: 'string',
+  lastName: 'string',
+  credentials: 'array',
+  realmRoles: 'strings',
+  clientRoles: 'stringListMap',
 };
 const ROLE: Shape = { name: 'string', description: 'string' };
 const CREDENTIAL: Shape = { type: 'string', value: 'string' };
@@ -62,8 +94,10 @@ export function validateRealm(source: string, json: unknown): ValidationResult {
   if (!/^[A-Za-z0-9._-]+$/.test(realm.realm) || /^\.+$/.test(realm.realm)) {
     throw new RealmFileError(source, 'realm', `"${realm.realm}" may use only letters, digits, ".", "_" and "-", and not only dots`);
   }
-  const roles = realm.roles === undefined || realm.roles === null
-    ? undefined : check(realm.roles, 'roles', { realm: 'array', client: 'object' }, new Set());
+  const roles =
+    realm.roles === undefined || realm.roles === null
+      ? undefined
+      : check(realm.roles, 'roles', { realm: 'array', client: 'object' }, new Set());
   ((roles?.realm ?? []) as unknown[]).forEach((role, i) => checkRole(role, `roles.realm[${i}]`));
   for (const [clientId, list] of Object.entries((roles?.client ?? {}) as Record<string, unknown>)) {
     if (!Array.isArray(list)) throw new RealmFileError(source, `roles.client.${clientId}`, 'expected an array of roles');
@@ -105,12 +139,24 @@ function checkKind(source: string, at: string, kind: Kind, field: unknown): void
     throw new RealmFileError(source, at, `expected ${expected}, got ${JSON.stringify(field)}`);
   };
   switch (kind) {
-    case 'string': if (typeof field !== 'string') fail('a string'); break;
-    case 'boolean': if (typeof field !== 'boolean') fail('true or false'); break;
-    case 'seconds': if (!validSeconds(field)) fail(`a positive whole number of seconds (at most ${MAX_SECONDS})`); break;
-    case 'strings': if (!Array.isArray(field) || !field.every((s) => typeof s === 'string')) fail('an array of strings'); break;
-    case 'object': if (!isObject(field)) fail('a JSON object'); break;
-    case 'array': if (!Array.isArray(field)) fail('an array'); break;
+    case 'string':
+      if (typeof field !== 'string') fail('a string');
+      break;
+    case 'boolean':
+      if (typeof field !== 'boolean') fail('true or false');
+      break;
+    case 'seconds':
+      if (!validSeconds(field)) fail(`a positive whole number of seconds (at most ${MAX_SECONDS})`);
+      break;
+    case 'strings':
+      if (!Array.isArray(field) || !field.every((s) => typeof s === 'string')) fail('an array of strings');
+      break;
+    case 'object':
+      if (!isObject(field)) fail('a JSON object');
+      break;
+    case 'array':
+      if (!Array.isArray(field)) fail('an array');
+      break;
     case 'stringMap':
       if (!isObject(field) || !Object.values(field).every((s) => typeof s === 'string')) fail('an object of strings');
       break;

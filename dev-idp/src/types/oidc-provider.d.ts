@@ -98,7 +98,12 @@ declare module 'oidc-provider' {
   }
 
   export interface SessionConstructor {
-    prototype: { ensureClientContainer(this: SessionInstance & { sidFor(clientId: string, value?: string): string | undefined }, clientId: string): void };
+    prototype: {
+      ensureClientContainer(
+        this: SessionInstance & { sidFor(clientId: string, value?: string): string | undefined },
+        clientId: string,
+      ): void;
+    };
   }
 
   export interface ClientConstructor {
@@ -130,12 +135,22 @@ declare module 'oidc-provider' {
     readonly Grant: GrantConstructor;
     readonly Session: SessionConstructor;
     readonly Client: ClientConstructor;
-    readonly IdToken: { prototype: { available: Record<string, unknown>; issue(this: { available: Record<string, unknown> }, ...args: unknown[]): Promise<string> } };
+    readonly IdToken: {
+      prototype: {
+        available: Record<string, unknown>;
+        issue(this: { available: Record<string, unknown> }, ...args: unknown[]): Promise<string>;
+      };
+    };
     readonly RefreshToken: { find(value: string, options?: { ignoreExpiration?: boolean }): Promise<TokenInstance | undefined> };
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): void;
     on(event: string, listener: (...args: unknown[]) => void): void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
   }
 }

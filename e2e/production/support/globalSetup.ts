@@ -48,7 +48,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const config = JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8')) as {
     remotes: Array<{ name: string }>;
   };
-  const builds = [join(REPO_ROOT, 'shell/dist/index.html'), ...config.remotes.map((r) => join(REPO_ROOT, 'remotes', r.name, 'dist/mf-manifest.json'))];
+  const builds = [
+    join(REPO_ROOT, 'shell/dist/index.html'),
+    ...config.remotes.map((r) => join(REPO_ROOT, 'remotes', r.name, 'dist/mf-manifest.json')),
+  ];
   const reason = whyRebuild(builds);
   if (reason) {
     process.stderr.write(`[production e2e] building the apps (npm run build): ${reason}\n`);
@@ -58,7 +61,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     writeFileSync(BUILD_STAMP, `${new Date().toISOString()}\n`);
   }
   const builtAt = statSync(BUILD_STAMP).mtime.toISOString();
-  process.stderr.write(`[production e2e] testing the builds in shell/dist and remotes/*/dist made at ${builtAt}${reason ? ' (just now)' : ' (newer than every source)'}\n`);
+  process.stderr.write(
+    `[production e2e] testing the builds in shell/dist and remotes/*/dist made at ${builtAt}${reason ? ' (just now)' : ' (newer than every source)'}\n`,
+  );
   const idp = await runPreview(['--idp-only']);
   return async () => {
     await idp.stop();

@@ -28,17 +28,23 @@ export function run(command: string, args: readonly string[], cwd: string, env: 
 /** Like run(), but a non-zero exit is an error that shows the output. */
 export async function runOk(command: string, args: readonly string[], cwd: string): Promise<CommandResult> {
   const result = await run(command, args, cwd);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   return result;
 }
 
 /** `npm pack` of every published package (its prepack builds it) into `destination`. */
 export async function packPackages(destination: string): Promise<void> {
   mkdirSync(destination, { recursive: true });
-  for (const dir of PUBLISHED_PACKAGE_DIRS) await runOk('npm', ['pack', '--silent', '--pack-destination', destination], join(REPO_ROOT, dir));
+  for (const dir of PUBLISHED_PACKAGE_DIRS)
+    await runOk('npm', ['pack', '--silent', '--pack-destination', destination], join(REPO_ROOT, dir));
 }
 
 /** `npm run new-remote -- <name> --outside <dir> --packages <packs> …`, the command a remote team runs. */
 export async function scaffoldOutside(name: string, dir: string, packs: string, port: number, shellUrl: string): Promise<void> {
-  await runOk('npm', ['run', '--silent', 'new-remote', '--', name, '--outside', dir, '--packages', packs, '--port', String(port), '--shell-url', shellUrl], REPO_ROOT);
+  await runOk(
+    'npm',
+    ['run', '--silent', 'new-remote', '--', name, '--outside', dir, '--packages', packs, '--port', String(port), '--shell-url', shellUrl],
+    REPO_ROOT,
+  );
 }

@@ -6,7 +6,14 @@ export default function AdminApp() {
   return (
     <Routes>
       <Route index element={<SessionPage />} />
-      <Route path="*" element={<p>Nothing here. <Link to=".">Back to Admin</Link>.</p>} />
+      <Route
+        path="*"
+        element={
+          <p>
+            Nothing here. <Link to=".">Back to Admin</Link>.
+          </p>
+        }
+      />
     </Routes>
   );
 }
@@ -29,7 +36,9 @@ function SessionPage() {
           <dt>Signed in at</dt>
           <dd data-testid="signed-in-at">{time(snapshot.signedInAt)}</dd>
           <dt>Session id</dt>
-          <dd data-testid="session-id"><code>{snapshot.sessionId ?? '—'}</code></dd>
+          <dd data-testid="session-id">
+            <code>{snapshot.sessionId ?? '—'}</code>
+          </dd>
           <dt>Level of authentication</dt>
           <dd data-testid="acr">{snapshot.acr ?? '—'}</dd>
           <dt>Access token expires at</dt>

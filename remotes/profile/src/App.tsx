@@ -10,7 +10,14 @@ export default function ProfileApp() {
   return (
     <Routes>
       <Route index element={<ProfilePage />} />
-      <Route path="*" element={<p>Nothing here. <Link to=".">Back to your profile</Link>.</p>} />
+      <Route
+        path="*"
+        element={
+          <p>
+            Nothing here. <Link to=".">Back to your profile</Link>.
+          </p>
+        }
+      />
     </Routes>
   );
 }
@@ -49,18 +56,36 @@ function ProfilePage() {
             {profile?.email ?? user?.email ?? '—'} {profile?.emailVerified ? <span className="gh-badge">verified</span> : null}
           </dd>
           <dt>Realm roles</dt>
-          <dd data-testid="realm-roles">{snapshot.realmRoles.map((role) => <span key={role} className="gh-badge">{role}</span>)}</dd>
+          <dd data-testid="realm-roles">
+            {snapshot.realmRoles.map((role) => (
+              <span key={role} className="gh-badge">
+                {role}
+              </span>
+            ))}
+          </dd>
           <dt>Client roles</dt>
           <dd data-testid="client-roles">
             {Object.entries(snapshot.clientRoles).flatMap(([client, roles]) =>
-              roles.map((role) => <span key={`${client}/${role}`} className="gh-badge">{client}: {role}</span>),
+              roles.map((role) => (
+                <span key={`${client}/${role}`} className="gh-badge">
+                  {client}: {role}
+                </span>
+              )),
             )}
           </dd>
           <dt>Access token expires</dt>
           <dd>{snapshot.tokenExpiresAt ? <Countdown at={snapshot.tokenExpiresAt} /> : '—'}</dd>
         </dl>
-        {state.status === 'loading' && <p className="gh-muted" role="status">Loading your account details…</p>}
-        {state.status === 'failed' && <p className="gh-error" role="alert">Your account details could not be loaded: {state.message}</p>}
+        {state.status === 'loading' && (
+          <p className="gh-muted" role="status">
+            Loading your account details…
+          </p>
+        )}
+        {state.status === 'failed' && (
+          <p className="gh-error" role="alert">
+            Your account details could not be loaded: {state.message}
+          </p>
+        )}
       </section>
     </>
   );

@@ -7,7 +7,14 @@ export default function ReportsApp() {
   return (
     <Routes>
       <Route index element={<ReportPage />} />
-      <Route path="*" element={<p>Nothing here. <Link to=".">Back to Reports</Link>.</p>} />
+      <Route
+        path="*"
+        element={
+          <p>
+            Nothing here. <Link to=".">Back to Reports</Link>.
+          </p>
+        }
+      />
     </Routes>
   );
 }
@@ -40,7 +47,14 @@ function ReportPage() {
           </tbody>
         </table>
       </section>
-      <RequireRole realm="admin" fallback={<p className="gh-muted" data-testid="admin-part-hidden">Failed sign-ins are visible to administrators.</p>}>
+      <RequireRole
+        realm="admin"
+        fallback={
+          <p className="gh-muted" data-testid="admin-part-hidden">
+            Failed sign-ins are visible to administrators.
+          </p>
+        }
+      >
         <section className="gh-card" data-testid="admin-part">
           <h2>Failed sign-ins (administrators)</h2>
           <table className="gh-table">

@@ -13,7 +13,9 @@ const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as {
 };
 
 test('the committed validator is what config.schema.json compiles to', () => {
-  expect(() => execFileSync(process.execPath, [join(SHELL, 'scripts/generate-config-validator.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
+  expect(() =>
+    execFileSync(process.execPath, [join(SHELL, 'scripts/generate-config-validator.mjs'), '--check'], { stdio: 'pipe' }),
+  ).not.toThrow();
 });
 
 test("identityProvider in the schema has exactly auth-lib's session options, and the same required ones", () => {
@@ -33,12 +35,18 @@ test("identityProvider in the schema has exactly auth-lib's session options, and
   };
   const identityProvider = schema.definitions.identityProvider!;
   expect(Object.keys(identityProvider.properties).sort()).toEqual(Object.keys(options).sort());
-  expect([...(identityProvider.required ?? [])].sort()).toEqual(Object.keys(options).filter((key) => options[key as keyof SessionConfig] === 'required').sort());
+  expect([...(identityProvider.required ?? [])].sort()).toEqual(
+    Object.keys(options)
+      .filter((key) => options[key as keyof SessionConfig] === 'required')
+      .sort(),
+  );
 });
 
 test("the schema's defaults for a remote are the ones the shell fills in", () => {
   const remote = schema.definitions.remote!.properties;
-  expect({ module: remote.module?.default, realmRoles: remote.realmRoles?.default, clientRoles: remote.clientRoles?.default }).toEqual(REMOTE_DEFAULTS);
+  expect({ module: remote.module?.default, realmRoles: remote.realmRoles?.default, clientRoles: remote.clientRoles?.default }).toEqual(
+    REMOTE_DEFAULTS,
+  );
 });
 
 function exampleConfigs(): string[] {

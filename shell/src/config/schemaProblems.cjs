@@ -37,7 +37,10 @@ function describe(error, data, prefix) {
 function fieldName(pointer, data, prefix) {
   let name = '';
   let value = data;
-  for (const segment of pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+  for (const segment of pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))) {
     value = isObject(value) || Array.isArray(value) ? value[segment] : undefined;
     name += /^\d+$/.test(segment) ? `[${segment}]` : `${name === '' ? '' : '.'}${segment}`;
     if (/^\d+$/.test(segment) && isObject(value) && typeof value.name === 'string' && value.name.trim() !== '') {

@@ -50,5 +50,4 @@ export interface ShellConfig {
 
 /** The result of reading or validating the config: the config, or every problem found in it. */
 export type ConfigResult =
-  | { readonly ok: true; readonly config: ShellConfig }
-  | { readonly ok: false; readonly problems: readonly string[] };
+  { readonly ok: true; readonly config: ShellConfig } | { readonly ok: false; readonly problems: readonly string[] };

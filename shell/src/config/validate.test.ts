@@ -12,7 +12,16 @@ describe('validateConfig', () => {
   it('accepts the dev config and fills in defaults', () => {
     const result = validateConfig({
       identityProvider,
-      remotes: [profile, { name: 'reports', manifest: '/reports/mf-manifest.json', route: '/reports', title: 'Reports', clientRoles: { reports: ['viewer'] } }],
+      remotes: [
+        profile,
+        {
+          name: 'reports',
+          manifest: '/reports/mf-manifest.json',
+          route: '/reports',
+          title: 'Reports',
+          clientRoles: { reports: ['viewer'] },
+        },
+      ],
     });
     expect(result).toEqual({
       ok: true,
@@ -20,7 +29,15 @@ describe('validateConfig', () => {
         identityProvider,
         remotes: [
           { ...profile, module: './App', realmRoles: [], clientRoles: {} },
-          { name: 'reports', manifest: '/reports/mf-manifest.json', module: './App', route: '/reports', title: 'Reports', realmRoles: [], clientRoles: { reports: ['viewer'] } },
+          {
+            name: 'reports',
+            manifest: '/reports/mf-manifest.json',
+            module: './App',
+            route: '/reports',
+            title: 'Reports',
+            realmRoles: [],
+            clientRoles: { reports: ['viewer'] },
+          },
         ],
       },
     });
@@ -45,7 +62,13 @@ describe('validateConfig', () => {
   });
 
   it("accepts every option of auth-lib's session config", () => {
-    const options = { trustedOrigins: ['https://api.example.com'], checkLoginIframeInterval: 5, messageReceiveTimeout: 10000, minValidity: 30, timeout: 5000 };
+    const options = {
+      trustedOrigins: ['https://api.example.com'],
+      checkLoginIframeInterval: 5,
+      messageReceiveTimeout: 10000,
+      minValidity: 30,
+      timeout: 5000,
+    };
     const result = validateConfig({ identityProvider: { ...identityProvider, ...options }, remotes: [] });
     expect(result.ok && result.config.identityProvider).toEqual({ ...identityProvider, ...options });
   });
@@ -61,23 +84,28 @@ describe('validateConfig', () => {
   });
 
   it('names the remote and the field that is wrong', () => {
-    const problems = problemsOf({ identityProvider, remotes: [{ ...profile, name: 'my-profile', route: 'profile/', realmRoles: 'admin' }] });
+    const problems = problemsOf({
+      identityProvider,
+      remotes: [{ ...profile, name: 'my-profile', route: 'profile/', realmRoles: 'admin' }],
+    });
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^remotes\[0\] \("my-profile"\)\.name must be the remote's federation name/);
     expect(problems[1]).toMatch(/^remotes\[0\] \("my-profile"\)\.route must be a path such as "\/profile"/);
     expect(problems[2]).toMatch(/^remotes\[0\] \("my-profile"\)\.realmRoles must be an array of role names/);
   });
 
-  it.each(['profile.json', '/\\evil.com/mf-manifest.json', '//evil.com/mf-manifest.json', 'https://profile.example.com\\@evil.com/mf-manifest.json'])(
-    'refuses the manifest %s, which is not a URL or would leave the shell\'s origin',
-    (manifest) => {
-      expect(problemsOf({ identityProvider, remotes: [{ ...profile, manifest }] })).toEqual([
-        `remotes[0] ("profile").manifest must be the URL of the remote's mf-manifest.json: absolute http(s) ("https://profile.example.com/mf-manifest.json") or a path on the shell's origin ("/remotes/profile/mf-manifest.json"); no backslashes, no "//" at the start; it is ${JSON.stringify(manifest)}.`,
-      ]);
-    },
-  );
+  it.each([
+    'profile.json',
+    '/\\evil.com/mf-manifest.json',
+    '//evil.com/mf-manifest.json',
+    'https://profile.example.com\\@evil.com/mf-manifest.json',
+  ])("refuses the manifest %s, which is not a URL or would leave the shell's origin", (manifest) => {
+    expect(problemsOf({ identityProvider, remotes: [{ ...profile, manifest }] })).toEqual([
+      `remotes[0] ("profile").manifest must be the URL of the remote's mf-manifest.json: absolute http(s) ("https://profile.example.com/mf-manifest.json") or a path on the shell's origin ("/remotes/profile/mf-manifest.json"); no backslashes, no "//" at the start; it is ${JSON.stringify(manifest)}.`,
+    ]);
+  });
 
-  it('accepts a manifest on the shell\'s own origin', () => {
+  it("accepts a manifest on the shell's own origin", () => {
     expect(validateConfig({ identityProvider, remotes: [{ ...profile, manifest: '/remotes/profile/mf-manifest.json' }] }).ok).toBe(true);
   });
 
@@ -113,7 +141,14 @@ describe('validateConfig', () => {
   });
 
   it('refuses override origins with a path, a wildcard host, no scheme or a port out of range, and unknown override keys', () => {
-    for (const allowedOrigins of [['http://localhost:3005/'], ['https://*.example.com'], ['localhost:3005'], ['http://localhost:99999'], [], 'http://localhost:*']) {
+    for (const allowedOrigins of [
+      ['http://localhost:3005/'],
+      ['https://*.example.com'],
+      ['localhost:3005'],
+      ['http://localhost:99999'],
+      [],
+      'http://localhost:*',
+    ]) {
       expect(problemsOf({ identityProvider, remotes: [], overrides: { allowedOrigins } })).toEqual([
         expect.stringMatching(
           /^overrides\.allowedOrigins must be a non-empty array of origins such as "http:\/\/localhost:3005" or "http:\/\/localhost:\*" \(scheme, host, optional port 1–65535 or \*; no path, no wildcard host\)/,
@@ -126,7 +161,7 @@ describe('validateConfig', () => {
     expect(problemsOf({ identityProvider, remotes: [], overrides: true })[0]).toMatch(/^overrides must be an object/);
   });
 
-  it('accepts the session settings and a remote\'s authentication level, and refuses wrong ones', () => {
+  it("accepts the session settings and a remote's authentication level, and refuses wrong ones", () => {
     const session = { idleTimeoutMinutes: 30, expiryWarningSeconds: 60 };
     const result = validateConfig({ identityProvider: { ...identityProvider, ...session }, remotes: [{ ...profile, acr: 'gold' }] });
     expect(result.ok && result.config.identityProvider).toMatchObject(session);
@@ -148,5 +183,7 @@ test('the session keys: expiryWarningSeconds and idleTimeoutMinutes pass through
   expect(ok).toMatchObject({ ok: true, config: { identityProvider: { expiryWarningSeconds: 30, idleTimeoutMinutes: 15 } } });
   const bad = validateConfig({ identityProvider: { ...base, expiryWarningSeconds: 0, idleTimeoutMinutes: 'ten' }, remotes: [] });
   expect(bad.ok).toBe(false);
-  expect(!bad.ok && bad.problems.join('\n')).toMatch(/expiryWarningSeconds must be a positive number[\s\S]*idleTimeoutMinutes must be a positive number of minutes/);
+  expect(!bad.ok && bad.problems.join('\n')).toMatch(
+    /expiryWarningSeconds must be a positive number[\s\S]*idleTimeoutMinutes must be a positive number of minutes/,
+  );
 });

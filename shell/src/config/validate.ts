@@ -12,7 +12,9 @@ export function validateConfig(raw: unknown): ConfigResult {
   const config = raw as ShellConfig;
   const problems: string[] = [];
   duplicates(config.remotes.map((r) => r.name)).forEach((name) => problems.push(`Two remotes are named "${name}"; names must be unique.`));
-  duplicates(config.remotes.map((r) => r.route)).forEach((route) => problems.push(`Two remotes own the route "${route}"; routes must be unique.`));
+  duplicates(config.remotes.map((r) => r.route)).forEach((route) =>
+    problems.push(`Two remotes own the route "${route}"; routes must be unique.`),
+  );
   if (problems.length > 0) return { ok: false, problems };
   const { identityProvider, overrides } = config;
   return {
@@ -29,7 +31,12 @@ export function validateConfig(raw: unknown): ConfigResult {
 export const REMOTE_DEFAULTS = { module: './App', realmRoles: [], clientRoles: {} } as const;
 
 function withDefaults(remote: Partial<RemoteConfig> & Pick<RemoteConfig, 'name' | 'manifest' | 'route' | 'title'>): RemoteConfig {
-  return { ...remote, module: remote.module ?? REMOTE_DEFAULTS.module, realmRoles: remote.realmRoles ?? [], clientRoles: remote.clientRoles ?? {} };
+  return {
+    ...remote,
+    module: remote.module ?? REMOTE_DEFAULTS.module,
+    realmRoles: remote.realmRoles ?? [],
+    clientRoles: remote.clientRoles ?? {},
+  };
 }
 
 function duplicates(values: readonly string[]): string[] {

@@ -39,7 +39,11 @@ describe('Header', () => {
   });
 
   it('lists the remotes the signed-in user may open, and their name', () => {
-    const carol = createTestSession({ user: { username: 'carol', name: 'Carol Chen' }, realmRoles: ['user'], clientRoles: { reports: ['viewer'] } });
+    const carol = createTestSession({
+      user: { username: 'carol', name: 'Carol Chen' },
+      realmRoles: ['user'],
+      clientRoles: { reports: ['viewer'] },
+    });
     expect(renderHeader(carol)).toEqual(['Home', 'Profile', 'Reports']);
     expect(screen.getByTestId('user-name').textContent).toBe('Carol Chen');
   });

@@ -16,7 +16,15 @@ export function SessionExpiryBanner() {
       <p>
         Your session ends in <strong data-testid="session-expiry-left">{left}</strong>. Unsaved work may be lost.
       </p>
-      <button type="button" onClick={() => extend().then(() => setFailed(false), () => setFailed(true))}>
+      <button
+        type="button"
+        onClick={() =>
+          extend().then(
+            () => setFailed(false),
+            () => setFailed(true),
+          )
+        }
+      >
         Stay signed in
       </button>
       {failed ? <p>The identity provider could not be reached; try again in a moment.</p> : null}

@@ -1,10 +1,22 @@
 import type { ShellConfig } from '../config/types';
 import { clearOverrides, originAllowed, OVERRIDES_STORAGE_KEY, resolveOverrides, type OverrideStorage } from './RemoteOverrides';
 
-const profile = { name: 'profile', manifest: 'http://localhost:3001/mf-manifest.json', module: './App', route: '/profile', title: 'Profile', realmRoles: [], clientRoles: {} };
+const profile = {
+  name: 'profile',
+  manifest: 'http://localhost:3001/mf-manifest.json',
+  module: './App',
+  route: '/profile',
+  title: 'Profile',
+  realmRoles: [],
+  clientRoles: {},
+};
 const admin = { ...profile, name: 'admin', manifest: 'http://localhost:3002/mf-manifest.json', route: '/admin', title: 'Admin' };
 const identityProvider = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
-const on: ShellConfig = { identityProvider, remotes: [profile, admin], overrides: { allowedOrigins: ['http://localhost:*', 'https://dev.example.com'] } };
+const on: ShellConfig = {
+  identityProvider,
+  remotes: [profile, admin],
+  overrides: { allowedOrigins: ['http://localhost:*', 'https://dev.example.com'] },
+};
 const off: ShellConfig = { identityProvider, remotes: [profile, admin] };
 
 function memoryStorage(initial: Record<string, string> = {}): OverrideStorage & { items: Map<string, string> } {
@@ -40,7 +52,11 @@ describe('resolveOverrides', () => {
     const result = resolveOverrides(on, '?remote.profile=https://evil.example/mf-manifest.json', storage);
     expect(result.remotes[0]?.manifest).toBe(profile.manifest);
     expect(result.refused).toEqual([
-      { name: 'profile', manifest: 'https://evil.example/mf-manifest.json', reason: 'https://evil.example is not an allowed origin (allowed: http://localhost:*, https://dev.example.com).' },
+      {
+        name: 'profile',
+        manifest: 'https://evil.example/mf-manifest.json',
+        reason: 'https://evil.example is not an allowed origin (allowed: http://localhost:*, https://dev.example.com).',
+      },
     ]);
     expect(storage.items.has(OVERRIDES_STORAGE_KEY)).toBe(false);
   });
@@ -54,7 +70,11 @@ describe('resolveOverrides', () => {
   });
 
   it('refuses an unknown remote and a URL that is not http(s)', () => {
-    const result = resolveOverrides(on, '?remote.billing=http://localhost:3005/mf-manifest.json&remote.admin=javascript:alert(1)', memoryStorage());
+    const result = resolveOverrides(
+      on,
+      '?remote.billing=http://localhost:3005/mf-manifest.json&remote.admin=javascript:alert(1)',
+      memoryStorage(),
+    );
     expect(result.refused.map((r) => [r.name, r.reason])).toEqual([
       ['billing', 'there is no remote named "billing" in the registry (profile, admin).'],
       ['admin', 'the manifest must be an absolute http(s) URL such as http://localhost:3005/mf-manifest.json.'],
@@ -62,7 +82,12 @@ describe('resolveOverrides', () => {
   });
 
   it('clears one override with an empty value, and all of them with clearOverrides', () => {
-    const storage = memoryStorage({ [OVERRIDES_STORAGE_KEY]: JSON.stringify({ profile: 'http://localhost:3005/mf-manifest.json', admin: 'http://localhost:3006/mf-manifest.json' }) });
+    const storage = memoryStorage({
+      [OVERRIDES_STORAGE_KEY]: JSON.stringify({
+        profile: 'http://localhost:3005/mf-manifest.json',
+        admin: 'http://localhost:3006/mf-manifest.json',
+      }),
+    });
     expect(resolveOverrides(on, '?remote.profile=', storage).active.map((o) => o.name)).toEqual(['admin']);
     clearOverrides(storage);
     expect(resolveOverrides(on, '', storage).active).toEqual([]);

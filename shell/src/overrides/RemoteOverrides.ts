@@ -51,11 +51,13 @@ export function resolveOverrides(config: ShellConfig, search: string, storage: O
   const allowed = config.overrides?.allowedOrigins ?? [];
   if (allowed.length === 0) {
     remove(storage);
-    const refused = [...requested].filter(([, url]) => url !== '').map(([name, manifest]) => ({
-      name,
-      manifest,
-      reason: 'remote overrides are off for this environment (config.json has no "overrides").',
-    }));
+    const refused = [...requested]
+      .filter(([, url]) => url !== '')
+      .map(([name, manifest]) => ({
+        name,
+        manifest,
+        reason: 'remote overrides are off for this environment (config.json has no "overrides").',
+      }));
     return { remotes: config.remotes, active: [], refused, cleanedSearch };
   }
 
@@ -75,7 +77,8 @@ export function resolveOverrides(config: ShellConfig, search: string, storage: O
     if (reason || !remote) refused.push({ name, manifest, reason: reason ?? '' });
     else active.push({ name, manifest, registered: remote.manifest });
   }
-  if (active.length > 0) storage.setItem(OVERRIDES_STORAGE_KEY, JSON.stringify(Object.fromEntries(active.map((o) => [o.name, o.manifest]))));
+  if (active.length > 0)
+    storage.setItem(OVERRIDES_STORAGE_KEY, JSON.stringify(Object.fromEntries(active.map((o) => [o.name, o.manifest]))));
   else remove(storage);
 
   const remotes = config.remotes.map((remote) => {

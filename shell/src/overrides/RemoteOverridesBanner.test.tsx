@@ -1,7 +1,9 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { RemoteOverridesBanner } from './RemoteOverridesBanner';
 
-const active = [{ name: 'profile', manifest: 'http://localhost:3005/mf-manifest.json', registered: 'http://localhost:3001/mf-manifest.json' }];
+const active = [
+  { name: 'profile', manifest: 'http://localhost:3005/mf-manifest.json', registered: 'http://localhost:3001/mf-manifest.json' },
+];
 
 describe('RemoteOverridesBanner', () => {
   it('shows nothing without overrides', () => {
@@ -12,13 +14,20 @@ describe('RemoteOverridesBanner', () => {
   it('shows which remote comes from where, with a way to clear it', () => {
     const onClear = jest.fn();
     render(<RemoteOverridesBanner overrides={{ active, refused: [] }} onClear={onClear} />);
-    expect(screen.getByRole('status').textContent).toContain('Override active This tab loads profile from http://localhost:3005/mf-manifest.json.');
+    expect(screen.getByRole('status').textContent).toContain(
+      'Override active This tab loads profile from http://localhost:3005/mf-manifest.json.',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Clear overrides' }));
     expect(onClear).toHaveBeenCalledTimes(1);
   });
 
   it('says why an override was refused', () => {
-    render(<RemoteOverridesBanner overrides={{ active: [], refused: [{ name: 'profile', manifest: 'https://evil.example/m.json', reason: 'not allowed.' }] }} onClear={() => {}} />);
+    render(
+      <RemoteOverridesBanner
+        overrides={{ active: [], refused: [{ name: 'profile', manifest: 'https://evil.example/m.json', reason: 'not allowed.' }] }}
+        onClear={() => {}}
+      />,
+    );
     expect(screen.getByRole('alert').textContent).toBe('The override of profile to https://evil.example/m.json was refused: not allowed.');
   });
 });

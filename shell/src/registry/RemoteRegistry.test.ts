@@ -40,7 +40,11 @@ describe('RemoteRegistry', () => {
   });
 
   it('rejects a module without a component', async () => {
-    const registry = new RemoteRegistry([reports], fakeRuntime(async () => ({ notAComponent: 1 })), new FailureLog());
+    const registry = new RemoteRegistry(
+      [reports],
+      fakeRuntime(async () => ({ notAComponent: 1 })),
+      new FailureLog(),
+    );
     await expect(registry.load(reports)).rejects.toMatchObject({ code: 'no-app' });
   });
 

@@ -37,7 +37,9 @@ export class RemoteRegistry {
 
   /** The remote whose manifest is at `url` (the runtime plugin marks phases by URL and container name). */
   remoteForManifest(url: string): string | undefined {
-    return this.remotes.find((remote) => new URL(remote.manifest, globalThis.location?.href).href === new URL(url, globalThis.location?.href).href)?.name;
+    return this.remotes.find(
+      (remote) => new URL(remote.manifest, globalThis.location?.href).href === new URL(url, globalThis.location?.href).href,
+    )?.name;
   }
 
   /**
@@ -89,7 +91,11 @@ export class RemoteRegistry {
     }
     if (!isAppModule(module)) {
       this.timeline.failed(remote.name, 'no-app', 'code');
-      throw new RemoteLoadError(remote.name, 'no-app', `The remote "${remote.name}" does not expose a React component as ${remote.module}.`);
+      throw new RemoteLoadError(
+        remote.name,
+        'no-app',
+        `The remote "${remote.name}" does not expose a React component as ${remote.module}.`,
+      );
     }
     this.timeline.done(remote.name, 'code');
     this.modules.set(remote.name, module);

@@ -13,6 +13,7 @@ function setup(load: (plugin: ReturnType<typeof loadErrorPlugin>, clock: { t: nu
   const events: RemotePhaseEvent[] = [];
   timeline.on((event) => events.push(event));
   const failures = new FailureLog();
+  // eslint-disable-next-line prefer-const -- assigned once below: the plugin needs the registry, the registry's loader the plugin
   let plugin!: ReturnType<typeof loadErrorPlugin>;
   const registry = new RemoteRegistry([reports], { registerRemotes: jest.fn(), loadRemote: () => load(plugin, clock) }, failures, timeline);
   plugin = loadErrorPlugin(failures, () => ['reports'], registry);
@@ -20,7 +21,10 @@ function setup(load: (plugin: ReturnType<typeof loadErrorPlugin>, clock: { t: nu
 }
 
 const hooks = (plugin: unknown) =>
-  plugin as { fetch(url: string, init: RequestInit): Promise<Response>; beforeInitContainer(args: { remoteInfo: { name: string } }): unknown };
+  plugin as {
+    fetch(url: string, init: RequestInit): Promise<Response>;
+    beforeInitContainer(args: { remoteInfo: { name: string } }): unknown;
+  };
 
 beforeEach(() => {
   globalThis.fetch = jest.fn(async () => ({ ok: true, status: 200 }) as Response) as typeof fetch;
@@ -55,7 +59,9 @@ test('a manifest that answers 404 fails the manifest phase with the slot reason'
     return null;
   });
   await expect(registry.load(reports)).rejects.toMatchObject({ code: 'manifest-missing' });
-  expect(events).toEqual([{ type: 'remotePhase', remote: 'reports', phase: 'manifest', ok: false, durationMs: 25, reason: 'manifest-missing' }]);
+  expect(events).toEqual([
+    { type: 'remotePhase', remote: 'reports', phase: 'manifest', ok: false, durationMs: 25, reason: 'manifest-missing' },
+  ]);
 });
 
 test('code that is not a component fails the code phase', async () => {

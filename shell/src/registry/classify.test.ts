@@ -27,14 +27,19 @@ describe('classifyFailure', () => {
   });
 
   it('calls a manifest answered with an error status missing also when the runtime quotes it in RUNTIME-003', () => {
-    const wrapped = new Error(`[ Federation Runtime ]: Failed to get manifest. #RUNTIME-003 args: {} ${new ManifestHttpError(manifest, 404).message}`);
+    const wrapped = new Error(
+      `[ Federation Runtime ]: Failed to get manifest. #RUNTIME-003 args: {} ${new ManifestHttpError(manifest, 404).message}`,
+    );
     expect(classifyFailure('reports', manifest, 'afterResolve', wrapped).code).toBe('manifest-missing');
   });
 
-  it.each([RUNTIME_001, RUNTIME_002, RUNTIME_008, RUNTIME_015] as const)('calls a remote entry the runtime reports with %s unavailable code', (code) => {
-    const error = classifyFailure('reports', manifest, 'onLoad', new Error(`[ Federation Runtime ]: ${runtimeDescMap[code]} #${code}`));
-    expect(error.code).toBe('code-unavailable');
-  });
+  it.each([RUNTIME_001, RUNTIME_002, RUNTIME_008, RUNTIME_015] as const)(
+    'calls a remote entry the runtime reports with %s unavailable code',
+    (code) => {
+      const error = classifyFailure('reports', manifest, 'onLoad', new Error(`[ Federation Runtime ]: ${runtimeDescMap[code]} #${code}`));
+      expect(error.code).toBe('code-unavailable');
+    },
+  );
 
   it('calls a chunk of the remote that did not load unavailable code', () => {
     const chunkError = Object.assign(new Error('Loading chunk 42 failed.'), { name: 'ChunkLoadError' });

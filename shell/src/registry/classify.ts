@@ -42,10 +42,16 @@ export function classifyFailure(remote: string, manifest: string, lifecycle: Loa
 
   // The runtime passes a failed manifest fetch on inside RUNTIME-003, with only our error's message kept.
   if (error instanceof ManifestHttpError || (detail.includes(RUNTIME_003) && ManifestHttpError.MESSAGE.test(detail))) {
-    return make('manifest-missing', `The remote "${remote}" has no federation manifest at ${manifest} (${detail.replace(/^.*answered /, '')}). Check its "manifest" address in config.json.`);
+    return make(
+      'manifest-missing',
+      `The remote "${remote}" has no federation manifest at ${manifest} (${detail.replace(/^.*answered /, '')}). Check its "manifest" address in config.json.`,
+    );
   }
   if (detail.includes(AUTH_LIB) && detail.includes(SINGLETON_REFUSED)) {
-    return make('incompatible-auth-lib', `The remote "${remote}" needs a version of ${AUTH_LIB} that this shell does not provide: ${detail}`);
+    return make(
+      'incompatible-auth-lib',
+      `The remote "${remote}" needs a version of ${AUTH_LIB} that this shell does not provide: ${detail}`,
+    );
   }
   if (lifecycle === 'afterResolve') {
     if (/Failed to fetch|NetworkError|Load failed|ECONNREFUSED|fetch failed/i.test(detail)) {
@@ -61,7 +67,7 @@ export function classifyFailure(remote: string, manifest: string, lifecycle: Loa
 
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+  return typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
 }
 
 function firstLine(text: string): string {

@@ -58,7 +58,9 @@ describe('compatibilityPlugin', () => {
   it('refuses a remote built against React 18 before its code runs, and records why for its slot', () => {
     const failures = new FailureLog();
     const hook = (compatibilityPlugin(failures) as unknown as { loadRemoteSnapshot: SnapshotHook }).loadRemoteSnapshot;
-    expect(() => hook(snapshotArgs([{ name: 'react', version: '18.3.1', requiredVersion: '^18.3.1' }]))).toThrow(/react 18\.3\.1 \(this shell provides 19\.3\.1\)/);
+    expect(() => hook(snapshotArgs([{ name: 'react', version: '18.3.1', requiredVersion: '^18.3.1' }]))).toThrow(
+      /react 18\.3\.1 \(this shell provides 19\.3\.1\)/,
+    );
     const recorded = failures.take('billing')?.error;
     expect(recorded).toBeInstanceOf(RemoteLoadError);
     expect(recorded).toMatchObject({ remote: 'billing', code: 'incompatible-shared' });
@@ -67,7 +69,9 @@ describe('compatibilityPlugin', () => {
   it('calls an auth-lib major mismatch incompatible-auth-lib', () => {
     const failures = new FailureLog();
     const hook = (compatibilityPlugin(failures) as unknown as { loadRemoteSnapshot: SnapshotHook }).loadRemoteSnapshot;
-    expect(() => hook(snapshotArgs([{ name: '@gatehouse/auth-lib', version: '2.0.0', requiredVersion: '^2.0.0' }]))).toThrow('@gatehouse/auth-lib 2.0.0');
+    expect(() => hook(snapshotArgs([{ name: '@gatehouse/auth-lib', version: '2.0.0', requiredVersion: '^2.0.0' }]))).toThrow(
+      '@gatehouse/auth-lib 2.0.0',
+    );
     expect(failures.take('billing')?.error).toMatchObject({ code: 'incompatible-auth-lib' });
   });
 });

@@ -40,7 +40,11 @@ export function majorOf(versionOrRange: string): number | null {
  * so a remote built against another major of one of them would run against an API it was not written
  * for. Minor differences are left to the federation runtime (it warns, React tolerates them).
  */
-export function findIncompatibilities(remoteShared: readonly ManifestShared[], shellShared: ShellShared, shellName: string | undefined): Incompatibility[] {
+export function findIncompatibilities(
+  remoteShared: readonly ManifestShared[],
+  shellShared: ShellShared,
+  shellName: string | undefined,
+): Incompatibility[] {
   const found: Incompatibility[] = [];
   for (const entry of remoteShared) {
     if (typeof entry.name !== 'string') continue;

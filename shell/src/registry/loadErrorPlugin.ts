@@ -21,7 +21,11 @@ interface ErrorArgs {
  * say so, and makes a manifest answered with an error status fail as such instead of as bad JSON.
  * It never substitutes a module: the slot shows the failure and offers a retry.
  */
-export function loadErrorPlugin(failures: FailureLog, remoteNames: () => readonly string[], marks?: PhaseMarks): ModuleFederationRuntimePlugin {
+export function loadErrorPlugin(
+  failures: FailureLog,
+  remoteNames: () => readonly string[],
+  marks?: PhaseMarks,
+): ModuleFederationRuntimePlugin {
   return {
     name: 'gatehouse-remote-errors',
     errorLoadRemote(args: ErrorArgs) {

@@ -32,12 +32,19 @@ function fakeRuntime(loadRemote: (id: string) => Promise<unknown>) {
 }
 
 type ErrorHook = (args: object) => Promise<unknown>;
-const hookOf = (now = () => 42) => (redeployRecoveryPlugin(() => [billing], now) as unknown as { errorLoadRemote: ErrorHook }).errorLoadRemote;
+const hookOf = (now = () => 42) =>
+  (redeployRecoveryPlugin(() => [billing], now) as unknown as { errorLoadRemote: ErrorHook }).errorLoadRemote;
 
 describe('redeployRecoveryPlugin', () => {
   it('re-fetches the manifest with a cache-buster, registers it and loads the module once more', async () => {
     const runtime = fakeRuntime(async () => ({ default: 'release 2' }));
-    const result = await hookOf()({ id: 'billing/App', error: chunkLoadError(), lifecycle: 'onLoad', remote: { name: 'billing' }, origin: runtime.origin });
+    const result = await hookOf()({
+      id: 'billing/App',
+      error: chunkLoadError(),
+      lifecycle: 'onLoad',
+      remote: { name: 'billing' },
+      origin: runtime.origin,
+    });
     expect(result).toEqual({ default: 'release 2' });
     expect(runtime.registered).toEqual([{ entry: `http://localhost:4004/mf-manifest.json?${REDEPLOY_PARAM}=42`, force: true }]);
     expect(runtime.origin.loadRemote).toHaveBeenCalledTimes(1);
@@ -52,16 +59,35 @@ describe('redeployRecoveryPlugin', () => {
       if (nested === undefined) throw chunkLoadError();
       return nested;
     });
-    await expect(hook({ id: 'billing/App', error: chunkLoadError(), lifecycle: 'onLoad', remote: { name: 'billing' }, origin: runtime.origin })).rejects.toThrow('Loading chunk 504 failed');
+    await expect(
+      hook({ id: 'billing/App', error: chunkLoadError(), lifecycle: 'onLoad', remote: { name: 'billing' }, origin: runtime.origin }),
+    ).rejects.toThrow('Loading chunk 504 failed');
     expect(runtime.origin.loadRemote).toHaveBeenCalledTimes(1);
   });
 
   it('leaves failures that a fresh manifest cannot cure alone', async () => {
     const runtime = fakeRuntime(async () => ({ default: 'x' }));
     const hook = hookOf();
-    expect(await hook({ id: 'billing/App', error: new Error('boom while rendering'), lifecycle: 'onLoad', remote: { name: 'billing' }, origin: runtime.origin })).toBeUndefined();
-    expect(await hook({ id: 'http://localhost:4004/mf-manifest.json', error: chunkLoadError(), lifecycle: 'afterResolve', origin: runtime.origin })).toBeUndefined();
-    expect(await hook({ id: 'other/App', error: chunkLoadError(), lifecycle: 'onLoad', remote: { name: 'other' }, origin: runtime.origin })).toBeUndefined();
+    expect(
+      await hook({
+        id: 'billing/App',
+        error: new Error('boom while rendering'),
+        lifecycle: 'onLoad',
+        remote: { name: 'billing' },
+        origin: runtime.origin,
+      }),
+    ).toBeUndefined();
+    expect(
+      await hook({
+        id: 'http://localhost:4004/mf-manifest.json',
+        error: chunkLoadError(),
+        lifecycle: 'afterResolve',
+        origin: runtime.origin,
+      }),
+    ).toBeUndefined();
+    expect(
+      await hook({ id: 'other/App', error: chunkLoadError(), lifecycle: 'onLoad', remote: { name: 'other' }, origin: runtime.origin }),
+    ).toBeUndefined();
     expect(runtime.origin.loadRemote).not.toHaveBeenCalled();
   });
 });

@@ -37,7 +37,10 @@ export function isMissingCode(error: unknown): boolean {
  *
  * `now` is injectable so that tests can name the cache-buster.
  */
-export function redeployRecoveryPlugin(remotes: () => readonly RemoteConfig[], now: () => number = Date.now): ModuleFederationRuntimePlugin {
+export function redeployRecoveryPlugin(
+  remotes: () => readonly RemoteConfig[],
+  now: () => number = Date.now,
+): ModuleFederationRuntimePlugin {
   const recovering = new Set<string>();
   return {
     name: 'gatehouse-redeploy-recovery',

@@ -13,7 +13,12 @@ function renderRoute(session: TestSession, path = '/reports/2026?x=1', remote = 
   const registry = { load: jest.fn(async () => ({ default: () => <h1>Reports</h1> })), reset: jest.fn(), loaded: jest.fn(() => undefined) };
   render(
     <AuthProvider session={session}>
-      <ShellContext.Provider value={{ config: { identityProvider: { url: 'http://idp', realm: 'r', clientId: 'c' }, remotes: [remote] }, registry: registry as unknown as RemoteRegistry }}>
+      <ShellContext.Provider
+        value={{
+          config: { identityProvider: { url: 'http://idp', realm: 'r', clientId: 'c' }, remotes: [remote] },
+          registry: registry as unknown as RemoteRegistry,
+        }}
+      >
         <MemoryRouter initialEntries={[path]}>
           <Routes>
             <Route path="/reports/*" element={<RemoteRoute remote={remote} />} />
@@ -55,7 +60,7 @@ describe('RemoteRoute', () => {
     expect(registry?.load).toHaveBeenCalledWith(reports);
   });
 
-  it('asks a visitor with a weaker sign-in to step up and never loads the remote; the step-up returns to the page\'s address', () => {
+  it("asks a visitor with a weaker sign-in to step up and never loads the remote; the step-up returns to the page's address", () => {
     const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] }, acr: 'silver' });
     const registry = renderRoute(session, '/reports/2026?x=1', { ...reports, acr: 'gold' });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Confirm it is you');
@@ -77,7 +82,11 @@ describe('RemoteRoute', () => {
   it('loads the remote for a session at the level it needs', async () => {
     let registry: ReturnType<typeof renderRoute> | undefined;
     await act(async () => {
-      registry = renderRoute(createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] }, acr: 'gold' }), '/reports', { ...reports, acr: 'gold' });
+      registry = renderRoute(
+        createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] }, acr: 'gold' }),
+        '/reports',
+        { ...reports, acr: 'gold' },
+      );
     });
     expect(screen.getByRole('heading', { name: 'Reports' })).toBeTruthy();
     expect(registry?.load).toHaveBeenCalledWith({ ...reports, acr: 'gold' });

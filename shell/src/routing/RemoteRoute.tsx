@@ -26,7 +26,11 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
 
   switch (snapshot.status) {
     case 'loading':
-      return <p className="gh-muted" role="status">Checking your sign-in…</p>;
+      return (
+        <p className="gh-muted" role="status">
+          Checking your sign-in…
+        </p>
+      );
     case 'error':
       return (
         <section className="gh-card gh-error" role="alert">
@@ -38,13 +42,7 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
         </section>
       );
     case 'anonymous':
-      return (
-        <SignInPage
-          title={remote.title}
-          redirectTo={route}
-          automatic={snapshot.signOutReason === null}
-        />
-      );
+      return <SignInPage title={remote.title} redirectTo={route} automatic={snapshot.signOutReason === null} />;
     case 'authenticated': {
       const missing = missingRoles(snapshot, remote);
       if (missing.length > 0) {
@@ -53,7 +51,12 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
       const stepUpTo = stepUpNeeded(snapshot, remote);
       if (stepUpTo !== null) return <StepUpPage title={remote.title} acr={stepUpTo} held={snapshot.acr} />;
       if (renewal === 'unrenewable') return <SignInAgainPage title={remote.title} redirectTo={route} />;
-      if (renewal === 'renewing') return <p className="gh-muted" role="status">Checking your sign-in…</p>;
+      if (renewal === 'renewing')
+        return (
+          <p className="gh-muted" role="status">
+            Checking your sign-in…
+          </p>
+        );
       // Keyed: going from one remote's route to another's must not carry over the slot's state (a failure).
       return <RemoteSlot key={remote.name} remote={remote} registry={registry} />;
     }

@@ -40,8 +40,14 @@ describe('describeRole', () => {
 
 describe('remoteToFetchEarly', () => {
   const remote = (name: string, extra: Partial<RemoteConfig> = {}): RemoteConfig => ({
-    name, manifest: `http://localhost/${name}/mf-manifest.json`, module: './App', route: `/${name}`, title: name,
-    realmRoles: [], clientRoles: {}, ...extra,
+    name,
+    manifest: `http://localhost/${name}/mf-manifest.json`,
+    module: './App',
+    route: `/${name}`,
+    title: name,
+    realmRoles: [],
+    clientRoles: {},
+    ...extra,
   });
   const remotes = [
     remote('profile'),
@@ -68,7 +74,7 @@ describe('remoteToFetchEarly', () => {
 });
 
 describe('meetsAcr and stepUpNeeded', () => {
-  it('a level name is met by the same name only (the shell does not know the realm\'s acr.loa.map)', () => {
+  it("a level name is met by the same name only (the shell does not know the realm's acr.loa.map)", () => {
     expect(meetsAcr('gold', 'gold')).toBe(true);
     expect(meetsAcr('silver', 'gold')).toBe(false);
     expect(meetsAcr('1', 'gold')).toBe(false);

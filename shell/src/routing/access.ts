@@ -3,8 +3,7 @@ import type { RemoteConfig } from '../config/types';
 
 /** A role a route needs and the visitor lacks. */
 export type MissingRole =
-  | { readonly kind: 'realm'; readonly role: string }
-  | { readonly kind: 'client'; readonly client: string; readonly role: string };
+  { readonly kind: 'realm'; readonly role: string } | { readonly kind: 'client'; readonly client: string; readonly role: string };
 
 type Requirements = Pick<RemoteConfig, 'realmRoles' | 'clientRoles'>;
 type Roles = Pick<SessionSnapshot, 'realmRoles' | 'clientRoles'>;

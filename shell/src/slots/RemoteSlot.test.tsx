@@ -7,7 +7,10 @@ import { reportsRemote } from '../test-support/remotes';
 const reports = reportsRemote({ clientRoles: {} });
 
 function fakeRegistry(load: () => Promise<RemoteAppModule>, loaded?: RemoteAppModule) {
-  return { load: jest.fn(load), reset: jest.fn(), loaded: jest.fn(() => loaded) } as unknown as RemoteRegistry & { load: jest.Mock; reset: jest.Mock };
+  return { load: jest.fn(load), reset: jest.fn(), loaded: jest.fn(() => loaded) } as unknown as RemoteRegistry & {
+    load: jest.Mock;
+    reset: jest.Mock;
+  };
 }
 
 const down = () => Promise.reject(new RemoteLoadError('reports', 'unreachable', 'The remote "reports" is not reachable.'));

@@ -26,8 +26,21 @@ export function RemoteSlot({ remote, registry }: { remote: RemoteConfig; registr
   };
   return (
     <div className="gh-slot" data-remote={remote.name}>
-      <RemoteErrorBoundary key={attempt} onFailed={(reason) => registry.timeline?.failed(remote.name, reason, 'render')} remote={remote.name} title={remote.title} manifest={remote.manifest} onRetry={retry}>
-        <Suspense fallback={<p className="gh-muted" role="status">Loading {remote.title}…</p>}>
+      <RemoteErrorBoundary
+        key={attempt}
+        onFailed={(reason) => registry.timeline?.failed(remote.name, reason, 'render')}
+        remote={remote.name}
+        title={remote.title}
+        manifest={remote.manifest}
+        onRetry={retry}
+      >
+        <Suspense
+          fallback={
+            <p className="gh-muted" role="status">
+              Loading {remote.title}…
+            </p>
+          }
+        >
           <RemoteApp />
           <Rendered onRendered={() => registry.timeline?.done(remote.name, 'render')} />
         </Suspense>

@@ -19,18 +19,48 @@ function render(config: unknown, csp?: unknown): { status: number | null; stderr
 }
 
 test('renders the CSP of a valid config, with its trusted origins and CSP additions', () => {
-  const result = render({ identityProvider: { ...identityProvider, trustedOrigins: ['https://api.example.com'] }, remotes: [profile] }, { imgSrc: ['https://img.example.com'] });
+  const result = render(
+    { identityProvider: { ...identityProvider, trustedOrigins: ['https://api.example.com'] }, remotes: [profile] },
+    { imgSrc: ['https://img.example.com'] },
+  );
   expect(result.status).toBe(0);
-  expect(result.shellConf).toMatch(/connect-src 'self' https:\/\/profile\.example\.com https:\/\/sso\.example\.com https:\/\/api\.example\.com;/);
+  expect(result.shellConf).toMatch(
+    /connect-src 'self' https:\/\/profile\.example\.com https:\/\/sso\.example\.com https:\/\/api\.example\.com;/,
+  );
   expect(result.shellConf).toMatch(/img-src 'self' data: https:\/\/profile\.example\.com https:\/\/img\.example\.com;/);
 });
 
 test.each([
-  ['a manifest a browser resolves to another origin', { identityProvider, remotes: [{ ...profile, manifest: '/\\evil.com/mf-manifest.json' }] }, undefined, 'config.json: remotes[0] ("profile").manifest must be'],
-  ['a wildcard trusted origin', { identityProvider: { ...identityProvider, trustedOrigins: ['https://*.example.com'] }, remotes: [] }, undefined, 'config.json: identityProvider.trustedOrigins[0] must be an origin'],
-  ['a trusted origin with a path', { identityProvider: { ...identityProvider, trustedOrigins: ['https://api.example.com/v1'] }, remotes: [] }, undefined, 'config.json: identityProvider.trustedOrigins[0] must be an origin'],
-  ['an override origin with port 99999', { identityProvider, remotes: [], overrides: { allowedOrigins: ['http://localhost:99999'] } }, undefined, 'config.json: overrides.allowedOrigins must be'],
-  ['a CSP source that injects a directive', { identityProvider, remotes: [] }, { connectSrc: ["https://x.example.com; script-src 'unsafe-inline'"] }, 'deployment: csp.connectSrc[0] must be one CSP source'],
+  [
+    'a manifest a browser resolves to another origin',
+    { identityProvider, remotes: [{ ...profile, manifest: '/\\evil.com/mf-manifest.json' }] },
+    undefined,
+    'config.json: remotes[0] ("profile").manifest must be',
+  ],
+  [
+    'a wildcard trusted origin',
+    { identityProvider: { ...identityProvider, trustedOrigins: ['https://*.example.com'] }, remotes: [] },
+    undefined,
+    'config.json: identityProvider.trustedOrigins[0] must be an origin',
+  ],
+  [
+    'a trusted origin with a path',
+    { identityProvider: { ...identityProvider, trustedOrigins: ['https://api.example.com/v1'] }, remotes: [] },
+    undefined,
+    'config.json: identityProvider.trustedOrigins[0] must be an origin',
+  ],
+  [
+    'an override origin with port 99999',
+    { identityProvider, remotes: [], overrides: { allowedOrigins: ['http://localhost:99999'] } },
+    undefined,
+    'config.json: overrides.allowedOrigins must be',
+  ],
+  [
+    'a CSP source that injects a directive',
+    { identityProvider, remotes: [] },
+    { connectSrc: ["https://x.example.com; script-src 'unsafe-inline'"] },
+    'deployment: csp.connectSrc[0] must be one CSP source',
+  ],
 ])('refuses %s, naming the field, and writes nothing', (_, config, csp, problem) => {
   const result = render(config, csp);
   expect(result.status).toBe(1);

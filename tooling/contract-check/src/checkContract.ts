@@ -68,7 +68,7 @@ function checkOne(pkg: string, input: ContractInput, manifest: string): Finding 
     return verdict(
       'mismatch',
       `The shell (${shell.name}) neither declares nor has ${pkg} installed, so nothing can be compared.`,
-      'Run `npm install` at the repository root, or pass the shell\'s folder with --shell <dir>.',
+      "Run `npm install` at the repository root, or pass the shell's folder with --shell <dir>.",
     );
   }
   const pin = `set "${pkg}": "${provides}" in ${manifest} (or a range that includes ${provides}), then run \`npm install\``;
@@ -81,7 +81,11 @@ function checkOne(pkg: string, input: ContractInput, manifest: string): Finding 
     );
   }
   if (semver.validRange(wants) === null) {
-    return verdict('warning', `"${wants}" is not a semver range (a path or a tag?), so it cannot be compared with ${provides}.`, `Declare a version range: ${pin}.`);
+    return verdict(
+      'warning',
+      `"${wants}" is not a semver range (a path or a tag?), so it cannot be compared with ${provides}.`,
+      `Declare a version range: ${pin}.`,
+    );
   }
   if (!semver.satisfies(provides, wants)) {
     return verdict(

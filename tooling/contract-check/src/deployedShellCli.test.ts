@@ -9,7 +9,14 @@ import { runContractCheckCli } from './deployedShellCli';
 
 const shared = (versions: Record<string, string>) =>
   Object.entries(versions).map(([name, version]) => ({ id: `x:${name}`, name, version, singleton: true, requiredVersion: `^${version}` }));
-const SHELL_VERSIONS = { react: '19.3.1', 'react/jsx-runtime': '19.3.1', 'react-dom': '19.3.1', 'react-dom/client': '19.3.1', 'react-router-dom': '7.18.5', '@gatehouse/auth-lib': '1.0.0' };
+const SHELL_VERSIONS = {
+  react: '19.3.1',
+  'react/jsx-runtime': '19.3.1',
+  'react-dom': '19.3.1',
+  'react-dom/client': '19.3.1',
+  'react-router-dom': '7.18.5',
+  '@gatehouse/auth-lib': '1.0.0',
+};
 
 let server: http.Server;
 let shellUrl: string;
@@ -17,8 +24,18 @@ let work: string;
 
 beforeAll(async () => {
   const files: Record<string, unknown> = {
-    '/mf-manifest.json': { id: 'gatehouse_shell', name: 'gatehouse_shell', metaData: {}, shared: shared(SHELL_VERSIONS), remotes: [], exposes: [] },
-    '/config.json': { identityProvider: {}, remotes: [{ name: 'billing', manifest: 'https://billing.example.com/mf-manifest.json', route: '/billing', title: 'Billing' }] },
+    '/mf-manifest.json': {
+      id: 'gatehouse_shell',
+      name: 'gatehouse_shell',
+      metaData: {},
+      shared: shared(SHELL_VERSIONS),
+      remotes: [],
+      exposes: [],
+    },
+    '/config.json': {
+      identityProvider: {},
+      remotes: [{ name: 'billing', manifest: 'https://billing.example.com/mf-manifest.json', route: '/billing', title: 'Billing' }],
+    },
   };
   server = http.createServer((request, response) => {
     const body = files[request.url ?? ''];
@@ -80,7 +97,13 @@ test('fails for a newer auth-lib (shared strictly), and for a package the remote
 test('says what to do when the remote is not built or the address is not a shell', async () => {
   const unbuilt = path.join(work, 'unbuilt');
   fs.mkdirSync(unbuilt);
-  expect(await run(['--shell', shellUrl, '--remote', unbuilt])).toMatchObject({ code: 2, err: expect.stringContaining('build the remote first') });
+  expect(await run(['--shell', shellUrl, '--remote', unbuilt])).toMatchObject({
+    code: 2,
+    err: expect.stringContaining('build the remote first'),
+  });
   const dir = remoteBuild('billing2', SHELL_VERSIONS);
-  expect(await run(['--shell', `${shellUrl}/nowhere/`, '--remote', dir])).toMatchObject({ code: 2, err: expect.stringContaining('answered HTTP 404') });
+  expect(await run(['--shell', `${shellUrl}/nowhere/`, '--remote', dir])).toMatchObject({
+    code: 2,
+    err: expect.stringContaining('answered HTTP 404'),
+  });
 });

@@ -2,7 +2,15 @@ import path from 'node:path';
 import { SHARED_PACKAGES, STRICT_PACKAGES } from '@gatehouse/federation';
 import { runContractCheck, type CliIo } from './cli';
 import { formatReport } from './formatReport';
-import { checkAgainstDeployedShell, defaultRemoteManifest, fetchJson, parseManifest, readRemoteManifest, registryOf, type JsonFetcher } from './shellOverHttp';
+import {
+  checkAgainstDeployedShell,
+  defaultRemoteManifest,
+  fetchJson,
+  parseManifest,
+  readRemoteManifest,
+  registryOf,
+  type JsonFetcher,
+} from './shellOverHttp';
 
 export const USAGE = `Usage: gatehouse-contract-check [--remote <dir>] [--shell <url or dir>] [--manifest <file>]
   --remote <dir>     the remote's folder (default: the current folder)

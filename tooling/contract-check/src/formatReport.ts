@@ -9,7 +9,9 @@ export function formatReport(report: ContractReport): string {
   for (const finding of report.findings) {
     const wants = finding.wants ?? '(not declared)';
     const built = finding.remoteInstalled && finding.remoteInstalled !== finding.wants ? ` (installed ${finding.remoteInstalled})` : '';
-    lines.push(`  ${MARK[finding.status]} ${finding.package.padEnd(width)}  remote wants ${wants}${built}, shell provides ${finding.provides ?? '(nothing)'}`);
+    lines.push(
+      `  ${MARK[finding.status]} ${finding.package.padEnd(width)}  remote wants ${wants}${built}, shell provides ${finding.provides ?? '(nothing)'}`,
+    );
     if (finding.status !== 'ok') {
       lines.push(`      ${finding.reason}`);
       lines.push(`      What to do: ${finding.fix}`);
@@ -19,7 +21,9 @@ export function formatReport(report: ContractReport): string {
   const warnings = report.findings.filter((f) => f.status === 'warning').length;
   lines.push('');
   if (mismatches > 0) {
-    lines.push(`✗ ${mismatches} shared ${mismatches === 1 ? 'dependency does' : 'dependencies do'} not fit the shell. Do not deploy this remote until the check passes.`);
+    lines.push(
+      `✗ ${mismatches} shared ${mismatches === 1 ? 'dependency does' : 'dependencies do'} not fit the shell. Do not deploy this remote until the check passes.`,
+    );
   } else {
     lines.push(`✓ The remote fits the shell${warnings > 0 ? ` (${warnings} warning${warnings === 1 ? '' : 's'} above)` : ''}.`);
   }

@@ -32,9 +32,15 @@ export const fetchJson: JsonFetcher = async (url) => {
   try {
     response = await fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store' });
   } catch (error) {
-    throw new Error(`${url} did not answer (${error instanceof Error ? error.message : String(error)}). Is the shell's address right and reachable from here?`, { cause: error });
+    throw new Error(
+      `${url} did not answer (${error instanceof Error ? error.message : String(error)}). Is the shell's address right and reachable from here?`,
+      { cause: error },
+    );
   }
-  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}. Pass the shell's base address (the folder that serves its index.html and mf-manifest.json).`);
+  if (!response.ok)
+    throw new Error(
+      `${url} answered HTTP ${response.status}. Pass the shell's base address (the folder that serves its index.html and mf-manifest.json).`,
+    );
   try {
     return await response.json();
   } catch {
@@ -63,7 +69,9 @@ export function readRemoteManifest(file: string): FederationManifest {
 /** The shell's registry entries from its config.json. */
 export function registryOf(json: unknown): readonly RegistryEntry[] {
   const remotes = (json as { remotes?: unknown } | null)?.remotes;
-  return Array.isArray(remotes) ? remotes.filter((r): r is RegistryEntry => typeof r?.name === 'string' && typeof r?.manifest === 'string') : [];
+  return Array.isArray(remotes)
+    ? remotes.filter((r): r is RegistryEntry => typeof r?.name === 'string' && typeof r?.manifest === 'string')
+    : [];
 }
 
 export interface DeployedShellInput {
@@ -91,27 +99,59 @@ function checkShared(pkg: string, { shell, remote, strict, shellUrl }: DeployedS
   const provides = provided?.version ?? null;
   const wants = required?.requiredVersion ?? null;
   const remoteInstalled = required?.version ?? null;
-  const verdict = (status: FindingStatus, reason: string, fix: string): Finding => ({ package: pkg, status, wants, remoteInstalled, provides, reason, fix });
+  const verdict = (status: FindingStatus, reason: string, fix: string): Finding => ({
+    package: pkg,
+    status,
+    wants,
+    remoteInstalled,
+    provides,
+    reason,
+    fix,
+  });
   const pin = provides ? `set "${pkg}": "${provides}" in the remote's package.json, \`npm install\` and rebuild` : '';
 
   if (!provided || provides === null) {
-    return verdict('mismatch', `The shell at ${shellUrl} does not share ${pkg}.`, `Check that ${shellUrl} is a Gatehouse shell; a remote cannot rely on ${pkg} from it.`);
+    return verdict(
+      'mismatch',
+      `The shell at ${shellUrl} does not share ${pkg}.`,
+      `Check that ${shellUrl} is a Gatehouse shell; a remote cannot rely on ${pkg} from it.`,
+    );
   }
   if (!required) {
-    return verdict('warning', `The remote's build does not share ${pkg}: it either does not use it or bundles a copy of its own.`, `If the remote uses ${pkg}, build it with the Gatehouse preset (defineApp), which shares it.`);
+    return verdict(
+      'warning',
+      `The remote's build does not share ${pkg}: it either does not use it or bundles a copy of its own.`,
+      `If the remote uses ${pkg}, build it with the Gatehouse preset (defineApp), which shares it.`,
+    );
   }
   if (provided.singleton && !required.singleton) {
-    return verdict('mismatch', `The shell shares ${pkg} as a singleton, but the remote's build does not, so the page would run two copies.`, `Build the remote with the Gatehouse preset (defineApp), which shares ${pkg} as a singleton.`);
+    return verdict(
+      'mismatch',
+      `The shell shares ${pkg} as a singleton, but the remote's build does not, so the page would run two copies.`,
+      `Build the remote with the Gatehouse preset (defineApp), which shares ${pkg} as a singleton.`,
+    );
   }
   const built = remoteInstalled && semver.valid(remoteInstalled) ? remoteInstalled : null;
   if (built && semver.major(built) !== semver.major(provides)) {
-    return verdict('mismatch', `The remote is built against ${pkg} ${built}, another major than the shell's ${provides}; the shell refuses to run it.`, `Build against the shell's version: ${pin}.`);
+    return verdict(
+      'mismatch',
+      `The remote is built against ${pkg} ${built}, another major than the shell's ${provides}; the shell refuses to run it.`,
+      `Build against the shell's version: ${pin}.`,
+    );
   }
   if (wants && semver.validRange(wants) && !semver.satisfies(provides, wants)) {
     if (strict.has(pkg)) {
-      return verdict('mismatch', `The remote requires ${pkg} ${wants}, the shell shares ${provides}, and ${pkg} is shared strictly: the federation runtime refuses to load the remote.`, `Build against the shell's version: ${pin}; or deploy a shell with a newer ${pkg} first.`);
+      return verdict(
+        'mismatch',
+        `The remote requires ${pkg} ${wants}, the shell shares ${provides}, and ${pkg} is shared strictly: the federation runtime refuses to load the remote.`,
+        `Build against the shell's version: ${pin}; or deploy a shell with a newer ${pkg} first.`,
+      );
     }
-    return verdict('warning', `The remote requires ${pkg} ${wants}; it runs with the shell's ${provides}, so anything newer is missing.`, `Use only what ${provides} has, or ${pin}.`);
+    return verdict(
+      'warning',
+      `The remote requires ${pkg} ${wants}; it runs with the shell's ${provides}, so anything newer is missing.`,
+      `Use only what ${provides} has, or ${pin}.`,
+    );
   }
   return verdict('ok', '', '');
 }

@@ -9,7 +9,8 @@ const app = defineApp({ name: 'profile', dir, port: 3001, exposes: { './App': '.
 
 /** The options the Module Federation plugin was given. */
 function federationOptions(config: Configuration): Record<string, unknown> {
-  const plugin = config.plugins?.find((p) => p?.constructor?.name === 'ModuleFederationPlugin') as { _options?: Record<string, unknown> } | undefined;
+  const plugin = config.plugins?.find((p) => p?.constructor?.name === 'ModuleFederationPlugin') as
+    { _options?: Record<string, unknown> } | undefined;
   if (!plugin?._options) throw new Error('no ModuleFederationPlugin in the config');
   return plugin._options;
 }
@@ -51,7 +52,10 @@ describe('defineApp', () => {
   });
 
   it('shares the singletons, auth-lib strictly', () => {
-    const shared = federationOptions(app({}, { mode: 'production' })).shared as Record<string, { singleton: boolean; strictVersion: boolean }>;
+    const shared = federationOptions(app({}, { mode: 'production' })).shared as Record<
+      string,
+      { singleton: boolean; strictVersion: boolean }
+    >;
     expect(shared.react?.singleton).toBe(true);
     expect(shared['@gatehouse/auth-lib']).toMatchObject({ singleton: true, strictVersion: true });
   });
@@ -65,9 +69,13 @@ describe('defineApp', () => {
   it("minifies the files that carry the federation runtime, and the shell's router chunk, with swc and everything else with esbuild", () => {
     type Minimizer = { options: { include?: unknown; exclude?: unknown; minimizer: { implementation: { name: string } } } };
     const minimizers = (config: Configuration) => (config.optimization?.minimizer ?? []) as unknown as Minimizer[];
-    const matches = (minimizer: Minimizer | undefined, file: string) => webpack.ModuleFilenameHelpers.matchObject(minimizer?.options as never, file);
+    const matches = (minimizer: Minimizer | undefined, file: string) =>
+      webpack.ModuleFilenameHelpers.matchObject(minimizer?.options as never, file);
     const shell = defineApp({ name: 'gatehouse_shell', dir, port: 3000, exposes: { './auth': './src/auth/index.ts' } });
-    for (const [config, routerByTerser] of [[app({}, { mode: 'production' }), false], [shell({}, { mode: 'production' }), true]] as const) {
+    for (const [config, routerByTerser] of [
+      [app({}, { mode: 'production' }), false],
+      [shell({}, { mode: 'production' }), true],
+    ] as const) {
       const [terser, rest] = minimizers(config);
       expect(terser?.options.minimizer.implementation.name).toBe('swcMinify');
       expect(rest?.options.minimizer.implementation.name).toBe('esbuildMinify');
@@ -84,7 +92,10 @@ describe('defineApp', () => {
 
   it('puts the router subset and react-router in one chunk named router (what terser matches)', () => {
     const splitChunks = app({}, { mode: 'production' }).optimization?.splitChunks;
-    const group = (splitChunks && splitChunks.cacheGroups?.['router']) as { name: string; test: (module: { resource?: string }) => boolean };
+    const group = (splitChunks && splitChunks.cacheGroups?.['router']) as {
+      name: string;
+      test: (module: { resource?: string }) => boolean;
+    };
     expect(group.name).toBe('router');
     expect(group.test({ resource: ROUTER_SUBSET })).toBe(true);
     expect(group.test({ resource: path.join('/app', 'node_modules', 'react-router', 'dist', 'development', 'chunk-X.mjs') })).toBe(true);
@@ -116,9 +127,14 @@ describe('defineApp', () => {
     expect(federationOptions(remote).experiments).toMatchObject({ externalRuntime: true });
     expect(federationOptions(remote).runtimePlugins).toBeUndefined();
     expect(remote.plugins?.some((plugin) => plugin instanceof StandaloneRuntimeCorePlugin)).toBe(true);
-    const shell = defineApp({ name: 'gatehouse_shell', dir, port: 3000, exposes: { './auth': './src/auth/index.ts' } })({}, { mode: 'production' });
+    const shell = defineApp({ name: 'gatehouse_shell', dir, port: 3000, exposes: { './auth': './src/auth/index.ts' } })(
+      {},
+      { mode: 'production' },
+    );
     // the ES module build of the plugin, which imports the same runtime-core as the bundler runtime
-    expect(federationOptions(shell).runtimePlugins).toEqual([expect.stringMatching(/inject-external-runtime-core-plugin[\\/]dist[\\/]index\.js$/)]);
+    expect(federationOptions(shell).runtimePlugins).toEqual([
+      expect.stringMatching(/inject-external-runtime-core-plugin[\\/]dist[\\/]index\.js$/),
+    ]);
     expect(shell.plugins?.some((plugin) => plugin instanceof StandaloneRuntimeCorePlugin)).toBe(false);
   });
 
@@ -129,13 +145,18 @@ describe('defineApp', () => {
     const headers = devServer.headers as (request: { headers: { origin?: string } }) => Record<string, string>;
     // same-site: the shell's <script> loads (no Origin header, another port) pass; other sites' do not
     const base = { Vary: 'Origin', 'Cross-Origin-Resource-Policy': 'same-site' };
-    expect(headers({ headers: { origin: 'http://localhost:3000' } })).toEqual({ ...base, 'Access-Control-Allow-Origin': 'http://localhost:3000' });
+    expect(headers({ headers: { origin: 'http://localhost:3000' } })).toEqual({
+      ...base,
+      'Access-Control-Allow-Origin': 'http://localhost:3000',
+    });
     expect(headers({ headers: { origin: 'http://evil.example' } })).toEqual(base);
     expect(headers({ headers: {} })).toEqual(base);
   });
-  it("grants CORS to the origins an app names (a deployed shell that loads it through a per-tab override)", () => {
-    const headers = defineApp({ name: 'profile', dir, port: 3001, shellOrigins: ['https://app.example.com', 'http://127.0.0.1:*'] })({}, { mode: 'development' })
-      .devServer.headers as (request: { headers: { origin?: string } }) => Record<string, string>;
+  it('grants CORS to the origins an app names (a deployed shell that loads it through a per-tab override)', () => {
+    const headers = defineApp({ name: 'profile', dir, port: 3001, shellOrigins: ['https://app.example.com', 'http://127.0.0.1:*'] })(
+      {},
+      { mode: 'development' },
+    ).devServer.headers as (request: { headers: { origin?: string } }) => Record<string, string>;
     expect(headers({ headers: { origin: 'https://app.example.com' } })['Access-Control-Allow-Origin']).toBe('https://app.example.com');
     expect(headers({ headers: { origin: 'http://127.0.0.1:4100' } })['Access-Control-Allow-Origin']).toBe('http://127.0.0.1:4100');
     expect(headers({ headers: { origin: 'http://127.0.0.1:41x' } })['Access-Control-Allow-Origin']).toBeUndefined();

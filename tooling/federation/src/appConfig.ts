@@ -169,7 +169,12 @@ export function defineApp(app: AppDefinition) {
             // The shell's router too: react-router ships as one 370 KB module, and of what webpack marks unused
             // in it only a folding minifier (terser, swc) drops the unreferenced functions (50 KiB gzip with esbuild, 15 with swc).
             minimizer: [
-              new TerserPlugin({ include: foldedFiles, minify: TerserPlugin.swcMinify, parallel: false, terserOptions: { compress: { passes: 2 } } }),
+              new TerserPlugin({
+                include: foldedFiles,
+                minify: TerserPlugin.swcMinify,
+                parallel: false,
+                terserOptions: { compress: { passes: 2 } },
+              }),
               new TerserPlugin({ exclude: foldedFiles, minify: TerserPlugin.esbuildMinify, parallel: false }),
             ],
             splitChunks: {

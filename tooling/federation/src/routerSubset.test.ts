@@ -8,15 +8,26 @@ const fixture = path.join(__dirname, '..', 'test', 'fixtures', 'router-remote');
 
 /** Builds the fixture remote (development mode: no minifier) with the real Gatehouse config. */
 function buildFixture(): Promise<Stats> {
-  const config = defineApp({ name: 'router_fixture', dir: fixture, port: 3999, exposes: { './App': './src/App.tsx' } })({}, { mode: 'development' });
+  const config = defineApp({ name: 'router_fixture', dir: fixture, port: 3999, exposes: { './App': './src/App.tsx' } })(
+    {},
+    { mode: 'development' },
+  );
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-router-'));
   const { devServer: _devServer, ...build } = config;
   return new Promise((resolve, reject) => {
-    webpack({ ...build, output: { ...build.output, path: outDir, sourceMapFilename: '[file].map' }, devtool: false, infrastructureLogging: { level: 'error' } }, (error, stats) => {
-      fs.rmSync(outDir, { recursive: true, force: true });
-      if (error || !stats) reject(error ?? new Error('webpack gave no stats'));
-      else resolve(stats);
-    });
+    webpack(
+      {
+        ...build,
+        output: { ...build.output, path: outDir, sourceMapFilename: '[file].map' },
+        devtool: false,
+        infrastructureLogging: { level: 'error' },
+      },
+      (error, stats) => {
+        fs.rmSync(outDir, { recursive: true, force: true });
+        if (error || !stats) reject(error ?? new Error('webpack gave no stats'));
+        else resolve(stats);
+      },
+    );
   });
 }
 

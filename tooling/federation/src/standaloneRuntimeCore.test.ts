@@ -9,12 +9,29 @@ describe('StandaloneRuntimeCorePlugin', () => {
   it("emits a script that puts the federation runtime where a remote's container reads it", async () => {
     const emitted = new Map<string, string>();
     const compilation = {
-      hooks: { processAssets: { tapPromise: (_: unknown, run: () => Promise<void>) => { void run; (compilation as { run?: () => Promise<void> }).run = run; } } },
+      hooks: {
+        processAssets: {
+          tapPromise: (_: unknown, run: () => Promise<void>) => {
+            void run;
+            (compilation as { run?: () => Promise<void> }).run = run;
+          },
+        },
+      },
       emitAsset: (name: string, source: { source(): string | Buffer }) => emitted.set(name, String(source.source())),
     };
     const compiler = {
       webpack,
-      hooks: { thisCompilation: { tap: (_: string, fn: (c: unknown) => void) => { try { fn(compilation); } catch { /* html hooks need a real compilation */ } } } },
+      hooks: {
+        thisCompilation: {
+          tap: (_: string, fn: (c: unknown) => void) => {
+            try {
+              fn(compilation);
+            } catch {
+              /* html hooks need a real compilation */
+            }
+          },
+        },
+      },
     };
     new StandaloneRuntimeCorePlugin(dir, true).apply(compiler as never);
     await (compilation as unknown as { run: () => Promise<void> }).run();

@@ -104,7 +104,7 @@ function writeOutside(options: NewRemoteOptions, root: string, io: CliIo): numbe
       '  npm install && npm test && npm run build',
       '  npx gatehouse-contract-check --shell <the deployed shell>   does the build fit what it shares?',
       '  npm start                                                  the remote alone, signing in by itself',
-      'Then add it to the shell\'s config.json (its README says how).',
+      "Then add it to the shell's config.json (its README says how).",
     ].join('\n'),
   );
   return 0;

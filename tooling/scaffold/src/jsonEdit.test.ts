@@ -11,7 +11,9 @@ describe('appendToArray', () => {
   });
 
   it('opens an empty array', () => {
-    expect(appendToArray('{\n  "remotes": []\n}\n', ['remotes'], { name: 'x' })).toBe('{\n  "remotes": [\n    {\n      "name": "x"\n    }\n  ]\n}\n');
+    expect(appendToArray('{\n  "remotes": []\n}\n', ['remotes'], { name: 'x' })).toBe(
+      '{\n  "remotes": [\n    {\n      "name": "x"\n    }\n  ]\n}\n',
+    );
   });
 
   it('follows a path through arrays and keeps strings with brackets intact', () => {
@@ -27,6 +29,8 @@ describe('appendToArray', () => {
 
 describe('format', () => {
   it('keeps short arrays and objects on one line, as the hand-written files do', () => {
-    expect(format({ name: 'x', roles: ['a'], clients: { r: ['v'] } }, '', true)).toBe('{\n  "name": "x",\n  "roles": ["a"],\n  "clients": { "r": ["v"] }\n}');
+    expect(format({ name: 'x', roles: ['a'], clients: { r: ['v'] } }, '', true)).toBe(
+      '{\n  "name": "x",\n  "roles": ["a"],\n  "clients": { "r": ["v"] }\n}',
+    );
   });
 });

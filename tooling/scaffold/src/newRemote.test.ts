@@ -10,7 +10,13 @@ async function run(argv: string[], root: string, portIsFree = allFree) {
   const out: string[] = [];
   const err: string[] = [];
   const install = jest.fn(async () => 0);
-  const code = await runNewRemote([...argv, '--root', root], { cwd: root, out: (t) => out.push(t), err: (t) => err.push(t), portIsFree, install });
+  const code = await runNewRemote([...argv, '--root', root], {
+    cwd: root,
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    portIsFree,
+    install,
+  });
   return { code, out: out.join('\n'), err: err.join('\n'), install };
 }
 
@@ -41,7 +47,10 @@ describe('new-remote', () => {
 
   it('registers it in the dev registry and adds its dev address to the demo realm, editing only those lines', async () => {
     const before = fs.readFileSync(path.join(root, 'shell/public/config.json'), 'utf8');
-    await run(['billing', '--route', '/money', '--title', 'Money', '--realm-role', 'admin', '--client-role', 'reports:viewer', '--skip-install'], root);
+    await run(
+      ['billing', '--route', '/money', '--title', 'Money', '--realm-role', 'admin', '--client-role', 'reports:viewer', '--skip-install'],
+      root,
+    );
     const registry = readJson(root, 'shell/public/config.json');
     expect(registry.remotes.at(-1)).toEqual({
       name: 'billing',

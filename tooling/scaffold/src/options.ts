@@ -36,7 +36,17 @@ export const USAGE = `Usage: npm run new-remote -- <name> [options]
   --packages <dir>           with --outside: depend on the tarballs \`npm pack\` wrote to <dir> instead
   --shell-url <url>          with --outside: the deployed shell its CI checks the contract against`;
 
-const VALUE_FLAGS = new Set(['--route', '--title', '--realm-role', '--client-role', '--port', '--root', '--outside', '--packages', '--shell-url']);
+const VALUE_FLAGS = new Set([
+  '--route',
+  '--title',
+  '--realm-role',
+  '--client-role',
+  '--port',
+  '--root',
+  '--outside',
+  '--packages',
+  '--shell-url',
+]);
 
 /** Parses the command line; returns the options and the problems with the command line itself. */
 export function parseOptions(argv: readonly string[]): { options: NewRemoteOptions; problems: string[] } {
@@ -49,7 +59,8 @@ export function parseOptions(argv: readonly string[]): { options: NewRemoteOptio
   let help = false;
   for (let i = 0; i < argv.length; i += 1) {
     const raw = argv[i] ?? '';
-    const [flag, inlineValue] = raw.startsWith('--') && raw.includes('=') ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)] : [raw, undefined];
+    const [flag, inlineValue] =
+      raw.startsWith('--') && raw.includes('=') ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)] : [raw, undefined];
     if (flag === '--help' || flag === '-h') help = true;
     else if (flag === '--skip-install') install = false;
     else if (VALUE_FLAGS.has(flag)) {

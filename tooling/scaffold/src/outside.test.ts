@@ -16,7 +16,19 @@ test('writes a standalone repository that depends on the published packages at t
   const dir = path.join(work, 'billing');
   const result = newOutsideRemote({ name: 'billing', dir, shellUrl: 'https://app.example.com' }, ROOT);
   expect(result).toMatchObject({ ok: true });
-  for (const file of ['package.json', 'package-lock.json', 'webpack.config.ts', 'tsconfig.json', 'jest.config.cjs', 'src/App.tsx', 'src/App.test.tsx', 'src/bootstrap.tsx', 'README.md', '.github/workflows/ci.yml', 'public/config.json']) {
+  for (const file of [
+    'package.json',
+    'package-lock.json',
+    'webpack.config.ts',
+    'tsconfig.json',
+    'jest.config.cjs',
+    'src/App.tsx',
+    'src/App.test.tsx',
+    'src/bootstrap.tsx',
+    'README.md',
+    '.github/workflows/ci.yml',
+    'public/config.json',
+  ]) {
     expect(fs.existsSync(path.join(dir, file))).toBe(true);
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -30,10 +42,14 @@ test('writes a standalone repository that depends on the published packages at t
     expect(fs.readFileSync(path.join(dir, file), 'utf8')).not.toMatch(/\.\.\/\.\.\/|tooling\//);
   }
   const ci = fs.readFileSync(path.join(dir, '.github/workflows/ci.yml'), 'utf8');
-  for (const step of ['npm ci', 'npm run typecheck', 'npm test', 'npm run build', 'gatehouse-contract-check --shell']) expect(ci).toContain(step);
+  for (const step of ['npm ci', 'npm run typecheck', 'npm test', 'npm run build', 'gatehouse-contract-check --shell'])
+    expect(ci).toContain(step);
   // The lockfile pins the platform's third-party tree and leaves the Gatehouse packages to the registry.
   const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
-  expect(lock.packages['node_modules/react']).toMatchObject({ version: pkg.dependencies.react, integrity: expect.stringMatching(/^sha512-/) });
+  expect(lock.packages['node_modules/react']).toMatchObject({
+    version: pkg.dependencies.react,
+    integrity: expect.stringMatching(/^sha512-/),
+  });
   expect(Object.keys(lock.packages).some((key) => key.startsWith('node_modules/@gatehouse/'))).toBe(false);
 });
 
@@ -48,7 +64,11 @@ test('refuses a folder that is not empty and a bad name, writing nothing', () =>
 
 test('the published packages share the version in lerna.json; every other workspace package is private', () => {
   const version = read('lerna.json').version;
-  const folders: Record<string, string> = { '@gatehouse/auth-lib': 'auth-lib', '@gatehouse/federation': 'tooling/federation', '@gatehouse/contract-check': 'tooling/contract-check' };
+  const folders: Record<string, string> = {
+    '@gatehouse/auth-lib': 'auth-lib',
+    '@gatehouse/federation': 'tooling/federation',
+    '@gatehouse/contract-check': 'tooling/contract-check',
+  };
   for (const name of PUBLISHED_PACKAGES) {
     const pkg = read(`${folders[name]}/package.json`);
     expect({ name: pkg.name, version: pkg.version, private: pkg.private }).toEqual({ name, version, private: undefined });

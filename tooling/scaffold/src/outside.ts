@@ -24,7 +24,8 @@ export interface OutsideOptions {
   readonly shellUrl?: string | undefined;
 }
 
-export type OutsideResult = { readonly ok: true; readonly created: readonly string[] } | { readonly ok: false; readonly problems: readonly string[] };
+export type OutsideResult =
+  { readonly ok: true; readonly created: readonly string[] } | { readonly ok: false; readonly problems: readonly string[] };
 
 /**
  * Writes a remote as a standalone repository at `options.dir`: the same app files as a remote inside
@@ -34,8 +35,10 @@ export type OutsideResult = { readonly ok: true; readonly created: readonly stri
  */
 export function newOutsideRemote(options: OutsideOptions, root: string): OutsideResult {
   const problems: string[] = [];
-  if (!REMOTE_NAME.test(options.name)) problems.push(`"${options.name}" is not a valid remote name: lower-case letters, digits and _ (e.g. "billing").`);
-  if (fs.existsSync(options.dir) && fs.readdirSync(options.dir).length > 0) problems.push(`${options.dir} exists and is not empty; name a new folder.`);
+  if (!REMOTE_NAME.test(options.name))
+    problems.push(`"${options.name}" is not a valid remote name: lower-case letters, digits and _ (e.g. "billing").`);
+  if (fs.existsSync(options.dir) && fs.readdirSync(options.dir).length > 0)
+    problems.push(`${options.dir} exists and is not empty; name a new folder.`);
   let gatehouse: Record<string, string> = {};
   try {
     gatehouse = gatehouseVersions(root, options.packages);
@@ -83,7 +86,8 @@ function gatehouseVersions(root: string, packages: string | undefined): Record<s
       continue;
     }
     const tarball = path.resolve(packages, `${pkg.slice(1).replace('/', '-')}-${version}.tgz`);
-    if (!fs.existsSync(tarball)) throw new Error(`${tarball} does not exist: run \`npm pack\` in ${folder} (--pack-destination ${packages}) first.`);
+    if (!fs.existsSync(tarball))
+      throw new Error(`${tarball} does not exist: run \`npm pack\` in ${folder} (--pack-destination ${packages}) first.`);
     specs[pkg] = `file:${tarball}`;
   }
   return specs;
@@ -91,6 +95,10 @@ function gatehouseVersions(root: string, packages: string | undefined): Record<s
 
 /** The versions of the tools the repository itself pins (TypeScript, jest, webpack…), so a remote starts on the same. */
 function toolVersions(root: string, pinned: Readonly<Record<string, string>>): Record<string, string> {
-  const read = (file: string) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const read = (file: string) =>
+    JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
   return { ...read('package.json').devDependencies, ...read('tooling/federation/package.json').dependencies, ...pinned };
 }

@@ -29,18 +29,27 @@ export const LAST_PORT = 3099;
  * Checks every option against the repository and lists every problem at once, so a person fixes them in
  * one go. Only a plan without problems is ever written.
  */
-export async function planRemote(options: NewRemoteOptions, workspace: Workspace, portIsFree: PortProbe): Promise<{ plan: RemotePlan | null; problems: string[] }> {
+export async function planRemote(
+  options: NewRemoteOptions,
+  workspace: Workspace,
+  portIsFree: PortProbe,
+): Promise<{ plan: RemotePlan | null; problems: string[] }> {
   const problems: string[] = [];
   const name = options.name ?? '';
   if (name === '') problems.push('Name the remote: npm run new-remote -- <name>.');
   else if (name.includes('-')) {
-    problems.push(`"${name}" has a "-": the name becomes the remote's JavaScript name in the federation runtime, so use "${name.replace(/-/g, '_')}" or "${name.replace(/-/g, '')}".`);
+    problems.push(
+      `"${name}" has a "-": the name becomes the remote's JavaScript name in the federation runtime, so use "${name.replace(/-/g, '_')}" or "${name.replace(/-/g, '')}".`,
+    );
   } else if (!REMOTE_NAME.test(name)) {
-    problems.push(`"${name}" is not a valid remote name: start with a lower-case letter, then lower-case letters, digits or _ (e.g. "billing").`);
+    problems.push(
+      `"${name}" is not a valid remote name: start with a lower-case letter, then lower-case letters, digits or _ (e.g. "billing").`,
+    );
   } else if (name.length > 40) problems.push(`"${name}" is longer than 40 characters.`);
   else if (RESERVED.has(name)) problems.push(`"${name}" is reserved; choose another name.`);
   else if (workspace.remoteFolders.includes(name)) problems.push(`remotes/${name} already exists.`);
-  else if (workspace.remotes.some((r) => r.name === name)) problems.push(`The registry (shell/public/config.json) already has a remote named "${name}".`);
+  else if (workspace.remotes.some((r) => r.name === name))
+    problems.push(`The registry (shell/public/config.json) already has a remote named "${name}".`);
 
   const route = options.route ?? `/${name.replace(/_/g, '-')}`;
   if (options.route !== null && !ROUTE.test(route)) {
@@ -61,7 +70,9 @@ export async function planRemote(options: NewRemoteOptions, workspace: Workspace
   const realmRoles = [...new Set(options.realmRoles)];
   for (const role of realmRoles) {
     if (!workspace.realm.realmRoles.includes(role)) {
-      problems.push(`The realm role "${role}" is not in the demo realm (it has: ${workspace.realm.realmRoles.join(', ') || 'none'}). Add it to deploy/keycloak/gatehouse-realm.json and give it to a demo user first.`);
+      problems.push(
+        `The realm role "${role}" is not in the demo realm (it has: ${workspace.realm.realmRoles.join(', ') || 'none'}). Add it to deploy/keycloak/gatehouse-realm.json and give it to a demo user first.`,
+      );
     }
   }
   const clientRoles: Record<string, string[]> = {};
@@ -72,14 +83,20 @@ export async function planRemote(options: NewRemoteOptions, workspace: Workspace
       continue;
     }
     const known = workspace.realm.clientRoles[client];
-    if (!known) problems.push(`The demo realm has no roles for a client "${client}" (clients with roles: ${Object.keys(workspace.realm.clientRoles).join(', ') || 'none'}).`);
-    else if (!known.includes(role)) problems.push(`The client "${client}" has no role "${role}" in the demo realm (it has: ${known.join(', ')}).`);
+    if (!known)
+      problems.push(
+        `The demo realm has no roles for a client "${client}" (clients with roles: ${Object.keys(workspace.realm.clientRoles).join(', ') || 'none'}).`,
+      );
+    else if (!known.includes(role))
+      problems.push(`The client "${client}" has no role "${role}" in the demo realm (it has: ${known.join(', ')}).`);
     else if (!(clientRoles[client] ??= []).includes(role)) clientRoles[client]!.push(role);
   }
 
   const clientId = workspace.registry.identityProvider.clientId;
   if (!workspace.realm.clients[clientId]) {
-    problems.push(`The demo realm has no client "${clientId}" (the registry's identityProvider.clientId), so the redirect address cannot be added.`);
+    problems.push(
+      `The demo realm has no client "${clientId}" (the registry's identityProvider.clientId), so the redirect address cannot be added.`,
+    );
   }
 
   const port = await choosePort(options.port, workspace, portIsFree, problems);
@@ -87,7 +104,12 @@ export async function planRemote(options: NewRemoteOptions, workspace: Workspace
   return { plan: { name, packageName: `@gatehouse/remote-${name}`, title, route, port, realmRoles, clientRoles }, problems };
 }
 
-async function choosePort(requested: string | null, workspace: Workspace, portIsFree: PortProbe, problems: string[]): Promise<number | null> {
+async function choosePort(
+  requested: string | null,
+  workspace: Workspace,
+  portIsFree: PortProbe,
+  problems: string[],
+): Promise<number | null> {
   if (requested !== null) {
     const port = Number(requested);
     if (!/^\d+$/.test(requested) || port < 1024 || port > 65535) {
@@ -95,8 +117,10 @@ async function choosePort(requested: string | null, workspace: Workspace, portIs
       return null;
     }
     const owner = workspace.remotes.find((r) => r.port === port);
-    if (owner) problems.push(`Port ${port} is taken by the remote "${owner.name}"; pick another with --port, or leave it out to get a free one.`);
-    else if (workspace.usedPorts.has(port)) problems.push(`Port ${port} is used by the shell or the identity provider; pick another with --port.`);
+    if (owner)
+      problems.push(`Port ${port} is taken by the remote "${owner.name}"; pick another with --port, or leave it out to get a free one.`);
+    else if (workspace.usedPorts.has(port))
+      problems.push(`Port ${port} is used by the shell or the identity provider; pick another with --port.`);
     else if (!(await portIsFree(port))) problems.push(`Port ${port} is in use on this machine; pick another with --port.`);
     return port;
   }

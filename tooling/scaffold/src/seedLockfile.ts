@@ -12,9 +12,17 @@ type LockEntry = Record<string, unknown>;
  * `npm install` work from the npm cache alone: npm 11 resolves a package without a lockfile from its
  * full registry document, which an npm cache filled by lockfile installs does not hold (decisions/0017).
  */
-export function seedLockfile(root: string, manifest: { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> }): string {
+export function seedLockfile(
+  root: string,
+  manifest: { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> },
+): string {
   const source = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
-  const rootEntry = { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies };
+  const rootEntry = {
+    name: manifest.name,
+    version: manifest.version,
+    dependencies: manifest.dependencies,
+    devDependencies: manifest.devDependencies,
+  };
   const packages: Record<string, LockEntry> = { '': rootEntry };
   for (const [location, entry] of Object.entries(source.packages)) {
     // Only installed packages; workspace folders and their links are this repository's own.
@@ -33,14 +41,15 @@ export function seedLockfile(root: string, manifest: { name: string; version: st
 function tarballEntry(tarball: string): LockEntry {
   const pkg = JSON.parse(readFromTarball(tarball, 'package/package.json')) as Record<string, unknown>;
   const entry: LockEntry = { version: pkg['version'], resolved: `file:${tarball}` };
-  for (const field of ['license', 'dependencies', 'peerDependencies', 'bin', 'engines']) if (pkg[field] !== undefined) entry[field] = pkg[field];
+  for (const field of ['license', 'dependencies', 'peerDependencies', 'bin', 'engines'])
+    if (pkg[field] !== undefined) entry[field] = pkg[field];
   return entry;
 }
 
 /** One file of a .tgz (ustar), without a dependency for it. */
 function readFromTarball(tarball: string, wanted: string): string {
   const tar = zlib.gunzipSync(fs.readFileSync(tarball));
-  for (let offset = 0; offset + 512 <= tar.length; ) {
+  for (let offset = 0; offset + 512 <= tar.length;) {
     const header = tar.subarray(offset, offset + 512);
     const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
     if (name === '') break;

@@ -16,7 +16,11 @@ export function renderTemplate(
 ): Map<string, string> {
   const files = new Map<string, string>();
   for (const file of listFiles(dir)) {
-    const relative = path.relative(dir, file).split(path.sep).join('/').replace(/\.tmpl$/, '');
+    const relative = path
+      .relative(dir, file)
+      .split(path.sep)
+      .join('/')
+      .replace(/\.tmpl$/, '');
     const text = fs.readFileSync(file, 'utf8').replace(/\{\{([\w:@/.-]+)\}\}/g, (_, key: string) => {
       const value = key.startsWith('version:') ? versions[key.slice('version:'.length)] : values[key];
       if (value === undefined) throw new Error(`The template ${relative} uses {{${key}}}, which has no value.`);

@@ -54,7 +54,10 @@ export function readWorkspace(root: string): Workspace {
   const realm = readRealm(root);
   const remotesDir = path.join(root, PATHS.remotes);
   const remoteFolders = fs.existsSync(remotesDir)
-    ? fs.readdirSync(remotesDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)
+    ? fs
+        .readdirSync(remotesDir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
     : [];
 
   const remotes: ExistingRemote[] = remoteFolders.map((name) => ({
@@ -148,6 +151,8 @@ function parseJson<T>(text: string, file: string): T {
   try {
     return JSON.parse(text) as T;
   } catch (error) {
-    throw new Error(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix it first.`, { cause: error });
+    throw new Error(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix it first.`, {
+      cause: error,
+    });
   }
 }

@@ -40,7 +40,8 @@ const CHROMIUM_ARGS = [
 function findChromium() {
   const fromEnv = process.env.CHROMIUM_PATH;
   if (fromEnv) {
-    if (!isExecutable(fromEnv)) throw new Error(`CHROMIUM_PATH is ${fromEnv}, which is not an executable file. Point it at a Chromium build, or unset it.`);
+    if (!isExecutable(fromEnv))
+      throw new Error(`CHROMIUM_PATH is ${fromEnv}, which is not an executable file. Point it at a Chromium build, or unset it.`);
     return { path: fromEnv, source: 'CHROMIUM_PATH' };
   }
   for (const candidate of SYSTEM_CANDIDATES) {

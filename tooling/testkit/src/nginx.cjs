@@ -12,7 +12,8 @@ const MIME_TYPES_CANDIDATES = ['/etc/nginx/mime.types', '/usr/local/etc/nginx/mi
 function findNginx() {
   const fromEnv = process.env.NGINX_BIN;
   if (fromEnv) {
-    if (!isExecutable(fromEnv)) throw new Error(`NGINX_BIN is ${fromEnv}, which is not an executable file. Point it at nginx, or unset it.`);
+    if (!isExecutable(fromEnv))
+      throw new Error(`NGINX_BIN is ${fromEnv}, which is not an executable file. Point it at nginx, or unset it.`);
     return fromEnv;
   }
   if (isExecutable('/usr/sbin/nginx')) return '/usr/sbin/nginx';
@@ -21,20 +22,26 @@ function findNginx() {
 
 /** The command that installs nginx on this machine. */
 function nginxInstallCommand() {
-  return isDebian() ? `${isRoot() ? '' : 'sudo '}apt-get install -y nginx-light` : 'brew install nginx   (or your system\'s nginx package)';
+  return isDebian() ? `${isRoot() ? '' : 'sudo '}apt-get install -y nginx-light` : "brew install nginx   (or your system's nginx package)";
 }
 
 /** nginx, or an error that says how to install it. */
 function requireNginx() {
   const nginx = findNginx();
-  if (!nginx) throw new Error(`nginx not found (NGINX_BIN is not set, no /usr/sbin/nginx, none on PATH). Install it with \`${nginxInstallCommand()}\`, or set NGINX_BIN.`);
+  if (!nginx)
+    throw new Error(
+      `nginx not found (NGINX_BIN is not set, no /usr/sbin/nginx, none on PATH). Install it with \`${nginxInstallCommand()}\`, or set NGINX_BIN.`,
+    );
   return nginx;
 }
 
 /** nginx's mime.types, or an error that says nginx is missing. */
 function findMimeTypes() {
   const found = MIME_TYPES_CANDIDATES.find((file) => existsSync(file));
-  if (!found) throw new Error(`nginx's mime.types not found (looked in ${MIME_TYPES_CANDIDATES.join(', ')}). Install nginx with \`${nginxInstallCommand()}\`.`);
+  if (!found)
+    throw new Error(
+      `nginx's mime.types not found (looked in ${MIME_TYPES_CANDIDATES.join(', ')}). Install nginx with \`${nginxInstallCommand()}\`.`,
+    );
   return found;
 }
 

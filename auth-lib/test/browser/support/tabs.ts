@@ -55,12 +55,19 @@ export function watchTokenEndpoint(context: BrowserContext, idpUrl: string): Tok
  * Every tab asks for a token every `intervalMs` until `cycles` new tokens have been issued; returns the
  * labels of the distinct tokens each tab saw, in order.
  */
-export async function useTokensInEveryTab(pages: readonly Page[], log: TokenEndpointLog, cycles: number, intervalMs = 250): Promise<string[][]> {
+export async function useTokensInEveryTab(
+  pages: readonly Page[],
+  log: TokenEndpointLog,
+  cycles: number,
+  intervalMs = 250,
+): Promise<string[][]> {
   const seen = pages.map(() => [] as string[]);
   const deadline = Date.now() + 120_000;
   while (log.issued.length < cycles) {
     if (Date.now() > deadline) throw new Error(`only ${log.issued.length} of ${cycles} refresh cycles in 120 s`);
-    const tokens = await Promise.all(pages.map(async (page) => tokenLabel(await page.evaluate(() => window.gatehouse!.session.getToken()))));
+    const tokens = await Promise.all(
+      pages.map(async (page) => tokenLabel(await page.evaluate(() => window.gatehouse!.session.getToken()))),
+    );
     tokens.forEach((token, i) => {
       const list = seen[i]!;
       if (list[list.length - 1] !== token) list.push(token);

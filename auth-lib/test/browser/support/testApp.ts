@@ -48,7 +48,9 @@ export async function startTestApp(): Promise<TestApp> {
     if (path === '/silent-check-sso.html') return void res.writeHead(200, { 'content-type': 'text/html' }).end(SILENT_CHECK_SSO_HTML);
     if (path === '/silent-check-sso.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(SILENT_CHECK_SSO_SCRIPT);
     if (path === '/api/echo') {
-      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ authorization: req.headers.authorization ?? null }));
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ authorization: req.headers.authorization ?? null }));
     }
     res.writeHead(200, { 'content-type': 'text/html' }).end(INDEX_HTML);
   });
@@ -67,4 +69,3 @@ export async function startTestApp(): Promise<TestApp> {
       }),
   };
 }
-

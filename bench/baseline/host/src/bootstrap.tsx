@@ -21,7 +21,16 @@ function App() {
       </nav>
       <Routes>
         <Route path="/" element={<h1 elementtiming="home-heading">Home</h1>} />
-        <Route path="/profile" element={<RequireSignIn><Suspense fallback={<p>Loading…</p>}><Profile /></Suspense></RequireSignIn>} />
+        <Route
+          path="/profile"
+          element={
+            <RequireSignIn>
+              <Suspense fallback={<p>Loading…</p>}>
+                <Profile />
+              </Suspense>
+            </RequireSignIn>
+          }
+        />
       </Routes>
     </BrowserRouter>
   );
@@ -33,6 +42,8 @@ keycloak
     auth.authenticated = authenticated;
     auth.username = keycloak.tokenParsed?.['preferred_username'] ?? null;
     auth.token = keycloak.token ?? null;
-    keycloak.onAuthRefreshSuccess = () => { auth.token = keycloak.token ?? null; };
+    keycloak.onAuthRefreshSuccess = () => {
+      auth.token = keycloak.token ?? null;
+    };
     createRoot(document.getElementById('root')!).render(<App />);
   });

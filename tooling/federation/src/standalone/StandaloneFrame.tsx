@@ -16,7 +16,12 @@ export function StandaloneFrame({ title, children }: { title: string; children: 
 
   let body: ReactNode;
   if (snapshot.status === 'authenticated') body = children;
-  else if (snapshot.status === 'loading') body = <p className="gh-muted" role="status">Checking your sign-in…</p>;
+  else if (snapshot.status === 'loading')
+    body = (
+      <p className="gh-muted" role="status">
+        Checking your sign-in…
+      </p>
+    );
   else if (snapshot.status === 'error') {
     body = (
       <section className="gh-card gh-error" role="alert">
