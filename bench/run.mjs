@@ -51,6 +51,18 @@ const spreadOf = (values, digits) => {
   return { median: round(s.median, digits), min: round(s.min, digits), max: round(s.max, digits), n: s.n };
 };
 
+/** The page-visible keys of one setup (Gatehouse or the baseline) from its cold-load timings. */
+function recordVisibleTimes(target, publicTimes, remoteTimes, label) {
+  const pub = spreadOf(publicTimes, 0);
+  const rem = spreadOf(remoteTimes, 0);
+  target.time_to_public_visible_ms = pub.median;
+  target.time_to_remote_visible_ms = rem.median;
+  target.spread.time_to_public_visible_ms = pub;
+  target.spread.time_to_remote_visible_ms = rem;
+  target.auth_overhead_ratio = round(rem.median / pub.median, 2);
+  log(`${label}: public ${pub.median} ms, remote ${rem.median} ms`);
+}
+
 async function main() {
   const startedAt = Date.now();
   mkdirSync(WORK_DIR, { recursive: true });
@@ -147,22 +159,8 @@ async function main() {
         await rem.context.close();
       }
     }
-    const pubSpread = spreadOf(publicTimes, 0);
-    const remSpread = spreadOf(remoteTimes, 0);
-    results.time_to_public_visible_ms = pubSpread.median;
-    results.time_to_remote_visible_ms = remSpread.median;
-    results.spread.time_to_public_visible_ms = pubSpread;
-    results.spread.time_to_remote_visible_ms = remSpread;
-    results.auth_overhead_ratio = round(remSpread.median / pubSpread.median, 2);
-    log(`public ${pubSpread.median} ms, remote ${remSpread.median} ms`);
-    const basePubSpread = spreadOf(basePublicTimes, 0);
-    const baseRemSpread = spreadOf(baseRemoteTimes, 0);
-    baseline.time_to_public_visible_ms = basePubSpread.median;
-    baseline.time_to_remote_visible_ms = baseRemSpread.median;
-    baseline.spread.time_to_public_visible_ms = basePubSpread;
-    baseline.spread.time_to_remote_visible_ms = baseRemSpread;
-    baseline.auth_overhead_ratio = round(baseRemSpread.median / basePubSpread.median, 2);
-    log(`baseline: public ${basePubSpread.median} ms, remote ${baseRemSpread.median} ms`);
+    recordVisibleTimes(results, publicTimes, remoteTimes, 'Gatehouse');
+    recordVisibleTimes(baseline, basePublicTimes, baseRemoteTimes, 'baseline');
 
     // 4b. A second tab of a browser that is signed in (a live tab on /profile) opens /profile.
     const secondTab = spreadOf(await secondTabLoads(browser, session, LOADS), 0);

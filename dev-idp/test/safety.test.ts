@@ -14,6 +14,18 @@ const APP = 'http://localhost:3000';
 let idp: DevIdp;
 let admin: string;
 
+/** An authorization request of the code flow with PKCE, as keycloak-js sends it. */
+function codeFlowParams(): URLSearchParams {
+  return new URLSearchParams({
+    client_id: 'spa',
+    response_type: 'code',
+    scope: 'openid',
+    redirect_uri: `${APP}/`,
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  });
+}
+
 function realm(name: string): RealmRepresentation {
   const rep = demoRealm(name, APP);
   rep.clients?.forEach((c) => {
@@ -206,16 +218,7 @@ describe('bad input gets a 4xx, never a stack trace', () => {
 
 describe('headers and CORS', () => {
   test('login and logout pages refuse framing by other sites and sniffing; the status frame stays frameable', async () => {
-    const login = await fetch(
-      `${oidcUrl('safe', 'auth')}?${new URLSearchParams({
-        client_id: 'spa',
-        response_type: 'code',
-        scope: 'openid',
-        redirect_uri: `${APP}/`,
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      })}`,
-    );
+    const login = await fetch(`${oidcUrl('safe', 'auth')}?${codeFlowParams()}`);
     const logout = await fetch(oidcUrl('safe', 'logout'));
     for (const page of [login, logout]) {
       assert.equal(page.status, 200);
@@ -267,14 +270,7 @@ describe('unfinished logins and expired entries are swept', () => {
     await server.listen(0, '127.0.0.1');
     const runtime = await server.addRealm(realmFromRepresentation('flood', realm('flood')).realm);
     try {
-      const url = `${server.baseUrl}/realms/flood/protocol/openid-connect/auth?${new URLSearchParams({
-        client_id: 'spa',
-        response_type: 'code',
-        scope: 'openid',
-        redirect_uri: `${APP}/`,
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      })}`;
+      const url = `${server.baseUrl}/realms/flood/protocol/openid-connect/auth?${codeFlowParams()}`;
       for (let i = 0; i < 30; i++) assert.equal((await fetch(url)).status, 200);
       assert.ok(runtime.store.size >= 30);
       // a step-up abandoned half-way is remembered only as long as its login
