@@ -1,4 +1,5 @@
 import { createAuthFetch } from '../authFetch';
+import type { PageLocation, SessionDependencies } from './dependencies';
 import { AuthError } from '../errors';
 import type { LoginOptions, LogoutOptions, Profile, Session, SessionEvent, SessionSnapshot, SignOutReason, TokenOptions } from '../types';
 import type { ResolvedConfig } from './config';
@@ -6,46 +7,23 @@ import { initOptions } from './initOptions';
 import { keycloakLoginOptions } from './loginOptions';
 import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloak';
 import { unwireKeycloak, wireKeycloak } from './keycloakCallbacks';
-import { defaultTabChannel, type TabChannelFactory } from './otherTabs';
+import { defaultTabChannel } from './otherTabs';
 import { loadProfile } from './profile';
 import { SessionExpiry, watchActivity, type ExpiryHost } from './sessionExpiry';
-import { SessionCheckWatch, sessionCheckRefusedMessage, type MessageTarget } from './sessionCheck';
+import { SessionCheckWatch, sessionCheckRefusedMessage } from './sessionCheck';
 import { initError, isLoginCallback, pageUrl, unreachableError } from './sessionErrors';
 import { LOADING_SNAPSHOT, SIGNED_OUT, signedInSnapshot } from './snapshot';
 import { EventEmitter, SnapshotStore } from './store';
 import { TabCoordinator, type TabHost } from './tabCoordinator';
-import { defaultTabLocks, type TabLocks } from './tabLeader';
-import { TokenManager, type BackoffSettings } from './tokenManager';
+import { defaultTabLocks } from './tabLeader';
+import { TokenManager } from './tokenManager';
 import { adoptTokenSet, decodeClaims, expiryOf, isNewerTokenSet, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
 import { withTimeout } from './withTimeout';
 
 /** How long a new tab waits for the leading tab's tokens before it does check-sso itself. */
 const SEED_WAIT_MS = 1500;
 
-/** The address parts of the page the session needs. */
-export type PageLocation = Pick<Location, 'origin' | 'href' | 'pathname' | 'search' | 'hash'>;
-
-/** Collaborators of a session; every one has a browser default and exists so tests can pass fakes. */
-export interface SessionDependencies {
-  /** builds the keycloak-js instance; default loads keycloak-js */
-  readonly keycloakFactory?: KeycloakFactory;
-  /** channel to the page's other tabs; default `BroadcastChannel`, `null` to turn it off */
-  readonly tabChannel?: TabChannelFactory | null;
-  /** leader election between tabs; default `navigator.locks`, `null`: every tab refreshes for itself */
-  readonly tabLocks?: TabLocks | null;
-  /** used by `authFetch`; default the global `fetch` */
-  readonly fetch?: typeof fetch;
-  readonly location?: PageLocation;
-  /** where the provider's login-status frame posts its answers; default the page's window, `null` to not listen */
-  readonly window?: MessageTarget | null;
-  /** whether `authFetch` warns about untrusted origins; default: not a production build */
-  readonly development?: boolean;
-  readonly backoff?: BackoffSettings;
-  /** where visitor activity is watched for `idleTimeoutMinutes`; default the page's window */
-  readonly activityTarget?: Pick<Window, 'addEventListener' | 'removeEventListener'> | null;
-  /** milliseconds the `onBeforeSessionEnd` handlers get together; default 5000 */
-  readonly beforeEndBudgetMs?: number;
-}
+export type { PageLocation, SessionDependencies } from './dependencies';
 
 /**
  * The page's session over one keycloak-js instance: turns keycloak-js's single callbacks and
