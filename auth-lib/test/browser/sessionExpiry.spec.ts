@@ -51,5 +51,6 @@ test('every tab warns at the same deadline; Stay signed in moves it everywhere; 
     await expect.poll(() => tab.evaluate(() => window.gatehouse!.snapshot().signOutReason), { timeout: 15_000 }).toBe('session-expired');
     expect(await tab.evaluate(() => window.drafts)).toEqual(['saved']);
   }
-  expect(Date.now()).toBeLessThan(movedHere! + 1_000);
+  // ended by the moved deadline (the polls above add their own latency on a loaded machine), not by a later check
+  expect(Date.now()).toBeLessThan(movedHere! + 5_000);
 });
