@@ -1,4 +1,4 @@
-import { AuthProvider, createSession } from '@gatehouse/auth-lib';
+import { AuthProvider, createSession, type SessionEvent } from '@gatehouse/auth-lib';
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -12,6 +12,7 @@ import { compatibilityPlugin } from './registry/compatibilityPlugin';
 import { loadErrorPlugin } from './registry/loadErrorPlugin';
 import { redeployRecoveryPlugin } from './registry/redeployRecoveryPlugin';
 import { RemoteRegistry } from './registry/RemoteRegistry';
+import type { RemotePhaseEvent } from './registry/RemoteTimeline';
 import { remoteToFetchEarly } from './routing/access';
 import { ShellApp } from './ShellApp';
 import { ShellContext } from './ShellContext';
@@ -54,6 +55,11 @@ async function start(): Promise<void> {
     compatibilityPlugin(failures),
     redeployRecoveryPlugin(() => config.remotes),
   ]);
+  // Telemetry for any script on the page, one line: window.addEventListener('gatehouse:telemetry', (e) => …).
+  // Session events carry the user and times, remote events phases and durations; never a token.
+  const publish = (detail: SessionEvent | RemotePhaseEvent) => window.dispatchEvent(new CustomEvent('gatehouse:telemetry', { detail }));
+  session.on(publish);
+  registry.timeline.on(publish);
   // A deep link to a route that needs only a signed-in visitor fetches its remote in parallel with
   // the sign-in check (check-sso round trips) rather than after it.
   const early = remoteToFetchEarly(config.remotes, window.location.pathname);

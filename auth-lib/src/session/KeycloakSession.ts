@@ -125,7 +125,7 @@ export class KeycloakSession implements Session {
     await this.ready();
     const kc = this.kc;
     const signedIn = this.store.get().status === 'authenticated';
-    this.tabs?.announceSignOut();
+    this.tabs?.announceSignOut(reason === 'idle');
     this.end(reason);
     // keycloak-js still holds the ID token here, which it sends as id_token_hint so the provider
     // signs out without asking for confirmation; it then navigates away.
@@ -182,7 +182,7 @@ export class KeycloakSession implements Session {
       isSignedIn: () => this.store.get().status === 'authenticated',
       settled: () => this.ready(),
       receiveTokens: (set) => this.receiveTokens(set),
-      signedOutElsewhere: () => this.signedOutElsewhere(),
+      signedOutElsewhere: (idle) => this.signedOutElsewhere(idle),
       refreshRefusedElsewhere: () => {
         this.end('refresh-refused');
         this.kc?.clearToken();
@@ -265,8 +265,8 @@ export class KeycloakSession implements Session {
     this.events.emit({ type: 'signedOut', reason });
   }
 
-  private signedOutElsewhere(): void {
-    this.end('other-tab');
+  private signedOutElsewhere(idle: boolean): void {
+    this.end(idle ? 'idle' : 'other-tab');
     // drop the tokens from memory too; this also stops keycloak-js's login-status frame checks
     this.kc?.clearToken();
   }

@@ -13,7 +13,8 @@ export interface TabHost {
   settled(): Promise<unknown>;
   /** another tab sent its tokens (after a refresh, a sign-in, or as an answer) */
   receiveTokens(set: TokenSet): void;
-  signedOutElsewhere(): void;
+  /** another tab signed out (`idle`: it was the idle timeout, not the visitor) */
+  signedOutElsewhere(idle: boolean): void;
   /** the leader's refresh was refused by the provider: the session has ended */
   refreshRefusedElsewhere(): void;
   /** as leader: refresh for a follower (`force`: whatever the token's validity) */
@@ -134,8 +135,8 @@ export class TabCoordinator {
     if (tokens) this.post({ type: 'tokens', tokens });
   }
 
-  announceSignOut(): void {
-    this.post({ type: 'signed-out' });
+  announceSignOut(idle = false): void {
+    this.post(idle ? { type: 'signed-out', idle } : { type: 'signed-out' });
   }
 
   announceRefreshRefused(): void {
@@ -163,7 +164,7 @@ export class TabCoordinator {
     const message: Message = { ...raw, type: raw.type.slice(PREFIX.length) };
     switch (message.type) {
       case 'signed-out':
-        return this.host.signedOutElsewhere();
+        return this.host.signedOutElsewhere(message.idle === true);
       case 'tokens':
         if (isTokenSet(message.tokens)) this.tokensArrived(message.tokens);
         return;
