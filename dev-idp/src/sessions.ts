@@ -45,9 +45,10 @@ export class SessionRegistry {
 
   /** Records a new session (or returns the existing one); undefined when that id already ended. */
   open(id: string, userId: string, started = now()): SsoSession | undefined {
-    if (this.#ended.has(id)) return undefined;
     const existing = this.active(id);
     if (existing) return existing;
+    // an expired session is ended by `active` on the way: its id never opens again
+    if (this.#ended.has(id)) return undefined;
     const session = { id, userId, started, lastActive: now() };
     this.#sessions.set(id, session);
     return session;
@@ -63,6 +64,15 @@ export class SessionRegistry {
       return undefined;
     }
     return session;
+  }
+
+  /**
+   * Whether the session with this id has ended (an expired one is ended now, not at the next sweep).
+   * False for an id that never opened: a sign-in in progress.
+   */
+  ended(id: string): boolean {
+    this.active(id);
+    return this.#ended.has(id);
   }
 
   /** Marks activity (sign-in, refresh): restarts the idle timeout. */

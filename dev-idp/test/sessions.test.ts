@@ -4,6 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 
 import { startDevIdp } from '../src/index.js';
+import { createAdapterClass } from '../src/provider/adapter.js';
+import { MemoryStore } from '../src/provider/MemoryStore.js';
+import { SessionRegistry } from '../src/sessions.js';
 import type { DevIdp } from '../src/index.js';
 import { demoRealm } from './support/fixtures.js';
 import { FormBrowser } from './support/FormBrowser.js';
@@ -67,6 +70,28 @@ describe('sessions', () => {
       (error: oidc.ResponseBodyError) =>
         error.status === 400 && error.error === 'invalid_grant' && error.error_description === 'Session not active',
     );
+  });
+
+  test('a session past its idle timeout is not reused by the next authorization, even before the periodic sweep', async () => {
+    const registry = new SessionRegistry(() => ({ idle: 2, max: 3600 }));
+    const sso = registry.open('sid-1', 'alice');
+    assert.ok(sso);
+    const store = new MemoryStore();
+    // what createProvider wires: oidc-provider's Session model finds go through the realm's SSO sessions
+    const Adapter = createAdapterClass(
+      store,
+      () => undefined,
+      () => {},
+      (uid) => registry.ended(uid),
+    );
+    store.set('Session', 'browser-cookie', { uid: 'sid-1', accountId: 'alice' });
+    const sessions = new Adapter('Session');
+    assert.deepEqual(await sessions.find('browser-cookie'), { uid: 'sid-1', accountId: 'alice' });
+
+    sso.lastActive -= 3; // the idle timeout has passed; no sweep has run since
+    assert.equal(await sessions.find('browser-cookie'), undefined);
+    assert.equal(registry.open('sid-1', 'alice'), undefined, 'an ended session id never opens again');
+    assert.equal(registry.ended('sid-never-opened'), false, 'a sign-in in progress has not ended');
   });
 
   test('revokeRefreshToken: each refresh token works once, an older one is stale, and the session lives on', async () => {

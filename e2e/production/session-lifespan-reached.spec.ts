@@ -44,10 +44,6 @@ for (const { name, lifespans } of cases) {
       // The page stays where it was and asks to sign in; signing in returns to this route.
       await expect(page).toHaveURL(`${SHELL}/profile`);
       await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
-      // The page signs out at the refresh token's expiry, the provider at its own next check (dev-idp sweeps every
-      // second): a sign-in in between would reuse a session that ends before its code is exchanged. The visitor's
-      // next action comes later than that; give the provider the same second.
-      await page.waitForTimeout(2_000);
       await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
       await fillLoginForm(page, 'alice');
       await expect(page).toHaveURL(`${SHELL}/profile`);

@@ -36,6 +36,7 @@ export function createProvider(runtime: RealmRuntime): Provider {
         return client && toClientMetadata(client);
       },
       (grantId) => runtime.revoked.revokeGrant(grantId),
+      (uid) => runtime.sessions.ended(uid),
     ),
     jwks: { keys: [runtime.keys.privateJwk] },
     routes: KEYCLOAK_ROUTES,
