@@ -6,7 +6,7 @@
 //
 //   node bench/auth-timeline.mjs [--loads 3]     (uses the builds of the last `npm run bench`)
 
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,8 +19,31 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK_DIR = join(REPO_ROOT, 'bench/.work');
 const { values: args } = parseArgs({ options: { loads: { type: 'string', default: '3' } } });
 
+const SHELL_BUILD = join(WORK_DIR, 'builds', 'shell');
+
+/** The shell's script (its path on the server) whose source map lists `source`, e.g. keycloak-js's entry. */
+function shellScriptCarrying(source) {
+  const script = readdirSync(join(SHELL_BUILD, 'dist'))
+    .filter((file) => file.endsWith('.js') && existsSync(join(SHELL_BUILD, 'dist-sourcemaps', `${file}.map`)))
+    .find((file) =>
+      JSON.parse(readFileSync(join(SHELL_BUILD, 'dist-sourcemaps', `${file}.map`), 'utf8')).sources.some((s) => s.includes(source)),
+    );
+  if (!script) throw new Error(`no script of the shell's build carries ${source}: run \`npm run bench\` first`);
+  return `/${script}`;
+}
+const KEYCLOAK_CHUNK = shellScriptCarrying('node_modules/keycloak-js/lib/keycloak.js');
+const AUTH_LIB_CHUNK = shellScriptCarrying('auth-lib/src/session/KeycloakSession.ts');
+const CONFIG_CHUNK = shellScriptCarrying('src/config/schema.generated.cjs');
+const REACT_DOM_CHUNK = shellScriptCarrying('node_modules/react-dom/cjs/react-dom-client.production.js');
+
 /** The steps, each matched by the URL of the request that starts it and the one that ends it. */
 const STEPS = [
+  ['shell: config.json', (u) => u.origin === ORIGINS.shell && u.pathname === '/config.json'],
+  ['shell: page entry', (u) => u.origin === ORIGINS.shell && /^\/main\.[0-9a-f]+\.js$/.test(u.pathname)],
+  ['shell: auth-lib chunk', (u) => u.origin === ORIGINS.shell && u.pathname === AUTH_LIB_CHUNK],
+  ['shell: config validator chunk', (u) => u.origin === ORIGINS.shell && u.pathname === CONFIG_CHUNK],
+  ['shell: keycloak-js chunk', (u) => u.origin === ORIGINS.shell && u.pathname === KEYCLOAK_CHUNK],
+  ['shell: React DOM chunk', (u) => u.origin === ORIGINS.shell && u.pathname === REACT_DOM_CHUNK],
   ['3rd-party-cookie check (step1.html)', (u) => u.pathname.endsWith('/3p-cookies/step1.html')],
   ['3rd-party-cookie check (step2.html)', (u) => u.pathname.endsWith('/3p-cookies/step2.html')],
   ['login-status frame', (u) => u.pathname.endsWith('/login-status-iframe.html')],

@@ -46,8 +46,12 @@ export interface KeycloakServerSettings {
 /** Builds one keycloak-js instance. Injected so tests (and other runtimes) can pass a fake. */
 export type KeycloakFactory = (settings: KeycloakServerSettings) => KeycloakLike | Promise<KeycloakLike>;
 
-/** keycloak-js's module, requested once per page (by preloadIdentityClient or by the first session). */
-const importKeycloak = importOnce(() => import('keycloak-js'));
+/**
+ * keycloak-js's module, requested once per page (by preloadIdentityClient or by the first session).
+ * `webpackPreload`: a webpack build fetches its chunk together with the chunk that carries this module,
+ * not one round trip after it.
+ */
+const importKeycloak = importOnce(() => import(/* webpackPreload: true */ 'keycloak-js'));
 
 /**
  * Starts downloading keycloak-js now, so that it is on the page when the session starts instead of being
