@@ -24,15 +24,25 @@ export function seedLockfile(
     devDependencies: manifest.devDependencies,
   };
   const packages: Record<string, LockEntry> = { '': rootEntry };
+  const strip = ({ dev: _dev, optional: _optional, devOptional: _devOptional, peer: _peer, ...rest }: LockEntry): LockEntry => rest;
   for (const [location, entry] of Object.entries(source.packages)) {
     // Only installed packages; workspace folders and their links are this repository's own.
     if (!location.startsWith('node_modules/') || entry['link'] === true || location.startsWith('node_modules/@gatehouse/')) continue;
-    const { dev: _dev, optional: _optional, devOptional: _devOptional, peer: _peer, ...rest } = entry;
-    packages[location] = rest;
+    packages[location] = strip(entry);
   }
-  for (const [name, spec] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
-    if (!name.startsWith('@gatehouse/') || !spec.startsWith('file:')) continue;
+  const tarballs = Object.entries({ ...manifest.dependencies, ...manifest.devDependencies }).filter(
+    ([name, spec]) => name.startsWith('@gatehouse/') && spec.startsWith('file:'),
+  );
+  for (const [name, spec] of tarballs) {
     packages[`node_modules/${name}`] = tarballEntry(spec.slice('file:'.length));
+    // What the package's workspace has nested (a version the hoisted tree does not hold, e.g. contract-check's
+    // semver 7 beside the root's semver 6) goes under its installed folder; without it npm would have to ask
+    // the registry for that package's document, which an offline install cannot.
+    const folder = source.packages[`node_modules/${name}`]?.['resolved'];
+    if (typeof folder !== 'string') continue;
+    for (const [location, entry] of Object.entries(source.packages))
+      if (location.startsWith(`${folder}/node_modules/`) && entry['link'] !== true)
+        packages[`node_modules/${name}${location.slice(folder.length)}`] = strip(entry);
   }
   return `${JSON.stringify({ name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`;
 }
