@@ -42,6 +42,8 @@ export { RequireAuth } from './react/RequireAuth';
 export type { RequireAuthProps } from './react/RequireAuth';
 export { RequireRole } from './react/RequireRole';
 export type { RequireRoleProps } from './react/RequireRole';
+export { SignedInUser } from './react/SignedInUser';
+export type { SignedInUserProps } from './react/SignedInUser';
 
 // The version (the static files are `@gatehouse/auth-lib/public/silent-check-sso.{html,js}`)
 export { VERSION } from './version';

@@ -5,6 +5,7 @@ import { createTestSession } from '../testing';
 import { AuthProvider } from './AuthProvider';
 import { RequireAuth } from './RequireAuth';
 import { RequireRole } from './RequireRole';
+import { SignedInUser } from './SignedInUser';
 import type { TestSession } from '../testing';
 import type { ReactNode } from 'react';
 
@@ -129,5 +130,20 @@ describe('<RequireRole>', () => {
   test('renders a loading state while the session loads', () => {
     renderWith(createTestSession({ status: 'loading' }), <RequireRole realm="user">page</RequireRole>);
     expect(screen.getByRole('status')).toBeTruthy();
+  });
+});
+
+describe('<SignedInUser>', () => {
+  test("shows the signed-in user's name and signs out to the given page", () => {
+    const session = createTestSession();
+    renderWith(session, <SignedInUser redirectTo="/bye" />);
+    expect(screen.getByTestId('user-name').textContent).toBe(session.getSnapshot().user!.name);
+    act(() => screen.getByRole('button', { name: 'Sign out' }).click());
+    expect(session.calls.logout).toEqual([{ redirectTo: '/bye' }]);
+  });
+
+  test('shows nothing while no one is signed in', () => {
+    const { container } = renderWith(createTestSession({ user: null }), <SignedInUser />);
+    expect(container.textContent).toBe('');
   });
 });

@@ -1,4 +1,4 @@
-import { useAuth } from '@gatehouse/auth-lib';
+import { SignedInUser, useAuth } from '@gatehouse/auth-lib';
 import { NavLink } from 'react-router-dom';
 import { canOpen } from '../routing/access';
 import { useShell } from '../ShellContext';
@@ -24,14 +24,7 @@ export function Header() {
       </nav>
       <div className="gh-user">
         {snapshot.status === 'loading' && <span className="gh-muted">Checking sign-in…</span>}
-        {snapshot.status === 'authenticated' && (
-          <>
-            <span data-testid="user-name">{snapshot.user?.name}</span>
-            <button type="button" className="gh-button secondary" onClick={() => void session.logout({ redirectTo: '/' })}>
-              Sign out
-            </button>
-          </>
-        )}
+        <SignedInUser />
         {(snapshot.status === 'anonymous' || snapshot.status === 'error') && (
           <button type="button" className="gh-button" onClick={() => void session.login()}>
             Sign in

@@ -1,4 +1,4 @@
-import { useAuth, useSignInOnce } from '@gatehouse/auth-lib';
+import { SignedInUser, useAuth, useSignInOnce } from '@gatehouse/auth-lib';
 import type { ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 
@@ -48,14 +48,7 @@ export function StandaloneFrame({ title, children }: { title: string; children: 
         <span className="gh-brand">{title}</span>
         <span className="gh-nav gh-muted">standalone</span>
         <div className="gh-user">
-          {snapshot.status === 'authenticated' && (
-            <>
-              <span data-testid="user-name">{snapshot.user?.name}</span>
-              <button type="button" className="gh-button secondary" onClick={() => void session.logout({ redirectTo: '/' })}>
-                Sign out
-              </button>
-            </>
-          )}
+          <SignedInUser />
         </div>
       </header>
       <main className="gh-main">{body}</main>
