@@ -51,6 +51,7 @@ function findMimeTypes() {
  * others, and the path itself readable.
  *
  * @param {string} path
+ * @returns {boolean}
  */
 function readableByOthers(path) {
   let current;
