@@ -11,12 +11,11 @@
 // Also importable: `startPreview(options)` is what the production browser tests (e2e/production)
 // use to start the topology with a different config.json or remote folders.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.cjs';
-import { answers, killOnExit, startProcess, waitForUrl } from '../tooling/testkit/src/processes.cjs';
+import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.cjs';
+import { answers, killOnExit, notAServerError, startProcess, waitForUrl } from '../tooling/testkit/src/processes.cjs';
 import { assertValidInput, renderDeployment, renderTemplate, writeFiles, remotesOf, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,9 +29,6 @@ const SHELL_ORIGIN = 'http://localhost:4000';
 function log(message) {
   process.stderr.write(`[preview] ${message}\n`);
 }
-
-/** Anything but a server error counts as answering (a 404 of a deliberately missing file, say). */
-const NOT_A_SERVER_ERROR = (/** @type {number} */ status) => status < 500;
 
 /**
  * The children's output: all of it, or with `quiet` only their errors.
@@ -55,7 +51,7 @@ function forwardedOutput(quiet) {
  */
 export async function startIdentityProvider(identityProvider, options = {}) {
   const discovery = `${identityProvider.url.replace(/\/$/, '')}/realms/${identityProvider.realm}/.well-known/openid-configuration`;
-  if (await answers(discovery, { accept: NOT_A_SERVER_ERROR })) {
+  if (await answers(discovery, { accept: notAServerError })) {
     log(`identity provider already answers at ${identityProvider.url}; using it`);
     return null;
   }
@@ -66,7 +62,7 @@ export async function startIdentityProvider(identityProvider, options = {}) {
   log('starting the dev identity provider (npm run idp)');
   const idp = startProcess('npm', ['run', '--silent', 'idp'], { cwd: REPO_ROOT, stdio: forwardedOutput(options.quiet) });
   try {
-    await waitForUrl(discovery, { timeoutMs: 60_000, child: idp.child, name: 'the dev identity provider', accept: NOT_A_SERVER_ERROR });
+    await waitForUrl(discovery, { timeoutMs: 60_000, child: idp.child, name: 'the dev identity provider', accept: notAServerError });
   } catch (error) {
     await idp.stop();
     throw error;
@@ -169,9 +165,7 @@ export async function startPreview(options = {}) {
   );
   const nginxArgs = ['-p', previewDir, '-c', nginxConf, '-e', 'stderr'];
   const NGINX = requireNginx();
-  const check = spawnSync(NGINX, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
-  if (check.error) throw new Error(`Cannot run ${NGINX}: ${check.error.message}. Install nginx (Debian: nginx-light) or set NGINX_BIN.`);
-  if (check.status !== 0) throw new Error(`nginx rejected the generated configuration (${nginxConf}):\n${check.stderr}`);
+  checkNginxConfig(NGINX, nginxArgs);
 
   /** @type {ManagedProcess[]} */
   const children = [];
@@ -209,7 +203,7 @@ export async function startPreview(options = {}) {
     /** @type {Record<string, string>} */
     const urls = { shell: shellUrl };
     for (const r of remotes) urls[r.name] = `http://localhost:${r.listen}/mf-manifest.json`;
-    await waitForUrl(shellUrl, { timeoutMs: 10_000, child: nginx.child, name: 'nginx', accept: NOT_A_SERVER_ERROR });
+    await waitForUrl(shellUrl, { timeoutMs: 10_000, child: nginx.child, name: 'nginx', accept: notAServerError });
     urls.identityProvider = config.identityProvider.url;
     return { stop, exited: exitedPromise, urls };
   } catch (error) {

@@ -2,6 +2,7 @@
 // Where nginx and its mime.types are, for `npm run preview`, the production browser tests and the
 // benchmark. Plain Node, no dependencies.
 
+const { spawnSync } = require('node:child_process');
 const { existsSync, realpathSync, statSync } = require('node:fs');
 const { dirname } = require('node:path');
 const { isDebian, isExecutable, isRoot, onPath } = require('./systemTools.cjs');
@@ -43,6 +44,20 @@ function findMimeTypes() {
       `nginx's mime.types not found (looked in ${MIME_TYPES_CANDIDATES.join(', ')}). Install nginx with \`${nginxInstallCommand()}\`.`,
     );
   return found;
+}
+
+/**
+ * Has nginx test the configuration it is about to be started with (`nginx <args> -t -q`); throws with nginx's
+ * own words unless it accepts it.
+ *
+ * @param {string} nginx the binary (requireNginx())
+ * @param {readonly string[]} args the arguments it will be started with (`-p`, `-c <conf>`, `-e stderr`)
+ */
+function checkNginxConfig(nginx, args) {
+  const check = spawnSync(nginx, [...args, '-t', '-q'], { encoding: 'utf8' });
+  if (check.error)
+    throw new Error(`Cannot run ${nginx}: ${check.error.message}. Install it with \`${nginxInstallCommand()}\`, or set NGINX_BIN.`);
+  if (check.status !== 0) throw new Error(`nginx rejected the configuration of \`nginx ${args.join(' ')}\`:\n${check.stderr}`);
 }
 
 /**
@@ -88,4 +103,4 @@ function workerUserFor(servedPaths) {
   };
 }
 
-module.exports = { findNginx, nginxInstallCommand, requireNginx, findMimeTypes, readableByOthers, workerUserFor };
+module.exports = { findNginx, nginxInstallCommand, requireNginx, findMimeTypes, checkNginxConfig, readableByOthers, workerUserFor };
