@@ -20,13 +20,13 @@ import { describeSchemaErrors } from '../../shell/src/config/schemaProblems.cjs'
 export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
 
 /**
- * A shell config.json as parsed: the keys this file reads (the format is shell/config.schema.json; the shell's
+ * A shell config.json as parsed: the keys the scripts read (the format is shell/config.schema.json; the shell's
  * own types, shell/src/config/types.ts, describe a config that passed it). It comes from a file, so the
  * functions below check what they read before they rely on it.
  *
  * @typedef {object} ShellConfig
- * @property {{ url: string, realm: string, trustedOrigins?: string[] }} identityProvider
- * @property {Array<{ name: string, manifest: string }>} remotes
+ * @property {{ url: string, realm: string, clientId: string, trustedOrigins?: string[] }} identityProvider
+ * @property {Array<{ name: string, manifest: string, route: string, title: string }>} remotes
  * @property {{ allowedOrigins: string[] }} [overrides]
  */
 
