@@ -21,13 +21,17 @@ const { values: args } = parseArgs({ options: { loads: { type: 'string', default
 
 const SHELL_BUILD = join(WORK_DIR, 'builds', 'shell');
 
-/** The shell's script (its path on the server) whose source map lists `source`, e.g. keycloak-js's entry. */
+/**
+ * The shell's script (its path on the server) whose source map lists `source`, e.g. keycloak-js's entry.
+ *
+ * @param {string} source
+ */
 function shellScriptCarrying(source) {
+  /** @param {string} file @returns {string[]} */
+  const sourcesOf = (file) => JSON.parse(readFileSync(join(SHELL_BUILD, 'dist-sourcemaps', `${file}.map`), 'utf8')).sources;
   const script = readdirSync(join(SHELL_BUILD, 'dist'))
     .filter((file) => file.endsWith('.js') && existsSync(join(SHELL_BUILD, 'dist-sourcemaps', `${file}.map`)))
-    .find((file) =>
-      JSON.parse(readFileSync(join(SHELL_BUILD, 'dist-sourcemaps', `${file}.map`), 'utf8')).sources.some((s) => s.includes(source)),
-    );
+    .find((file) => sourcesOf(file).some((s) => s.includes(source)));
   if (!script) throw new Error(`no script of the shell's build carries ${source}: run \`npm run bench\` first`);
   return `/${script}`;
 }
@@ -36,7 +40,11 @@ const AUTH_LIB_CHUNK = shellScriptCarrying('auth-lib/src/session/KeycloakSession
 const CONFIG_CHUNK = shellScriptCarrying('src/config/schema.generated.cjs');
 const REACT_DOM_CHUNK = shellScriptCarrying('node_modules/react-dom/cjs/react-dom-client.production.js');
 
-/** The steps, each matched by the URL of the request that starts it and the one that ends it. */
+/**
+ * The steps, each matched by the URL of the request that starts it and the one that ends it.
+ *
+ * @type {Array<[string, (url: URL) => boolean]>}
+ */
 const STEPS = [
   ['shell: config.json', (u) => u.origin === ORIGINS.shell && u.pathname === '/config.json'],
   ['shell: page entry', (u) => u.origin === ORIGINS.shell && /^\/main\.[0-9a-f]+\.js$/.test(u.pathname)],
@@ -65,6 +73,7 @@ async function main() {
   try {
     const session = await signIn(browser);
     for (let i = 0; i < Number(args.loads); i++) {
+      /** @type {import('./lib/browser.mjs').Request[]} */
       const requests = [];
       const load = await coldLoad(browser, `${ORIGINS.shell}/profile`, {
         elementId: 'profile-heading',
@@ -95,7 +104,7 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error.stack ?? error);
+main().catch((/** @type {unknown} */ error) => {
+  console.error(error instanceof Error ? (error.stack ?? error) : error);
   process.exit(1);
 });

@@ -38,6 +38,12 @@ compiler.run((error, stats) => {
 });
 `;
 
+/**
+ * One cold build of the app in `appDir`, its phases in ms.
+ *
+ * @param {string} appDir relative to the repository
+ * @returns {{ startup: number, compile: number, minify: number, emit: number, wall: number }}
+ */
 function buildOnce(appDir) {
   const out = join(REPO_ROOT, 'bench/.work/breakdown', appDir.replace(/\W+/g, '-'));
   rmSync(out, { recursive: true, force: true });
@@ -50,6 +56,7 @@ function buildOnce(appDir) {
   const wall = Number(process.hrtime.bigint() - started) / 1e6;
   const line = child.stdout.trim().split('\n').pop() ?? '';
   if (child.status !== 0 || !line.startsWith('{')) throw new Error(`build of ${appDir} failed:\n${child.stderr.slice(-3000)}`);
+  /** @type {{ compileStart: number, minifyStart: number, minifyEnd: number, done: number }} */
   const p = JSON.parse(line);
   // performance.now() counts from the process's start; the rest of the wall time is Node's own start and exit
   return {
@@ -64,7 +71,7 @@ function buildOnce(appDir) {
 const apps = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['shell', 'remotes/profile'];
 for (const app of apps) {
   const runs = Array.from({ length: BUILDS }, () => buildOnce(app));
-  const median = (key) => Math.round(summarize(runs.map((r) => r[key])).median);
+  const median = (/** @type {keyof (typeof runs)[number]} */ key) => Math.round(summarize(runs.map((r) => r[key])).median);
   console.log(
     `${app}: median of ${BUILDS} cold builds (ms): start-up (Node, tsx, config, plugins) ${median('startup')}, ` +
       `compile ${median('compile')}, minify ${median('minify')}, seal rest + emit ${median('emit')}, wall ${median('wall')}`,

@@ -12,7 +12,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { APPS, BASELINE_APPS, BUILDS_PER_APP, buildAll } from './lib/build.mjs';
+import { APPS, BASELINE_APPS, BUILDS_PER_APP, buildAll, buildDirOf } from './lib/build.mjs';
 import { launchBrowser } from './lib/browser.mjs';
 import {
   BASELINE,
@@ -29,9 +29,36 @@ import {
   tokensFiveTabs,
 } from './lib/measure.mjs';
 import { measureRebuilds } from './lib/rebuild.mjs';
-import { GOALS, table } from './lib/report.mjs';
+import { GOAL_KEYS, table } from './lib/report.mjs';
 import { KIB, round, summarize } from './lib/stats.mjs';
 import { startTopology } from './lib/topology.mjs';
+
+/** @typedef {import('./lib/build.mjs').App} App */
+/** @typedef {import('./lib/measure.mjs').CountedFile} CountedFile */
+/** @typedef {import('./lib/report.mjs').GoalKey} GoalKey */
+/** @typedef {import('./lib/stats.mjs').Summary} Summary */
+/** @typedef {import('../deploy/nginx/render.mjs').ShellConfig} ShellConfig */
+
+/**
+ * The details behind one setup's figures, as results.json holds them.
+ *
+ * @typedef {object} Details
+ * @property {Record<string, number[]>} [build_s] every build's seconds, per app
+ * @property {Array<CountedFile & { encoding: string }>} [shell_initial_js]
+ * @property {CountedFile[]} [remote_overhead]
+ * @property {CountedFile[]} [remote_app_code]
+ * @property {Awaited<ReturnType<typeof copiesOnPage>>} [copies]
+ * @property {{ remotes_3: Summary, remotes_100: Summary }} [first_paint_ms]
+ * @property {Awaited<ReturnType<typeof concurrentTokens>>} [tokens]
+ * @property {{ per_cycle: number[], failed_get_token: string[][] }} [tokens_5_tabs]
+ */
+
+/**
+ * One setup's figures (Gatehouse's or the baseline's), filled in as the run goes: one per key, the spread
+ * behind each median, and the details.
+ *
+ * @typedef {Partial<Record<GoalKey, number>> & { spread: Partial<Record<GoalKey, Summary>>, details: Details }} Figures
+ */
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK_DIR = join(REPO_ROOT, 'bench/.work');
@@ -45,13 +72,18 @@ const { values: args } = parseArgs({
 });
 const LOADS = Math.max(10, Number(args.loads));
 
-const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+const log = (/** @type {string} */ message) => process.stderr.write(`[bench] ${message}\n`);
+/** @param {readonly (number | null)[]} values @param {number} digits @returns {Summary} */
 const spreadOf = (values, digits) => {
   const s = summarize(values);
   return { median: round(s.median, digits), min: round(s.min, digits), max: round(s.max, digits), n: s.n };
 };
 
-/** The page-visible keys of one setup (Gatehouse or the baseline) from its cold-load timings. */
+/**
+ * The page-visible keys of one setup (Gatehouse or the baseline) from its cold-load timings.
+ *
+ * @param {Figures} target @param {number[]} publicTimes @param {number[]} remoteTimes @param {string} label
+ */
 function recordVisibleTimes(target, publicTimes, remoteTimes, label) {
   const pub = spreadOf(publicTimes, 0);
   const rem = spreadOf(remoteTimes, 0);
@@ -66,12 +98,15 @@ function recordVisibleTimes(target, publicTimes, remoteTimes, label) {
 async function main() {
   const startedAt = Date.now();
   mkdirSync(WORK_DIR, { recursive: true });
+  /** @type {Figures} */
   const results = { spread: {}, details: {} };
   // the plain setup of bench/baseline, measured with the same keys in the same run
+  /** @type {Figures} */
   const baseline = { spread: {}, details: {} };
 
   // 1. Production builds, one app at a time, each BUILDS_PER_APP times (cold); an app's figure is its
   //    median, build_s_per_app the median over the apps.
+  /** @type {Record<string, string>} */
   let dists;
   const allApps = [...APPS, ...BASELINE_APPS];
   if (args['skip-build']) {
@@ -81,16 +116,19 @@ async function main() {
   } else {
     const builds = await buildAll(REPO_ROOT, WORK_DIR, log, allApps, BUILDS_PER_APP);
     dists = builds.dirs;
-    const perApp = (apps) => Object.fromEntries(apps.map((app) => [app.name, summarize(builds.seconds[app.name]).median]));
-    for (const [target, apps] of [
+    const secondsOf = (/** @type {App} */ app) => builds.seconds[app.name] ?? [];
+    const perApp = (/** @type {App[]} */ apps) => Object.fromEntries(apps.map((app) => [app.name, summarize(secondsOf(app)).median]));
+    /** @type {Array<[Figures, App[]]>} */
+    const setups = [
       [results, APPS],
       [baseline, BASELINE_APPS],
-    ]) {
+    ];
+    for (const [target, apps] of setups) {
       const medians = perApp(apps);
       const spread = spreadOf(Object.values(medians), 2);
       target.build_s_per_app = spread.median;
       target.spread.build_s_per_app = spread;
-      target.details.build_s = Object.fromEntries(apps.map((app) => [app.name, builds.seconds[app.name].map((s) => round(s, 2))]));
+      target.details.build_s = Object.fromEntries(apps.map((app) => [app.name, secondsOf(app).map((s) => round(s, 2))]));
     }
   }
 
@@ -107,7 +145,7 @@ async function main() {
   log(`rebuild: median ${rebuildSpread.median} ms`);
 
   // 3. The production topology and the browser.
-  const topology = await startTopology({ repoRoot: REPO_ROOT, workDir: WORK_DIR, dists, dirs: dists, log });
+  const topology = await startTopology({ repoRoot: REPO_ROOT, workDir: WORK_DIR, dirs: dists, log });
   const browser = await launchBrowser();
   try {
     const { identityProvider } = topology.config;
@@ -116,9 +154,13 @@ async function main() {
     await remoteLoad(browser, session);
 
     // 4. Cold loads, public and signed in, interleaved so that noise hits both alike.
+    /** @type {number[]} */
     const publicTimes = [];
+    /** @type {number[]} */
     const remoteTimes = [];
+    /** @type {number[]} */
     const basePublicTimes = [];
+    /** @type {number[]} */
     const baseRemoteTimes = [];
     await publicLoad(browser, { origins: BASELINE }); // warm the baseline's nginx too
     for (let i = 0; i < LOADS; i++) {
@@ -134,7 +176,7 @@ async function main() {
       const baseRem = await remoteLoad(browser, session, { keep: i === 0, origins: BASELINE });
       baseRemoteTimes.push(baseRem.paint);
       if (i === 0) {
-        const overhead = await remoteOverhead(baseRem, baseline.details.shell_initial_js, dists.baselineRemote, BASELINE);
+        const overhead = await remoteOverhead(baseRem, baseline.details.shell_initial_js, buildDirOf(dists, 'baselineRemote'), BASELINE);
         baseline.remote_overhead_gz_kb = round(overhead.bytes / KIB, 1);
         baseline.details.remote_overhead = overhead.overhead;
         baseline.details.remote_app_code = overhead.appCode;
@@ -152,7 +194,7 @@ async function main() {
       const rem = await remoteLoad(browser, session, { keep: first });
       remoteTimes.push(rem.paint);
       if (first) {
-        const overhead = await remoteOverhead(rem, results.details.shell_initial_js, dists.profile);
+        const overhead = await remoteOverhead(rem, results.details.shell_initial_js, buildDirOf(dists, 'profile'));
         results.remote_overhead_gz_kb = round(overhead.bytes / KIB, 1);
         results.details.remote_overhead = overhead.overhead;
         results.details.remote_app_code = overhead.appCode;
@@ -180,17 +222,16 @@ async function main() {
     // 6. Start-up with 100 registered remotes against 3 (config.json intercepted in both cases).
     const three = configWithRemotes(topology.config, 3);
     const hundred = configWithRemotes(topology.config, 100);
+    /** @type {Record<3 | 100, Array<{ fcp: number | null, paint: number }>>} */
     const paints = { 3: [], 100: [] };
+    /** @type {Array<[3 | 100, ShellConfig]>} */
+    const series = [
+      [3, three],
+      [100, hundred],
+    ];
     for (let i = 0; i < LOADS; i++) {
-      for (const [count, config] of i % 2 === 0
-        ? [
-            [3, three],
-            [100, hundred],
-          ]
-        : [
-            [100, hundred],
-            [3, three],
-          ]) {
+      // the two alternate which goes first
+      for (const [count, config] of i % 2 === 0 ? series : [...series].reverse()) {
         paints[count].push(await startupWithConfig(browser, config, session));
       }
     }
@@ -221,21 +262,20 @@ async function main() {
     await topology.stop();
   }
 
+  /** @type {Partial<Record<GoalKey, number | null>>} */
   const ordered = {};
-  for (const key of Object.keys(GOALS)) ordered[key] = results[key] ?? null;
+  for (const key of GOAL_KEYS) ordered[key] = results[key] ?? null;
   // Gatehouse ÷ baseline for every key the baseline has (sizes and times: below 1 is better)
+  /** @type {Partial<Record<GoalKey, number>>} */
   const ratio = {};
-  for (const key of Object.keys(GOALS)) {
-    if (typeof baseline[key] === 'number' && typeof results[key] === 'number' && baseline[key] > 0)
-      ratio[key] = round(results[key] / baseline[key], 2);
+  for (const key of GOAL_KEYS) {
+    const base = baseline[key];
+    const value = results[key];
+    if (typeof base === 'number' && typeof value === 'number' && base > 0) ratio[key] = round(value / base, 2);
   }
   const output = {
     ...ordered,
-    baseline: Object.fromEntries(
-      Object.keys(GOALS)
-        .filter((key) => key in baseline)
-        .map((key) => [key, baseline[key]]),
-    ),
+    baseline: Object.fromEntries(GOAL_KEYS.filter((key) => key in baseline).map((key) => [key, baseline[key]])),
     ratio,
     spread: results.spread,
     details: { ...results.details, baseline: { spread: baseline.spread, ...baseline.details } },

@@ -34,6 +34,7 @@ function fail(message) {
  * stop instead of odd errors later. Understands the `^x.y.z` and `>=x.y.z` clauses that range uses.
  */
 function checkNode() {
+  /** @type {string} */
   const range = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines?.node ?? '';
   const [major = 0, minor = 0, patch = 0] = process.versions.node.split('.').map(Number);
   const have = major * 1e6 + minor * 1e3 + patch;

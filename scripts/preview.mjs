@@ -11,24 +11,34 @@
 // Also importable: `startPreview(options)` is what the production browser tests (e2e/production)
 // use to start the topology with a different config.json or remote folders.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.cjs';
-import { answers, killOnExit, startProcess, waitForUrl } from '../tooling/testkit/src/processes.cjs';
+import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.cjs';
+import { answers, killOnExit, notAServerError, startProcess, waitForUrl } from '../tooling/testkit/src/processes.cjs';
 import { assertValidInput, renderDeployment, renderTemplate, writeFiles, remotesOf, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
 const SHELL_ORIGIN = 'http://localhost:4000';
 
+/** @typedef {import('../tooling/testkit/src/processes.cjs').ManagedProcess} ManagedProcess */
+/** @typedef {import('../deploy/nginx/render.mjs').ShellConfig} ShellConfig */
+
+/** @param {string} message */
 function log(message) {
   process.stderr.write(`[preview] ${message}\n`);
 }
 
-/** Anything but a server error counts as answering (a 404 of a deliberately missing file, say). */
-const NOT_A_SERVER_ERROR = (status) => status < 500;
+/**
+ * The children's output: all of it, or with `quiet` only their errors.
+ *
+ * @param {boolean | undefined} quiet
+ * @returns {import('node:child_process').StdioOptions}
+ */
+function forwardedOutput(quiet) {
+  return quiet ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'inherit', 'inherit'];
+}
 
 /**
  * Starts the dev identity provider (`npm run idp`, :8080) unless something already answers at the
@@ -37,11 +47,11 @@ const NOT_A_SERVER_ERROR = (status) => status < 500;
  *
  * @param {{ url: string, realm: string }} identityProvider from config.json
  * @param {{ quiet?: boolean }} [options]
- * @returns {Promise<null | import('../tooling/testkit/src/processes.cjs').ManagedProcess>}
+ * @returns {Promise<null | ManagedProcess>}
  */
 export async function startIdentityProvider(identityProvider, options = {}) {
   const discovery = `${identityProvider.url.replace(/\/$/, '')}/realms/${identityProvider.realm}/.well-known/openid-configuration`;
-  if (await answers(discovery, { accept: NOT_A_SERVER_ERROR })) {
+  if (await answers(discovery, { accept: notAServerError })) {
     log(`identity provider already answers at ${identityProvider.url}; using it`);
     return null;
   }
@@ -50,10 +60,9 @@ export async function startIdentityProvider(identityProvider, options = {}) {
     return null;
   }
   log('starting the dev identity provider (npm run idp)');
-  const stdio = options.quiet ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'inherit', 'inherit'];
-  const idp = startProcess('npm', ['run', '--silent', 'idp'], { cwd: REPO_ROOT, stdio });
+  const idp = startProcess('npm', ['run', '--silent', 'idp'], { cwd: REPO_ROOT, stdio: forwardedOutput(options.quiet) });
   try {
-    await waitForUrl(discovery, { timeoutMs: 60_000, child: idp.child, name: 'the dev identity provider', accept: NOT_A_SERVER_ERROR });
+    await waitForUrl(discovery, { timeoutMs: 60_000, child: idp.child, name: 'the dev identity provider', accept: notAServerError });
   } catch (error) {
     await idp.stop();
     throw error;
@@ -65,13 +74,18 @@ export async function startIdentityProvider(identityProvider, options = {}) {
  * Decides which remotes this preview serves: every registry entry whose manifest URL is on this
  * machine (localhost) and whose build exists in remotes/<name>/dist. The port comes from the
  * manifest URL, so the registry and the listening ports cannot disagree.
+ *
+ * @param {ShellConfig} config
+ * @param {Readonly<Record<string, string | null>>} [remoteRoots] see startPreview
+ * @returns {Array<{ name: string, listen: string, serverName: string, root: string }>}
  */
 function localRemotes(config, remoteRoots) {
   return remotesOf(config).flatMap(({ name, manifestUrl, origin }) => {
     if (origin === null) return []; // served by the shell's own origin
     const url = new URL(manifestUrl);
     if (url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') return [];
-    const root = remoteRoots && name in remoteRoots ? remoteRoots[name] : join(REPO_ROOT, 'remotes', name, 'dist');
+    const override = remoteRoots?.[name];
+    const root = override === undefined ? join(REPO_ROOT, 'remotes', name, 'dist') : override;
     if (root === null) return []; // the caller wants this remote down
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
     return [{ name, listen: port, serverName: url.hostname, root }];
@@ -79,28 +93,34 @@ function localRemotes(config, remoteRoots) {
 }
 
 /**
+ * What startPreview serves, and how.
+ *
+ * @typedef {object} PreviewOptions
+ * @property {string} [configFile]   the shell's /config.json (default deploy/config/config.preview.json)
+ * @property {string} [previewDir]   work folder for nginx (default .preview/)
+ * @property {string} [shellRoot]    the shell build (default shell/dist)
+ * @property {Record<string, string|null>} [remoteRoots] per remote: another build folder, or
+ *   null to leave that remote's server out (the remote is "down")
+ * @property {boolean} [identityProvider] start the dev identity provider if it is not running
+ *   (default true)
+ * @property {boolean} [quiet] forward only the error output of nginx and the provider
+ */
+
+/**
  * Starts nginx (and, unless one already answers, the dev identity provider) for the production
  * builds. Resolves once every server answers.
  *
- * @param {object} [options]
- * @param {string} [options.configFile]   the shell's /config.json (default deploy/config/config.preview.json)
- * @param {string} [options.previewDir]   work folder for nginx (default .preview/)
- * @param {string} [options.shellRoot]    the shell build (default shell/dist)
- * @param {Record<string, string|null>} [options.remoteRoots] per remote: another build folder, or
- *   null to leave that remote's server out (the remote is "down")
- * @param {boolean} [options.identityProvider] start the dev identity provider if it is not running
- *   (default true)
- * @param {boolean} [options.quiet] forward only the error output of nginx and the provider
+ * @param {PreviewOptions} [options]
  * @returns {Promise<{ stop(): Promise<void>, exited: Promise<string>, urls: Record<string,string> }>}
  */
 export async function startPreview(options = {}) {
   const configFile = resolve(options.configFile ?? PREVIEW_CONFIG);
   const previewDir = resolve(options.previewDir ?? join(REPO_ROOT, '.preview'));
   const shellRoot = resolve(options.shellRoot ?? join(REPO_ROOT, 'shell/dist'));
-  const stdio = options.quiet ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'inherit', 'inherit'];
 
   // The config may be deliberately broken (tests of the "invalid config" page): then the CSP
   // is derived from the default preview config, which names the same origins.
+  /** @type {ShellConfig} */
   let config;
   try {
     config = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -145,17 +165,18 @@ export async function startPreview(options = {}) {
   );
   const nginxArgs = ['-p', previewDir, '-c', nginxConf, '-e', 'stderr'];
   const NGINX = requireNginx();
-  const check = spawnSync(NGINX, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
-  if (check.error) throw new Error(`Cannot run ${NGINX}: ${check.error.message}. Install nginx (Debian: nginx-light) or set NGINX_BIN.`);
-  if (check.status !== 0) throw new Error(`nginx rejected the generated configuration (${nginxConf}):\n${check.stderr}`);
+  checkNginxConfig(NGINX, nginxArgs);
 
-  /** @type {import('../tooling/testkit/src/processes.cjs').ManagedProcess[]} */
+  /** @type {ManagedProcess[]} */
   const children = [];
   let stopping = false;
-  let onExit;
+  /** @type {(reason: string) => void} */
+  let onExit = () => {};
+  /** @type {Promise<string>} */
   const exitedPromise = new Promise((r) => {
     onExit = r;
   });
+  /** @param {string} name @param {ManagedProcess} managed */
   const track = (name, managed) => {
     children.push(managed);
     void managed.exited.then(({ code, signal }) => {
@@ -177,10 +198,12 @@ export async function startPreview(options = {}) {
       if (idp) track('identity provider', idp);
     }
 
-    const nginx = track('nginx', startProcess(NGINX, nginxArgs, { stdio }));
-    const urls = { shell: `${SHELL_ORIGIN}/` };
+    const nginx = track('nginx', startProcess(NGINX, nginxArgs, { stdio: forwardedOutput(options.quiet) }));
+    const shellUrl = `${SHELL_ORIGIN}/`;
+    /** @type {Record<string, string>} */
+    const urls = { shell: shellUrl };
     for (const r of remotes) urls[r.name] = `http://localhost:${r.listen}/mf-manifest.json`;
-    await waitForUrl(urls.shell, { timeoutMs: 10_000, child: nginx.child, name: 'nginx', accept: NOT_A_SERVER_ERROR });
+    await waitForUrl(shellUrl, { timeoutMs: 10_000, child: nginx.child, name: 'nginx', accept: notAServerError });
     urls.identityProvider = config.identityProvider.url;
     return { stop, exited: exitedPromise, urls };
   } catch (error) {
@@ -199,7 +222,9 @@ const USAGE = `usage: node scripts/preview.mjs [options]
   --quiet                  forward only error output of nginx and the provider
 Prints "[preview] ready" on stderr once everything answers.`;
 
+/** @param {readonly string[]} argv @returns {{ options: PreviewOptions & { remoteRoots: Record<string, string | null> }, idpOnly: boolean }} */
 function parseArgs(argv) {
+  /** @type {PreviewOptions & { remoteRoots: Record<string, string | null> }} */
   const options = { remoteRoots: {} };
   let idpOnly = false;
   for (let i = 0; i < argv.length; i++) {
@@ -228,8 +253,9 @@ function parseArgs(argv) {
 
 // No top-level await: test runners may load this file through require().
 async function main() {
+  /** @type {(() => Promise<void>) | undefined} */
   let stopAll;
-  const shutdown = async (code) => {
+  const shutdown = async (/** @type {number} */ code) => {
     if (stopAll) await stopAll();
     process.exit(code);
   };
@@ -242,7 +268,7 @@ async function main() {
     const { options, idpOnly } = parseArgs(process.argv.slice(2));
     if (idpOnly) {
       const config = JSON.parse(readFileSync(resolve(options.configFile ?? PREVIEW_CONFIG), 'utf8'));
-      const idp = await startIdentityProvider(config.identityProvider, options);
+      const idp = await startIdentityProvider(config.identityProvider, { quiet: options.quiet });
       stopAll = idp ? () => idp.stop() : undefined;
       log('ready');
       if (idp) {
@@ -265,7 +291,7 @@ async function main() {
     log(`${reason}; stopping`);
     await shutdown(1);
   } catch (error) {
-    log(error.message);
+    log(error instanceof Error ? error.message : String(error));
     await shutdown(1);
   }
 }

@@ -12,7 +12,22 @@ import { answers, killOnExit, startProcess, stopProcess } from '../tooling/testk
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** What runs, and the address that answers once it is ready. */
+/**
+ * One app `npm start` runs: `npm <args>` in the repository.
+ *
+ * @typedef {object} App
+ * @property {string} name
+ * @property {string[]} args
+ * @property {string} ready the address that answers once it is ready
+ * @property {'identity provider' | 'shell' | 'remote'} kind
+ * @property {string} [port] a remote's dev port
+ */
+
+/**
+ * What runs, and the address that answers once it is ready.
+ *
+ * @type {App[]}
+ */
 export const APPS = [
   {
     name: 'idp',
@@ -27,21 +42,29 @@ export const APPS = [
 /**
  * Every folder of remotes/ with a package.json and a dev port (`port: 3001` in its webpack.config.ts),
  * so a remote made with `npm run new-remote` starts without editing this file.
+ *
+ * @returns {App[]}
  */
 function discoverRemotes() {
   const dir = join(root, 'remotes');
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'package.json')))
-    .flatMap((entry) => {
-      const pkg = JSON.parse(readFileSync(join(dir, entry.name, 'package.json'), 'utf8'));
-      const config = join(dir, entry.name, 'webpack.config.ts');
-      const port = existsSync(config) ? /\bport:\s*(\d+)/.exec(readFileSync(config, 'utf8'))?.[1] : undefined;
-      if (!port) return [];
-      return [
-        { name: entry.name, args: ['start', '-w', pkg.name], ready: `http://localhost:${port}/mf-manifest.json`, port, kind: 'remote' },
-      ];
-    })
+    .flatMap((entry) => remoteApp(dir, entry.name))
     .sort((a, b) => Number(a.port) - Number(b.port));
+}
+
+/**
+ * The remote in remotes/<name>, or none when its webpack.config.ts names no dev port.
+ *
+ * @param {string} dir remotes/ @param {string} name
+ * @returns {App[]}
+ */
+function remoteApp(dir, name) {
+  const pkg = JSON.parse(readFileSync(join(dir, name, 'package.json'), 'utf8'));
+  const config = join(dir, name, 'webpack.config.ts');
+  const port = existsSync(config) ? /\bport:\s*(\d+)/.exec(readFileSync(config, 'utf8'))?.[1] : undefined;
+  if (!port) return [];
+  return [{ name, args: ['start', '-w', pkg.name], ready: `http://localhost:${port}/mf-manifest.json`, port, kind: 'remote' }];
 }
 
 const COLORS = [35, 36, 32, 33, 34];
@@ -68,7 +91,7 @@ function prefixLines(name, color, stream, target) {
   });
 }
 
-/** @param {(typeof APPS)[number]} app @param {number} index */
+/** @param {App} app @param {number} index */
 function startApp(app, index) {
   const started = startProcess('npm', app.args, {
     cwd: root,
@@ -95,7 +118,7 @@ async function stop(code = 0) {
   process.exit(code);
 }
 
-/** What "ready" sounds like for each kind of app. @param {(typeof APPS)[number]} app */
+/** What "ready" sounds like for each kind of app. @param {App} app @param {number} remotesReady @param {number} remotesTotal */
 function readyMessage(app, remotesReady, remotesTotal) {
   if (app.kind === 'identity provider') return `identity provider ready on ${new URL(app.ready).origin}`;
   if (app.kind === 'shell') return `shell ready on ${new URL(app.ready).origin}`;

@@ -1,6 +1,11 @@
 // Shared by the host's and the remote's webpack configs: what the Module Federation docs show.
 const path = require('node:path');
 
+/**
+ * @param {string} dir the app's folder
+ * @param {import('webpack').Configuration['mode']} mode
+ * @returns {import('webpack').Configuration}
+ */
 exports.baseConfig = function baseConfig(dir, mode) {
   return {
     mode,

@@ -6,6 +6,40 @@ import { CHROMIUM_ARGS, chromiumLaunchOptions } from '../../tooling/testkit/src/
 
 export { CHROMIUM_ARGS };
 
+/** @typedef {import('playwright-core').Browser} Browser */
+/** @typedef {import('playwright-core').BrowserContext} BrowserContext */
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {import('playwright-core').Request} Request */
+/** @typedef {import('playwright-core').Response} Response */
+/**
+ * A browser context's cookies and storage: the identity provider's session once signed in.
+ *
+ * @typedef {Awaited<ReturnType<BrowserContext['storageState']>>} StorageState
+ */
+
+/**
+ * What the page records of its own paints (ms since the navigation started).
+ *
+ * @typedef {{ elements: Record<string, number>, fcp: number | null }} Paints
+ */
+
+/**
+ * An Element Timing entry (not in TypeScript's DOM library yet).
+ *
+ * @typedef {PerformanceEntry & { identifier: string, renderTime: number, loadTime: number }} ElementTiming
+ */
+
+/**
+ * One cold load.
+ *
+ * @typedef {object} ColdLoad
+ * @property {Page} page
+ * @property {BrowserContext} context
+ * @property {Response[]} responses every response of the page, in order
+ * @property {number} paint when the element painted
+ * @property {number | null} fcp first contentful paint
+ */
+
 /** The tests' Chromium and launch settings (tooling/testkit: CHROMIUM_PATH, else the system's, else Playwright's). */
 export function launchBrowser() {
   return chromium.launch(chromiumLaunchOptions());
@@ -16,10 +50,11 @@ export function launchBrowser() {
  * first contentful paint happened (ms since the navigation started: the page's own clock).
  */
 function paintRecorder() {
+  /** @type {Paints} */
   const paints = { elements: {}, fcp: null };
   Object.defineProperty(window, '__benchPaints', { value: paints });
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
+    for (const entry of /** @type {ElementTiming[]} */ (list.getEntries())) {
       if (!(entry.identifier in paints.elements)) paints.elements[entry.identifier] = entry.renderTime || entry.loadTime;
     }
   }).observe({ type: 'element', buffered: true });
@@ -32,9 +67,17 @@ function paintRecorder() {
  * One cold load: a new browser context (optionally with the identity provider's cookies), cache
  * disabled, every response recorded. Resolves when the element `elementId` has painted.
  *
- * @returns {Promise<{ page, context, responses: import('playwright-core').Response[], paint: number, fcp: number|null }>}
+ * @param {Browser} browser
+ * @param {string} url
+ * @param {object} options
+ * @param {string} options.elementId the `elementtiming` name of the element whose paint ends the load
+ * @param {StorageState} [options.storageState] cookies for the new context (the provider's session)
+ * @param {BrowserContext} [options.context] a new tab of this context (its cookies and live tabs) instead of a new context
+ * @param {(page: Page, context: BrowserContext) => unknown} [options.beforeGoto] awaited before the page is opened
+ * @param {number} [options.timeoutMs]
+ * @returns {Promise<ColdLoad>}
  */
-export async function coldLoad(browser, url, { elementId, storageState, context: existing, beforeGoto, timeoutMs = 30_000 } = {}) {
+export async function coldLoad(browser, url, { elementId, storageState, context: existing, beforeGoto, timeoutMs = 30_000 }) {
   // a new tab of an existing browser context (its cookies and live tabs), or a fresh context
   const context = existing ?? (await browser.newContext(storageState ? { storageState } : {}));
   const page = await context.newPage();
@@ -42,31 +85,41 @@ export async function coldLoad(browser, url, { elementId, storageState, context:
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   await page.addInitScript(paintRecorder);
+  /** @type {Response[]} */
   const responses = [];
   page.on('response', (response) => responses.push(response));
   if (beforeGoto) await beforeGoto(page, context);
   await page.goto(url, { waitUntil: 'commit' });
   const handle = await page.waitForFunction(
     (id) => {
-      const paints = window.__benchPaints;
+      const paints = /** @type {Window & { __benchPaints?: Paints }} */ (window).__benchPaints;
       return paints && paints.elements[id] !== undefined ? { paint: paints.elements[id], fcp: paints.fcp } : null;
     },
     elementId,
     { timeout: timeoutMs, polling: 50 },
   );
-  const { paint, fcp } = await handle.jsonValue();
+  // waitForFunction resolves with the function's first truthy value: never the null
+  const { paint, fcp } = /** @type {{ paint: number, fcp: number | null }} */ (await handle.jsonValue());
   return { page, context, responses, paint, fcp };
 }
 
-/** Encoded (on-the-wire body, here gzip) size of a response in bytes; a size that cannot be read fails the run. */
+/**
+ * Encoded (on-the-wire body, here gzip) size of a response in bytes; a size that cannot be read fails the run.
+ *
+ * @param {Response} response
+ * @returns {Promise<number>}
+ */
 export async function encodedSize(response) {
   let sizes;
   try {
     sizes = await response.request().sizes();
   } catch (error) {
-    throw new Error(`bench: cannot read the size of ${response.url()} (${error.message}); a size is never counted as 0 bytes.`, {
-      cause: error,
-    });
+    throw new Error(
+      `bench: cannot read the size of ${response.url()} (${error instanceof Error ? error.message : String(error)}); a size is never counted as 0 bytes.`,
+      {
+        cause: error,
+      },
+    );
   }
   if (!Number.isFinite(sizes.responseBodySize) || sizes.responseBodySize <= 0) {
     throw new Error(`bench: ${response.url()} reports a body of ${sizes.responseBodySize} bytes; a size is never counted as 0 bytes.`);

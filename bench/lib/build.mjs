@@ -6,7 +6,13 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The apps and their folders, in build order. */
+/**
+ * An app the bench builds: its name (the topology's too) and its folder.
+ *
+ * @typedef {{ name: string, dir: string, plainConfig?: boolean }} App `plainConfig`: a JavaScript webpack config (no tsx)
+ */
+
+/** The apps and their folders, in build order. @type {App[]} */
 export const APPS = [
   { name: 'shell', dir: 'shell' },
   { name: 'profile', dir: 'remotes/profile' },
@@ -15,10 +21,23 @@ export const APPS = [
 ];
 
 /** The baseline (bench/baseline): a plain host and remote, JavaScript configs, no TypeScript loader at start-up. */
+/** @type {App[]} */
 export const BASELINE_APPS = [
   { name: 'baselineRemote', dir: 'bench/baseline/remote', plainConfig: true },
   { name: 'baselineHost', dir: 'bench/baseline/host', plainConfig: true },
 ];
+
+/**
+ * The build folder of `app` in `dirs` (buildAll's, or the reused ones of --skip-build); an error when there is none.
+ *
+ * @param {Readonly<Record<string, string>>} dirs @param {string} app
+ * @returns {string}
+ */
+export function buildDirOf(dirs, app) {
+  const dir = dirs[app];
+  if (dir === undefined) throw new Error(`bench: no build of ${app}`);
+  return dir;
+}
 
 /** Cold builds per app; the app's figure is their median. */
 export const BUILDS_PER_APP = 3;
@@ -26,6 +45,9 @@ export const BUILDS_PER_APP = 3;
 /**
  * Runs an app's production build (`webpack --mode production`, as its `npm run build` does, without
  * npm's own start-up) and resolves with the wall time in seconds.
+ *
+ * @param {string} repoRoot @param {App} app @param {string} outDir
+ * @returns {Promise<number>}
  */
 export function buildApp(repoRoot, app, outDir) {
   rmSync(outDir, { recursive: true, force: true });
@@ -59,16 +81,27 @@ export function buildApp(repoRoot, app, outDir) {
 /**
  * Builds every app `times` times, one build after the other (each cold: a fresh output folder, no
  * persistent cache); returns { [app]: seconds[] } and where each app's last build is.
+ *
+ * @param {string} repoRoot
+ * @param {string} workDir the builds go to <workDir>/builds/<app>/dist
+ * @param {(message: string) => void} log
+ * @param {readonly App[]} [apps]
+ * @param {number} [times]
+ * @returns {Promise<{ seconds: Record<string, number[]>, dirs: Record<string, string> }>}
  */
 export async function buildAll(repoRoot, workDir, log, apps = APPS, times = BUILDS_PER_APP) {
+  /** @type {Record<string, number[]>} */
   const seconds = {};
+  /** @type {Record<string, string>} */
   const dirs = {};
   for (const app of apps) {
     const outDir = join(workDir, 'builds', app.name, 'dist');
-    seconds[app.name] = [];
-    for (let i = 0; i < times; i++) seconds[app.name].push(await buildApp(repoRoot, app, outDir));
+    /** @type {number[]} */
+    const appSeconds = [];
+    for (let i = 0; i < times; i++) appSeconds.push(await buildApp(repoRoot, app, outDir));
+    seconds[app.name] = appSeconds;
     dirs[app.name] = outDir;
-    log(`built ${app.name} ${times}× in ${seconds[app.name].map((s) => s.toFixed(2)).join(', ')} s`);
+    log(`built ${app.name} ${times}× in ${appSeconds.map((s) => s.toFixed(2)).join(', ')} s`);
   }
   return { seconds, dirs };
 }

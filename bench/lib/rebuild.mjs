@@ -16,8 +16,21 @@ const EDITED_FILE = 'src/App.tsx';
 const COPIED = ['src', 'public', 'package.json', 'tsconfig.json', 'webpack.config.ts'];
 
 /**
+ * What an app's webpack.config.ts exports: tooling/federation's defineApp(), a function of webpack-cli's arguments.
+ *
+ * @typedef {(env: unknown, argv: { mode?: 'development' | 'production' }) =>
+ *   import('webpack').Configuration & { devServer: import('webpack-dev-server').Configuration }} AppConfigFactory
+ */
+
+/**
  * Copies the remote to `copyDir` (below the repository root, so node_modules resolve the same; its
  * tsconfig's relative `extends` is made absolute) and measures `edits` rebuilds.
+ *
+ * @param {object} options
+ * @param {string} options.repoRoot
+ * @param {string} options.remoteDir the remote's folder, relative to repoRoot
+ * @param {string} options.copyDir where the copy goes (removed again at the end)
+ * @param {number} options.edits
  * @returns {Promise<number[]>} milliseconds per rebuild
  */
 export async function measureRebuilds({ repoRoot, remoteDir, copyDir, edits }) {
@@ -49,16 +62,25 @@ export async function measureRebuilds({ repoRoot, remoteDir, copyDir, edits }) {
   });
 }
 
+/**
+ * The child process: starts the dev server on the copy and prints `{ rebuilds: ms[] }` as its last line.
+ *
+ * @param {string} copyDir @param {number} edits
+ */
 async function probe(copyDir, edits) {
   // the process runs with --import=tsx, as the apps' own scripts do: require() reads TypeScript
   const requireFromApp = createRequire(join(copyDir, 'package.json'));
+  /** @type {typeof import('webpack')} */
   const webpack = requireFromApp('webpack');
+  /** @type {typeof import('webpack-dev-server')} */
   const WebpackDevServer = requireFromApp('webpack-dev-server');
+  /** @type {AppConfigFactory} */
   const defineConfig = requireFromApp('./webpack.config.ts').default;
   const config = defineConfig(undefined, { mode: 'development' });
   config.infrastructureLogging = { level: 'error' };
   config.stats = 'none';
   const compiler = webpack(config);
+  /** @type {((finishedAt: number) => void) | null} */
   let onDone = null;
   compiler.hooks.done.tap('bench', (stats) => {
     if (stats.hasErrors()) {
@@ -69,6 +91,7 @@ async function probe(copyDir, edits) {
     onDone = null;
     resolveDone?.(performance.now());
   });
+  /** @type {Promise<number>} */
   const firstBuild = new Promise((r) => {
     onDone = r;
   });
@@ -78,9 +101,11 @@ async function probe(copyDir, edits) {
 
   const file = join(copyDir, EDITED_FILE);
   const original = readFileSync(file, 'utf8');
+  /** @type {number[]} */
   const rebuilds = [];
   for (let i = 0; i < edits; i++) {
     await new Promise((r) => setTimeout(r, 400));
+    /** @type {Promise<number>} */
     const done = new Promise((r) => {
       onDone = r;
     });
@@ -94,7 +119,8 @@ async function probe(copyDir, edits) {
 }
 
 if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
-  probe(process.argv[2], Number(process.argv[3] ?? 10)).then(
+  const [copyDir = process.cwd()] = process.argv.slice(2);
+  probe(copyDir, Number(process.argv[3] ?? 10)).then(
     () => process.exit(0),
     (error) => {
       console.error(error);

@@ -1,6 +1,17 @@
 // The goals of the benchmark and the table that compares a run's figures with them.
 
-/** key → what it measures, its unit and its goal (`max`/`equals`, or none: reported only). */
+/**
+ * What a key measures and its goal: at most `max`, exactly `equals`, at most `factor` times another key's
+ * figure (`maxTimes`), or none (reported only).
+ *
+ * @typedef {{ what: string, max?: number, equals?: number, maxTimes?: { key: string, factor: number } }} Goal
+ */
+
+/**
+ * key → what it measures, its unit and its goal (`max`/`equals`, or none: reported only).
+ *
+ * @satisfies {Record<string, Goal>}
+ */
 export const GOALS = {
   shell_initial_js_gz_kb: { what: 'JS of the shell page before any remote (gzip KiB)', max: 105 },
   remote_overhead_gz_kb: { what: 'profile remote beyond its app code (gzip KiB)', max: 10 },
@@ -20,27 +31,64 @@ export const GOALS = {
   rebuild_ms: { what: 'dev-server rebuild after editing one file (ms)', max: 500 },
 };
 
+/** @typedef {keyof typeof GOALS} GoalKey */
+
+/** The keys in the table's order. @type {GoalKey[]} */
+export const GOAL_KEYS = /** @type {GoalKey[]} */ (Object.keys(GOALS));
+
+/**
+ * A run's figures as results.json holds them: one per key (null: not measured), the spread behind each
+ * median, the baseline's figures and Gatehouse ÷ baseline.
+ *
+ * @typedef {Partial<Record<GoalKey, number | null>> & {
+ *   spread?: Partial<Record<GoalKey, import('./stats.mjs').Summary>>,
+ *   baseline?: Partial<Record<GoalKey, number>>,
+ *   ratio?: Partial<Record<GoalKey, number>>,
+ * }} Results
+ */
+
+/**
+ * Whether `value` meets the goal of `key`.
+ *
+ * @param {GoalKey} key
+ * @param {number | null | undefined} value
+ * @param {Results} [results] the run's other figures (a `maxTimes` goal compares with one)
+ * @returns {'pass' | 'FAIL' | 'report' | 'n/a'}
+ */
 export function verdict(key, value, results = {}) {
+  /** @type {Goal} */
   const goal = GOALS[key];
-  if (!goal || value === null || value === undefined || Number.isNaN(value)) return 'n/a';
-  if ('max' in goal) return value <= goal.max ? 'pass' : 'FAIL';
-  if ('maxTimes' in goal) return value <= goal.maxTimes.factor * results[goal.maxTimes.key] ? 'pass' : 'FAIL';
-  if ('equals' in goal) return value === goal.equals ? 'pass' : 'FAIL';
+  if (value === null || value === undefined || Number.isNaN(value)) return 'n/a';
+  if (goal.max !== undefined) return value <= goal.max ? 'pass' : 'FAIL';
+  if (goal.maxTimes !== undefined) {
+    const other = results[/** @type {GoalKey} */ (goal.maxTimes.key)];
+    if (typeof other !== 'number' || Number.isNaN(other)) return 'n/a';
+    return value <= goal.maxTimes.factor * other ? 'pass' : 'FAIL';
+  }
+  if (goal.equals !== undefined) return value === goal.equals ? 'pass' : 'FAIL';
   return 'report';
 }
 
+/** @param {GoalKey} key */
 function goalText(key) {
+  /** @type {Goal} */
   const goal = GOALS[key];
-  if ('max' in goal) return `≤ ${goal.max}`;
-  if ('equals' in goal) return `= ${goal.equals}`;
-  if ('maxTimes' in goal) return `≤ ${goal.maxTimes.factor} × ${goal.maxTimes.key}`;
+  if (goal.max !== undefined) return `≤ ${goal.max}`;
+  if (goal.equals !== undefined) return `= ${goal.equals}`;
+  if (goal.maxTimes !== undefined) return `≤ ${goal.maxTimes.factor} × ${goal.maxTimes.key}`;
   return 'report';
 }
 
-/** A Markdown table (also readable in a terminal) of the figures with min–max and pass/fail. */
+/**
+ * A Markdown table (also readable in a terminal) of the figures with min–max and pass/fail.
+ *
+ * @param {Results} results
+ * @returns {string}
+ */
 export function table(results) {
-  const rows = [['key', 'median / value', 'min – max', 'goal', 'result', 'baseline', '÷ baseline']];
-  for (const key of Object.keys(GOALS)) {
+  const header = ['key', 'median / value', 'min – max', 'goal', 'result', 'baseline', '÷ baseline'];
+  const rows = [header];
+  for (const key of GOAL_KEYS) {
     const value = results[key];
     const spread = results.spread?.[key];
     rows.push([
@@ -53,7 +101,7 @@ export function table(results) {
       String(results.ratio?.[key] ?? ''),
     ]);
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
-  return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+  const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)));
+  const line = (/** @type {string[]} */ row) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }

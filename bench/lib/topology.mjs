@@ -3,12 +3,16 @@
 // provider in its own process. It listens on its own ports (shell 4100, remotes 4101-4103, provider
 // 8180), so it can run while `npm start` (3000-3003, 8080) or `npm run preview` (4000-4003) are up.
 
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { workerUserFor } from '../../tooling/testkit/src/nginx.cjs';
+import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '../../tooling/testkit/src/nginx.cjs';
+import { killOnExit, notAServerError, startProcess, waitForUrl } from '../../tooling/testkit/src/processes.cjs';
+import { buildDirOf } from './build.mjs';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../../deploy/nginx/render.mjs';
+
+/** @typedef {import('../../deploy/nginx/render.mjs').ShellConfig} ShellConfig */
+/** @typedef {import('../../tooling/testkit/src/processes.cjs').ManagedProcess} ManagedProcess */
 
 export const PORTS = {
   shell: 4100,
@@ -19,30 +23,50 @@ export const PORTS = {
   baselineHost: 4110,
   baselineRemote: 4111,
 };
-export const ORIGINS = Object.fromEntries(Object.entries(PORTS).map(([name, port]) => [name, `http://localhost:${port}`]));
-const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
-const MIME_TYPES = ['/etc/nginx/mime.types', '/usr/local/etc/nginx/mime.types', '/opt/homebrew/etc/nginx/mime.types'];
+/** @typedef {keyof typeof PORTS} Listener */
 
-/** The shell's config.json for the bench topology (the preview's, on the bench's ports). */
+export const ORIGINS = /** @type {Record<Listener, string>} */ (
+  Object.fromEntries(Object.entries(PORTS).map(([name, port]) => [name, `http://localhost:${port}`]))
+);
+
+/** @param {string} name @returns {name is Listener} */
+function hasPort(name) {
+  return Object.hasOwn(PORTS, name);
+}
+
+/**
+ * The shell's config.json for the bench topology (the preview's, on the bench's ports).
+ *
+ * @param {string} repoRoot
+ * @returns {ShellConfig}
+ */
 export function benchConfig(repoRoot) {
+  /** @type {ShellConfig} */
   const config = JSON.parse(readFileSync(join(repoRoot, 'deploy/config/config.preview.json'), 'utf8'));
   config.identityProvider.url = ORIGINS.identityProvider;
   for (const remote of config.remotes) {
-    if (!(remote.name in PORTS)) throw new Error(`bench: no port for remote "${remote.name}" of config.preview.json`);
+    if (!hasPort(remote.name)) throw new Error(`bench: no port for remote "${remote.name}" of config.preview.json`);
     remote.manifest = `${ORIGINS[remote.name]}/mf-manifest.json`;
   }
   return config;
 }
 
-/** The demo realm with the bench's origins as the SPA client's redirect URIs. */
+/**
+ * The demo realm with the bench's origins as the SPA client's redirect URIs.
+ *
+ * @param {string} repoRoot
+ * @returns {{ clients: Array<{ clientId: string, redirectUris?: string[] }> }} the realm representation (more keys than named)
+ */
 function benchRealm(repoRoot) {
+  /** @type {{ clients: Array<{ clientId: string, redirectUris?: string[] }> }} */
   const realm = JSON.parse(readFileSync(join(repoRoot, 'deploy/keycloak/gatehouse-realm.json'), 'utf8'));
   const spa = realm.clients.find((client) => client.clientId === 'gatehouse-shell');
   if (!spa) throw new Error('bench: the demo realm has no client "gatehouse-shell"');
-  spa.redirectUris = ['shell', 'profile', 'admin', 'reports', 'baselineHost'].map((name) => `${ORIGINS[name]}/*`);
+  spa.redirectUris = /** @type {const} */ (['shell', 'profile', 'admin', 'reports', 'baselineHost']).map((name) => `${ORIGINS[name]}/*`);
   return realm;
 }
 
+/** @param {number} port @returns {Promise<boolean>} */
 function portIsFree(port) {
   return new Promise((resolve) => {
     const server = net.createServer();
@@ -51,44 +75,7 @@ function portIsFree(port) {
   });
 }
 
-async function waitFor(url, child, name, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (code ${child.exitCode}) before answering at ${url}`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (response.status < 500) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${name} did not answer at ${url} within ${timeoutMs / 1000} s`);
-}
-
-function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-      resolve();
-    }, 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      resolve();
-    }
-  });
-}
-
+/** @param {{ baselineHost: string, baselineRemote: string }} dirs the baseline's two builds */
 function baselineServers(dirs) {
   return `server {
     listen ${PORTS.baselineHost};
@@ -107,8 +94,15 @@ server {
 }
 
 /**
- * Starts the identity provider and nginx for the builds in `dirs` ({ shell, profile, admin, reports }).
- * @returns {Promise<{ config: object, configFile: string, stop(): Promise<void> }>}
+ * Starts the identity provider and nginx for the builds in `dirs` (shell, profile, admin, reports; and
+ * baselineHost, baselineRemote when the baseline was built).
+ *
+ * @param {object} options
+ * @param {string} options.repoRoot
+ * @param {string} options.workDir where the config, the realm and nginx's files go
+ * @param {Readonly<Record<string, string>>} options.dirs each app's build folder, by app name
+ * @param {(message: string) => void} options.log
+ * @returns {Promise<{ config: ShellConfig, configFile: string, stop(): Promise<void> }>}
  */
 export async function startTopology({ repoRoot, workDir, dirs, log }) {
   for (const [name, port] of Object.entries(PORTS)) {
@@ -120,28 +114,19 @@ export async function startTopology({ repoRoot, workDir, dirs, log }) {
   const realmFile = join(workDir, 'realm.json');
   writeFileSync(realmFile, JSON.stringify(benchRealm(repoRoot), null, 2));
 
+  /** @type {ManagedProcess[]} */
   const children = [];
+  // Last resort if the bench ends without stop(): the children run in their own process groups.
+  const removeExitHook = killOnExit(() => children.map((managed) => managed.child));
   const stop = async () => {
-    await Promise.all(children.map(stopChild));
+    await Promise.all(children.map((managed) => managed.stop()));
+    removeExitHook();
   };
-  process.on('exit', () => {
-    for (const child of children) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
-  });
   try {
-    const idp = spawn(
+    const idp = startProcess(
       process.execPath,
       [join(repoRoot, 'dev-idp/bin/gatehouse-dev-idp.mjs'), '--port', String(PORTS.identityProvider), '--realm', realmFile, '--quiet'],
-      {
-        cwd: join(repoRoot, 'dev-idp'),
-        stdio: ['ignore', 'ignore', 'inherit'],
-        detached: true,
-      },
+      { cwd: join(repoRoot, 'dev-idp'), stdio: ['ignore', 'ignore', 'inherit'] },
     );
     children.push(idp);
 
@@ -152,42 +137,40 @@ export async function startTopology({ repoRoot, workDir, dirs, log }) {
       renderDeployment({
         config,
         configFile,
-        shell: { origin: ORIGINS.shell, listen: String(PORTS.shell), serverName: 'localhost', root: dirs.shell },
-        remotes: config.remotes.map((remote) => ({
-          name: remote.name,
-          listen: String(PORTS[remote.name]),
-          serverName: 'localhost',
-          root: dirs[remote.name],
-        })),
+        shell: { origin: ORIGINS.shell, listen: String(PORTS.shell), serverName: 'localhost', root: buildDirOf(dirs, 'shell') },
+        remotes: config.remotes.map((remote) => {
+          if (!hasPort(remote.name)) throw new Error(`bench: no port for remote "${remote.name}"`);
+          return { name: remote.name, listen: String(PORTS[remote.name]), serverName: 'localhost', root: buildDirOf(dirs, remote.name) };
+        }),
       }),
     );
     // The baseline (bench/baseline): plain server blocks, with the gzip settings of gatehouse-http.conf
     // (included in the same http block). The include pattern of the nginx template is `remote-*.conf`.
-    if (dirs.baselineHost) writeFileSync(join(nginxDir, 'conf.d', 'remote-baseline.conf'), baselineServers(dirs));
-    const mimeTypes = MIME_TYPES.find((file) => existsSync(file));
-    if (!mimeTypes) throw new Error(`nginx's mime.types not found (looked in ${MIME_TYPES.join(', ')}). Is nginx installed?`);
+    if (dirs.baselineHost) {
+      const baseline = { baselineHost: dirs.baselineHost, baselineRemote: buildDirOf(dirs, 'baselineRemote') };
+      writeFileSync(join(nginxDir, 'conf.d', 'remote-baseline.conf'), baselineServers(baseline));
+    }
     const nginxConf = join(nginxDir, 'nginx.conf');
     writeFileSync(
       nginxConf,
       renderTemplate(readFileSync(join(TEMPLATE_DIR, 'preview.nginx.conf.template'), 'utf8'), {
         PREVIEW_DIR: nginxDir,
-        MIME_TYPES: mimeTypes,
+        MIME_TYPES: findMimeTypes(),
         WORKER_USER_EXTRA: workerUserFor([configFile, ...Object.values(dirs)]).directive,
       }),
     );
     const nginxArgs = ['-p', nginxDir, '-c', nginxConf, '-e', 'stderr'];
-    const check = spawnSync(NGINX, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
-    if (check.error) throw new Error(`Cannot run ${NGINX}: ${check.error.message}. Install nginx or set NGINX_BIN.`);
-    if (check.status !== 0) throw new Error(`nginx rejected ${nginxConf}:\n${check.stderr}`);
-    const nginx = spawn(NGINX, nginxArgs, { stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+    const NGINX = requireNginx();
+    checkNginxConfig(NGINX, nginxArgs);
+    const nginx = startProcess(NGINX, nginxArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(nginx);
 
-    await waitFor(`${ORIGINS.shell}/`, nginx, 'nginx');
-    await waitFor(
-      `${ORIGINS.identityProvider}/realms/${config.identityProvider.realm}/.well-known/openid-configuration`,
-      idp,
-      'the dev identity provider',
-    );
+    await waitForUrl(`${ORIGINS.shell}/`, { child: nginx.child, name: 'nginx', accept: notAServerError });
+    // 2xx only: the provider answers 404 ("Realm does not exist") for a moment after it starts listening
+    await waitForUrl(`${ORIGINS.identityProvider}/realms/${config.identityProvider.realm}/.well-known/openid-configuration`, {
+      child: idp.child,
+      name: 'the dev identity provider',
+    });
     log(`serving: shell ${ORIGINS.shell}, remotes ${PORTS.profile}-${PORTS.reports}, identity provider ${ORIGINS.identityProvider}`);
     return { config, configFile, stop };
   } catch (error) {

@@ -20,14 +20,60 @@ import { describeSchemaErrors } from '../../shell/src/config/schemaProblems.cjs'
 export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
 
 /**
+ * A shell config.json as parsed: the keys the scripts read (the format is shell/config.schema.json; the shell's
+ * own types, shell/src/config/types.ts, describe a config that passed it). It comes from a file, so the
+ * functions below check what they read before they rely on it.
+ *
+ * @typedef {object} ShellConfig
+ * @property {{ url: string, realm: string, clientId: string, trustedOrigins?: string[] }} identityProvider
+ * @property {Array<{ name: string, manifest: string, route: string, title: string }>} remotes
+ * @property {{ allowedOrigins: string[] }} [overrides]
+ */
+
+/**
+ * Sources for the shell's CSP beyond those config.json names (a deployment description's "csp").
+ *
+ * @typedef {{ connectSrc?: string[], styleSrc?: string[], imgSrc?: string[] }} CspAdditions
+ */
+
+/**
+ * One nginx server block: the shell's or a remote's.
+ *
+ * @typedef {object} Server
+ * @property {string | number | Array<string | number>} listen one `listen` value or several (IPv4 and IPv6)
+ * @property {string} serverName
+ * @property {string} root the build folder it serves
+ * @property {string[]} [directives] more nginx directives for the server block (ssl_certificate, access_log…)
+ */
+
+/**
+ * Everything one deployment's nginx files are rendered from.
+ *
+ * @typedef {object} Deployment
+ * @property {ShellConfig} config the shell's config.json (parsed)
+ * @property {string} configFile absolute path served as the shell's /config.json
+ * @property {Server & { origin: string }} shell
+ * @property {Array<Server & { name: string }>} [remotes] the remotes this nginx serves (remotes hosted
+ *   elsewhere still appear in the CSP via config.json)
+ * @property {string[]} [extraShellOrigins] more origins allowed to load the remotes (CORS)
+ * @property {CspAdditions} [csp] extra CSP sources, see shellCsp
+ */
+
+/**
  * Replaces `${NAME}` placeholders (upper-case names only, so nginx's own `$uri`/`${uri}` stay
  * untouched). Unlike envsubst, a placeholder without a value is an error, not an empty string: an
  * empty `root` or `listen` would give a config that starts but serves the wrong thing. Only names
  * ending in `_EXTRA` (optional directives) may be empty.
+ *
+ * @param {string} text the template
+ * @param {Readonly<Record<string, string | number | null | undefined>>} vars
+ * @param {string} [templateName] names the template in the error
+ * @returns {string}
  */
 export function renderTemplate(text, vars, templateName = 'template') {
+  /** @type {Set<string>} */
   const missing = new Set();
-  const out = text.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (_, name) => {
+  const out = text.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (/** @type {string} */ _, /** @type {string} */ name) => {
     const value = vars[name];
     if (value === undefined || value === null || (value === '' && !name.endsWith('_EXTRA'))) {
       missing.add(name);
@@ -41,6 +87,7 @@ export function renderTemplate(text, vars, templateName = 'template') {
   return out;
 }
 
+/** @param {string} url @param {string} where names the field in the error */
 function originOf(url, where) {
   let parsed;
   try {
@@ -58,6 +105,9 @@ function originOf(url, where) {
  * Lists the remotes of a shell config.json (format: shell/README.md): `[{ name, manifestUrl, origin }]`.
  * `origin` is null for a manifest given as a path on the shell's own origin ("/remotes/x/mf-manifest.json"),
  * which 'self' already covers.
+ *
+ * @param {ShellConfig} config
+ * @returns {Array<{ name: string, manifestUrl: string, origin: string | null }>}
  */
 export function remotesOf(config) {
   const registry = config?.remotes;
@@ -79,6 +129,9 @@ export function remotesOf(config) {
 /**
  * `overrides.allowedOrigins` of config.json as CSP sources. They may hold a port wildcard
  * (`http://localhost:*`), which CSP understands as it is; anything else that is not a bare origin is refused.
+ *
+ * @param {ShellConfig} config
+ * @returns {string[]}
  */
 export function overrideOriginsOf(config) {
   const allowed = config?.overrides?.allowedOrigins ?? [];
@@ -93,7 +146,7 @@ export function overrideOriginsOf(config) {
   });
 }
 
-/** The identity provider's origin, from `identityProvider.url`. */
+/** The identity provider's origin, from `identityProvider.url`. @param {ShellConfig} config */
 export function identityProviderOriginOf(config) {
   const url = config?.identityProvider?.url;
   if (typeof url !== 'string') {
@@ -105,6 +158,9 @@ export function identityProviderOriginOf(config) {
 /**
  * Throws unless `config` passes shell/config.schema.json and `extra` the schema's CSP additions, listing every
  * problem: nothing derived from a config the shell itself would refuse ends up in nginx's configuration.
+ *
+ * @param {unknown} config a shell config.json (parsed)
+ * @param {unknown} [extra] a deployment description's "csp"
  */
 export function assertValidInput(config, extra = {}) {
   const problems = [
@@ -120,9 +176,10 @@ export function assertValidInput(config, extra = {}) {
  * own page in a hidden frame; frame-src allows the identity provider for its login-status frame
  * and third-party-cookie check.
  *
- * @param {object} config the shell's config.json
- * @param {{ connectSrc?: string[], styleSrc?: string[], imgSrc?: string[] }} [extra] more sources
- *   than config.json names (its identityProvider.trustedOrigins are already in connect-src)
+ * @param {ShellConfig} config the shell's config.json
+ * @param {CspAdditions} [extra] more sources than config.json names (its identityProvider.trustedOrigins are
+ *   already in connect-src)
+ * @returns {string}
  */
 export function shellCsp(config, extra = {}) {
   assertValidInput(config, extra);
@@ -134,6 +191,7 @@ export function shellCsp(config, extra = {}) {
   // environment allows overrides at all: they are code origins like the registered remotes.
   const overrides = overrideOriginsOf(config);
   const code = [remotes, overrides];
+  /** @param {...(string | null | ReadonlyArray<string | null | ReadonlyArray<string | null>>)} parts */
   const list = (...parts) => [...new Set(parts.flat(2).filter(Boolean))].join(' ');
   const directives = [
     ['default-src', list("'self'")],
@@ -155,6 +213,9 @@ export function shellCsp(config, extra = {}) {
  * The Content-Security-Policy of a remote's own page, its standalone app (decisions/0018): its own code
  * only, the identity provider for sign-in and the login-status frame, framed by nobody but itself
  * (keycloak-js's silent check-sso frame).
+ *
+ * @param {ShellConfig} config
+ * @returns {string}
  */
 export function remoteCsp(config) {
   const idp = identityProviderOriginOf(config);
@@ -174,14 +235,22 @@ export function remoteCsp(config) {
     .join('; ');
 }
 
-/** `listen` accepts one value or a list (e.g. IPv4 and IPv6): one `listen` line each. */
+/**
+ * `listen` accepts one value or a list (e.g. IPv4 and IPv6): one `listen` line each.
+ *
+ * @param {Server['listen']} listen @param {string} what names the server block in the error
+ */
 function listenLines(listen, what) {
   const values = (Array.isArray(listen) ? listen : [listen]).map(String).filter(Boolean);
   if (values.length === 0) throw new Error(`${what}: "listen" is required (e.g. 4000 or "443 ssl").`);
   return values.join(';\n    listen ');
 }
 
-/** Optional directives for one server block (TLS certificates, logs…), one per line. */
+/**
+ * Optional directives for one server block (TLS certificates, logs…), one per line.
+ *
+ * @param {unknown} directives from the deployment description, checked here @param {string} what names the server block
+ */
 function extraLines(directives, what) {
   if (directives === undefined) return '';
   if (!Array.isArray(directives) || !directives.every((d) => typeof d === 'string')) {
@@ -190,11 +259,13 @@ function extraLines(directives, what) {
   return directives.map((d) => `    ${d.trim().replace(/;?$/, ';')}\n`).join('');
 }
 
+/** @param {unknown} value @param {string} what names the field in the error @returns {string} */
 function required(value, what) {
   if (typeof value !== 'string' || value.trim() === '') throw new Error(`${what} is required.`);
   return value;
 }
 
+/** A value for a quoted nginx string. @param {string} value @param {string} what names it in the error */
 function nginxString(value, what) {
   if (/["\\\n$]/.test(value)) throw new Error(`${what} must not contain quotes, backslashes, $ or newlines: ${value}`);
   return value;
@@ -203,23 +274,16 @@ function nginxString(value, what) {
 /**
  * Renders every Gatehouse nginx file for one deployment.
  *
- * @param {object} deployment
- * @param {object} deployment.config          the shell's config.json (parsed)
- * @param {string} deployment.configFile      absolute path served as the shell's /config.json
- * @param {{ origin: string, listen: string|number|Array<string|number>, serverName: string, root: string, directives?: string[] }} deployment.shell
- *   `directives`: more nginx directives for the server block (ssl_certificate, access_log…)
- * @param {Array<{ name: string, listen: string|number|Array<string|number>, serverName: string, root: string, directives?: string[] }>} deployment.remotes
- *   the remotes this nginx serves (remotes hosted elsewhere still appear in the CSP via config.json)
- * @param {string[]} [deployment.extraShellOrigins] more origins allowed to load the remotes (CORS)
- * @param {object} [deployment.csp] extra CSP sources, see shellCsp
+ * @param {Deployment} deployment
  * @returns {Record<string, string>} file name → content
  */
 export function renderDeployment(deployment) {
   const { config, configFile, shell, remotes = [], extraShellOrigins = [], csp = {} } = deployment;
-  const read = (name) => readFileSync(join(TEMPLATE_DIR, name), 'utf8');
+  const read = (/** @type {string} */ name) => readFileSync(join(TEMPLATE_DIR, name), 'utf8');
   const shellOrigins = [
     ...new Set([originOf(shell.origin, 'shell.origin'), ...extraShellOrigins.map((o) => originOf(o, 'extraShellOrigins'))]),
   ];
+  /** @type {Record<string, string>} */
   const files = {};
   files['gatehouse-http.conf'] = renderTemplate(
     read('gatehouse-http.conf.template'),
@@ -258,7 +322,7 @@ export function renderDeployment(deployment) {
   return files;
 }
 
-/** Writes rendered files into a folder (created if needed). */
+/** Writes rendered files into a folder (created if needed). @param {string} dir @param {Readonly<Record<string, string>>} files */
 export function writeFiles(dir, files) {
   mkdirSync(dir, { recursive: true });
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
@@ -267,10 +331,13 @@ export function writeFiles(dir, files) {
 /**
  * Reads a deployment description (see deploy/nginx/deployment.example.json): paths in it are
  * relative to the description file.
+ *
+ * @param {string} file
+ * @returns {Deployment}
  */
 export function loadDeployment(file) {
   const base = dirname(resolve(file));
-  const abs = (p) => (isAbsolute(p) ? p : resolve(base, p));
+  const abs = (/** @type {string} */ p) => (isAbsolute(p) ? p : resolve(base, p));
   const description = JSON.parse(readFileSync(file, 'utf8'));
   const configFile = abs(description.configFile);
   const config = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -279,7 +346,7 @@ export function loadDeployment(file) {
     config,
     configFile: description.servedConfigFile ?? configFile,
     shell: { ...description.shell, root: abs(description.shell.root) },
-    remotes: (description.remotes ?? []).map((r) => ({ ...r, root: abs(r.root) })),
+    remotes: (description.remotes ?? []).map((/** @type {Server & { name: string }} */ r) => ({ ...r, root: abs(r.root) })),
   };
 }
 
@@ -298,7 +365,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         .join(', ')}`,
     );
   } catch (error) {
-    console.error(`render.mjs: ${error.message}`);
+    console.error(`render.mjs: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
 }

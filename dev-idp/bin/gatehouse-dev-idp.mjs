@@ -8,28 +8,36 @@ const usage =
   '                        [--admin-user admin] [--admin-password admin] [--quiet]\n' +
   'The administrator of realm master can also come from KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD.';
 
-let args;
-try {
-  args = parseArgs({
-    options: {
-      port: { type: 'string', default: '8080' },
-      'management-port': { type: 'string', default: '9000' },
-      host: { type: 'string', default: '127.0.0.1' },
-      realm: { type: 'string', multiple: true, default: [] },
-      'admin-user': { type: 'string' },
-      'admin-password': { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  }).values;
-} catch (error) {
-  console.error(`${error.message}\n${usage}`);
-  process.exit(2);
+/** The command line's options; a malformed one ends the process with the usage. */
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string', default: '8080' },
+        'management-port': { type: 'string', default: '9000' },
+        host: { type: 'string', default: '127.0.0.1' },
+        realm: { type: 'string', multiple: true, default: [] },
+        'admin-user': { type: 'string' },
+        'admin-password': { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    process.exit(2);
+  }
 }
+const args = parseCommandLine();
 if (args.help) {
   console.log(usage);
   process.exit(0);
 }
+/** @param {unknown} error @returns {error is NodeJS.ErrnoException & { port?: number }} */
+function isAddressInUse(error) {
+  return error instanceof Error && /** @type {NodeJS.ErrnoException} */ (error).code === 'EADDRINUSE';
+}
+/** @param {'port' | 'management-port'} name @returns {number} */
 function portOption(name) {
   const value = Number(args[name]);
   if (!Number.isInteger(value) || value < 0 || value > 65535 || args[name].trim() === '') {
@@ -42,7 +50,7 @@ const port = portOption('port');
 const managementPort = portOption('management-port');
 
 register();
-const { startDevIdp, RealmFileError } = await import('../src/index.ts');
+const { startDevIdp, RealmFileError } = await import('../src/index.js');
 try {
   const idp = await startDevIdp({
     port,
@@ -58,7 +66,7 @@ try {
   process.on('SIGTERM', stop);
 } catch (error) {
   if (error instanceof RealmFileError) console.error(`error: ${error.message}`);
-  else if (error?.code === 'EADDRINUSE') console.error(`error: port ${error.port ?? port} is already in use (--port, --management-port)`);
+  else if (isAddressInUse(error)) console.error(`error: port ${error.port ?? port} is already in use (--port, --management-port)`);
   else console.error(error);
   process.exit(1);
 }

@@ -11,9 +11,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Ajv from 'ajv';
-import ajvErrors from 'ajv-errors';
-import standaloneCode from 'ajv/dist/standalone/index.js';
+import { Ajv } from 'ajv';
+import ajvErrorsModule from 'ajv-errors';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+
+// Both are CommonJS modules that set `module.exports` to the function and `exports.default` too. Node's default
+// import is module.exports, which TypeScript types as the whole module (NodeNext), so the function is `.default`.
+const ajvErrors = ajvErrorsModule.default;
+const standaloneCode = standaloneModule.default;
 
 const SHELL = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SCHEMA_FILE = join(SHELL, 'config.schema.json');
@@ -28,7 +33,12 @@ const EXPORTS = {
 
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples']);
 
-/** A copy of a schema without its annotation keywords (a property named "title" stays). */
+/**
+ * A copy of a schema without its annotation keywords (a property named "title" stays).
+ *
+ * @param {unknown} schema
+ * @returns {unknown}
+ */
 function withoutAnnotations(schema) {
   if (Array.isArray(schema)) return schema.map(withoutAnnotations);
   if (typeof schema !== 'object' || schema === null) return schema;
@@ -45,6 +55,7 @@ function withoutAnnotations(schema) {
   );
 }
 
+/** @param {string} code the standalone module's source */
 function withoutUnusedSchemas(code) {
   return code
     .split('\n')
@@ -55,10 +66,10 @@ function withoutUnusedSchemas(code) {
     .join('\n');
 }
 
-/** The generated module's source text. */
+/** The generated module's source text. @returns {string} */
 export function generateConfigValidator() {
   // Descriptions and defaults are for editors and readers; the page needs only the checks.
-  const schema = withoutAnnotations(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')));
+  const schema = /** @type {import('ajv').AnySchemaObject} */ (withoutAnnotations(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'))));
   // allErrors: a person fixes every problem in one go; the others keep the output small and exact.
   const ajv = new Ajv({ allErrors: true, strict: true, code: { source: true, esm: false, lines: true } });
   ajvErrors(ajv);

@@ -5,6 +5,11 @@ const { baseConfig, shared } = require('../shared');
 // The remote's address: the bench serves it on port 4111 (REMOTE_URL overrides it).
 const remoteUrl = process.env.REMOTE_URL ?? 'http://localhost:4111';
 
+/**
+ * @param {unknown} _env
+ * @param {{ mode?: import('webpack').Configuration['mode'] }} argv webpack-cli's arguments
+ * @returns {import('webpack').Configuration}
+ */
 module.exports = (_env, argv) => ({
   ...baseConfig(__dirname, argv.mode ?? 'production'),
   plugins: [

@@ -2,6 +2,11 @@ const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack'
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { baseConfig, shared } = require('../shared');
 
+/**
+ * @param {unknown} _env
+ * @param {{ mode?: import('webpack').Configuration['mode'] }} argv webpack-cli's arguments
+ * @returns {import('webpack').Configuration}
+ */
 module.exports = (_env, argv) => ({
   ...baseConfig(__dirname, argv.mode ?? 'production'),
   plugins: [

@@ -33,15 +33,16 @@ function describe(error, data, prefix) {
   }
 }
 
-/** "/remotes/0/clientRoles/reports" → 'remotes[0] ("profile").clientRoles.reports' */
+/**
+ * "/remotes/0/clientRoles/reports" → 'remotes[0] ("profile").clientRoles.reports'
+ *
+ * @param {string} pointer a JSON pointer into `data` @param {unknown} data @param {string} prefix
+ */
 function fieldName(pointer, data, prefix) {
   let name = '';
   let value = data;
-  for (const segment of pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))) {
-    value = isObject(value) || Array.isArray(value) ? value[segment] : undefined;
+  for (const segment of segments(pointer)) {
+    value = child(value, segment);
     name += /^\d+$/.test(segment) ? `[${segment}]` : `${name === '' ? '' : '.'}${segment}`;
     if (/^\d+$/.test(segment) && isObject(value) && typeof value.name === 'string' && value.name.trim() !== '') {
       name += ` (${JSON.stringify(value.name)})`;
@@ -50,13 +51,28 @@ function fieldName(pointer, data, prefix) {
   return name === '' ? '' : `${prefix}${name}`;
 }
 
+/** @param {string} pointer a JSON pointer into `data` @param {unknown} data @returns {unknown} */
 function valueAt(pointer, data) {
   let value = data;
-  for (const segment of pointer.split('/').slice(1)) value = isObject(value) || Array.isArray(value) ? value[segment] : undefined;
+  for (const segment of segments(pointer)) value = child(value, segment);
   return value;
 }
 
-/** The offending value, when it is short enough to quote. */
+/** "/a~1b/0" → ["a/b", "0"] (RFC 6901's escapes undone) @param {string} pointer */
+function segments(pointer) {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** An object's field or an array's item; undefined inside anything else. @param {unknown} value @param {string} segment */
+function child(value, segment) {
+  if (Array.isArray(value)) return /** @type {unknown} */ (value[Number(segment)]);
+  return isObject(value) ? value[segment] : undefined;
+}
+
+/** The offending value, when it is short enough to quote. @param {unknown} value */
 function got(value) {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     const text = JSON.stringify(value);
@@ -65,6 +81,7 @@ function got(value) {
   return '';
 }
 
+/** @param {unknown} value @returns {value is Record<string, unknown>} */
 function isObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

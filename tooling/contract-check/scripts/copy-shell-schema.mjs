@@ -17,6 +17,7 @@ mkdirSync(join(DIST, 'shell-config'), { recursive: true });
 for (const file of FILES) copyFileSync(join(SHELL_CONFIG, file), join(DIST, 'shell-config', file));
 
 let rewritten = 0;
+/** @param {string} dir */
 const walk = (dir) => {
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);

@@ -2,6 +2,7 @@
 // Where nginx and its mime.types are, for `npm run preview`, the production browser tests and the
 // benchmark. Plain Node, no dependencies.
 
+const { spawnSync } = require('node:child_process');
 const { existsSync, realpathSync, statSync } = require('node:fs');
 const { dirname } = require('node:path');
 const { isDebian, isExecutable, isRoot, onPath } = require('./systemTools.cjs');
@@ -46,11 +47,26 @@ function findMimeTypes() {
 }
 
 /**
+ * Has nginx test the configuration it is about to be started with (`nginx <args> -t -q`); throws with nginx's
+ * own words unless it accepts it.
+ *
+ * @param {string} nginx the binary (requireNginx())
+ * @param {readonly string[]} args the arguments it will be started with (`-p`, `-c <conf>`, `-e stderr`)
+ */
+function checkNginxConfig(nginx, args) {
+  const check = spawnSync(nginx, [...args, '-t', '-q'], { encoding: 'utf8' });
+  if (check.error)
+    throw new Error(`Cannot run ${nginx}: ${check.error.message}. Install it with \`${nginxInstallCommand()}\`, or set NGINX_BIN.`);
+  if (check.status !== 0) throw new Error(`nginx rejected the configuration of \`nginx ${args.join(' ')}\`:\n${check.stderr}`);
+}
+
+/**
  * Whether a user who is neither the owner nor in the group (nginx's workers run as `nobody` or
  * `www-data` when root starts nginx) can read `path`: every folder on the way must be searchable by
  * others, and the path itself readable.
  *
  * @param {string} path
+ * @returns {boolean}
  */
 function readableByOthers(path) {
   let current;
@@ -87,4 +103,4 @@ function workerUserFor(servedPaths) {
   };
 }
 
-module.exports = { findNginx, nginxInstallCommand, requireNginx, findMimeTypes, readableByOthers, workerUserFor };
+module.exports = { findNginx, nginxInstallCommand, requireNginx, findMimeTypes, checkNginxConfig, readableByOthers, workerUserFor };

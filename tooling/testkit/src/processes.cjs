@@ -114,6 +114,16 @@ async function answers(url, { timeoutMs = 2000, accept = (status) => status >= 2
 }
 
 /**
+ * An `accept` for answers() and waitForUrl(): anything but a server error counts as answering (a 404 of a
+ * deliberately missing file, a redirect to the sign-in page).
+ *
+ * @param {number} status
+ */
+function notAServerError(status) {
+  return status < 500;
+}
+
+/**
  * Waits until `url` answers (see answers()). Fails early, naming `name`, when `child` exits first,
  * and after `timeoutMs` with a message that says which address never answered.
  *
@@ -134,4 +144,4 @@ async function waitForUrl(url, { name = url, timeoutMs = 60_000, child, interval
   }
 }
 
-module.exports = { startProcess, isRunning, signalGroup, stopProcess, killOnExit, answers, waitForUrl };
+module.exports = { startProcess, isRunning, signalGroup, stopProcess, killOnExit, answers, notAServerError, waitForUrl };
