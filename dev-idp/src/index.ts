@@ -76,6 +76,8 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
 
   const host = options.host ?? DEFAULT_HOST;
   const server = new DevIdpServer();
+  let started!: () => void;
+  server.holdRequestsUntil(new Promise<void>((resolve) => (started = resolve)));
   const port = await server.listen(options.port ?? 0, host);
   let management: ManagementServer | undefined;
   let managementUrl: string | undefined;
@@ -88,8 +90,12 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
       throw error;
     }
   }
-  await server.addRealm(masterRealm(options.adminUser ?? 'admin', options.adminPassword ?? 'admin'));
-  for (const { realm } of loaded) await server.addRealm(realm);
+  try {
+    await server.addRealm(masterRealm(options.adminUser ?? 'admin', options.adminPassword ?? 'admin'));
+    for (const { realm } of loaded) await server.addRealm(realm);
+  } finally {
+    started();
+  }
 
   log(`Gatehouse dev IdP (Keycloak-compatible) on ${server.baseUrl}`);
   for (const { realm } of loaded) {

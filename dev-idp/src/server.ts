@@ -31,6 +31,7 @@ export class DevIdpServer {
   readonly #server: Server;
   readonly #sweeper: NodeJS.Timeout;
   #baseUrl = '';
+  #held: Promise<void> = Promise.resolve();
 
   constructor() {
     this.#server = createServer((req, res) => {
@@ -84,7 +85,16 @@ export class DevIdpServer {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
+  /**
+   * Requests that arrive before `until` settles wait for it: the port opens before the realms are added (their
+   * issuer needs the port), and a client that polls the port must not meet "Realm does not exist" meanwhile.
+   */
+  holdRequestsUntil(until: Promise<void>): void {
+    this.#held = until;
+  }
+
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    await this.#held;
     const url = new URL(req.url ?? '/', this.#baseUrl);
     if (url.pathname.startsWith('/admin/')) return handleAdmin(this, req, res, url);
     const match = /^\/realms\/([^/]+)(\/.*)?$/.exec(url.pathname);

@@ -58,3 +58,26 @@ test("the CLI takes realm master's administrator from KC_BOOTSTRAP_ADMIN_USERNAM
     await once(cli, 'exit');
   }
 });
+
+test('the first answer after the port opens already knows the realms (no "Realm does not exist" while they load)', async () => {
+  const cli = spawn(
+    process.execPath,
+    ['bin/gatehouse-dev-idp.mjs', '--port', '18081', '--realm', '../deploy/keycloak/gatehouse-realm.json'],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  try {
+    const discovery = 'http://localhost:18081/realms/gatehouse/.well-known/openid-configuration';
+    let first: Response | undefined;
+    for (const deadline = Date.now() + 30_000; !first && Date.now() < deadline;) {
+      first = await fetch(discovery).catch(() => undefined); // refused until the port opens
+      if (!first) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    assert.ok(first, 'the provider never answered');
+    assert.equal(first.status, 200);
+  } finally {
+    cli.kill('SIGTERM');
+    await once(cli, 'exit');
+  }
+});
