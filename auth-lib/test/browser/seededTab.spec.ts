@@ -36,12 +36,11 @@ test('a second tab is signed in from a live tab before the identity provider has
   expect(providerRequests.filter((path) => path.endsWith('/auth') || path.endsWith('/token'))).toEqual([]); // no check-sso, no refresh
 
   // now the provider may answer: keycloak-js confirms the session behind the signed-in tab, and nothing changes
+  const frameAnswer = tab.waitForResponse((response) => response.url().includes('/login-status-iframe.html/status'), { timeout: 10_000 });
   holding = false;
   for (const route of held.splice(0)) await route.continue();
-  await expect
-    .poll(() => providerRequests.some((path) => path.endsWith('/login-status-iframe.html/status')), { timeout: 10_000 })
-    .toBe(true);
-  await tab.waitForTimeout(500); // the frame's answer reaches keycloak-js
+  expect(await (await frameAnswer).text()).toBe('unchanged');
+  await tab.waitForTimeout(300); // the frame's answer reaches keycloak-js
   expect(await status(tab)).toBe('authenticated');
   expect(await tab.evaluate(() => window.gatehouse!.events.map((e) => e.type))).toEqual(['signedIn']);
   expect(providerRequests.filter((path) => path.endsWith('/auth') || path.endsWith('/token'))).toEqual([]);
