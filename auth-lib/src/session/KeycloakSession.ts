@@ -9,6 +9,7 @@ import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloa
 import { unwireKeycloak, wireKeycloak } from './keycloakCallbacks';
 import { defaultTabChannel } from './otherTabs';
 import { loadProfile } from './profile';
+import { SeedCheck } from './seedCheck';
 import { SessionExpiry, watchActivity, type ExpiryHost } from './sessionExpiry';
 import { SessionCheckWatch, sessionCheckRefusedMessage } from './sessionCheck';
 import { initError, isLoginCallback, pageUrl, unreachableError } from './sessionErrors';
@@ -19,9 +20,6 @@ import { defaultTabLocks } from './tabLeader';
 import { TokenManager } from './tokenManager';
 import { adoptTokenSet, decodeClaims, expiryOf, isNewerTokenSet, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
 import { withTimeout } from './withTimeout';
-
-/** How long a new tab waits for the leading tab's tokens before it does check-sso itself. */
-const SEED_WAIT_MS = 1500;
 
 export type { PageLocation, SessionDependencies } from './dependencies';
 
@@ -46,6 +44,8 @@ export class KeycloakSession implements Session {
   private readonly expiry: SessionExpiry;
   /** SSO sessions (`sid`) this tab saw end: tokens of those never sign it in again */
   private readonly endedSessions = new Set<string>();
+  /** keycloak-js confirming, behind the signed-in tab, the tokens a live tab handed over */
+  private readonly seedCheck = new SeedCheck();
 
   constructor(config: ResolvedConfig, deps: SessionDependencies = {}) {
     this.config = config;
@@ -57,6 +57,7 @@ export class KeycloakSession implements Session {
       minValidity: config.minValidity,
       timeout: config.timeout,
       unreachable: () => this.unreachable(),
+      unconfirmed: () => this.seedCheck.pending,
       onRefused: () => {
         this.end('refresh-refused');
         if (this.tabs?.isLeader) this.tabs.announceRefreshRefused();
@@ -109,7 +110,7 @@ export class KeycloakSession implements Session {
     const passThrough = keycloakLoginOptions(options);
     const snapshot = await this.ready();
     if (snapshot.status === 'error' && snapshot.error) throw snapshot.error;
-    await this.liveKeycloak().login({ ...passThrough, redirectUri });
+    await (await this.liveKeycloak()).login({ ...passThrough, redirectUri });
   }
 
   extend(): Promise<void> {
@@ -123,6 +124,8 @@ export class KeycloakSession implements Session {
   async logout(options: LogoutOptions = {}, reason: SignOutReason = 'user'): Promise<void> {
     const redirectUri = pageUrl(this.location.origin, options.redirectTo ?? '/', 'logout');
     await this.ready();
+    // keycloak-js knows the provider's logout endpoint only once its init got that far
+    await this.seedCheck.pending;
     const kc = this.kc;
     const signedIn = this.store.get().status === 'authenticated';
     this.tabs?.announceSignOut(reason === 'idle');
@@ -134,7 +137,7 @@ export class KeycloakSession implements Session {
 
   async loadProfile(): Promise<Profile> {
     await this.getToken();
-    return loadProfile(this.liveKeycloak(), this.config);
+    return loadProfile(await this.liveKeycloak(), this.config);
   }
 
   /**
@@ -145,6 +148,7 @@ export class KeycloakSession implements Session {
     const generation = ++this.generation;
     unwireKeycloak(this.kc);
     this.kc = null;
+    this.seedCheck.forget();
     this.tokens.reset();
     if (!options.quiet) this.store.set({ ...LOADING_SNAPSHOT, signOutReason: this.store.get().signOutReason });
     try {
@@ -155,18 +159,26 @@ export class KeycloakSession implements Session {
           this.config.timeout,
           () => this.unreachable(),
         ),
-        options.seed ?? (askTabs ? this.tabs!.seed(SEED_WAIT_MS) : null),
+        options.seed ?? (askTabs ? this.tabs!.seed() : null),
       ]);
       this.tabs?.campaign();
       if (generation !== this.generation) return;
       this.kc = kc;
       this.wire(kc, generation);
-      const authenticated = await withTimeout(kc.init(initOptions(this.config, seed)), this.config.timeout, () => this.unreachable());
+      if (seed) {
+        // signed in at once from a live tab's tokens; keycloak-js's init confirms them behind it (seedCheck.ts)
+        this.seedCheck.start(kc, seed, initOptions(this.config, seed), this.config.timeout, {
+          current: () => generation === this.generation && this.kc === kc && this.store.get().status === 'authenticated',
+          ended: () => this.sessionEnded('session-ended'),
+        });
+        return this.signIn(kc);
+      }
+      const authenticated = await withTimeout(kc.init(initOptions(this.config)), this.config.timeout, () => this.unreachable());
       if (generation !== this.generation) return;
       if (authenticated && kc.token) {
         this.signIn(kc);
         // tokens this tab got itself (sign-in, check-sso) sign the other tabs in or bring them up to date
-        if (kc.token !== seed?.token) this.tabs?.shareTokens(kc);
+        this.tabs?.shareTokens(kc);
       } else this.store.set({ ...SIGNED_OUT });
     } catch (error) {
       if (generation !== this.generation) return;
@@ -182,11 +194,8 @@ export class KeycloakSession implements Session {
       isSignedIn: () => this.store.get().status === 'authenticated',
       settled: () => this.ready(),
       receiveTokens: (set) => this.receiveTokens(set),
-      signedOutElsewhere: (idle) => this.signedOutElsewhere(idle),
-      refreshRefusedElsewhere: () => {
-        this.end('refresh-refused');
-        this.kc?.clearToken();
-      },
+      signedOutElsewhere: (idle) => this.endAndDrop(idle ? 'idle' : 'other-tab'),
+      refreshRefusedElsewhere: () => this.endAndDrop('refresh-refused'),
       refreshForFollower: (force) => this.tokens.getToken({ forceRefresh: force }),
       receiveOther: (message) => {
         if (message.type === 'activity' && typeof message.at === 'number') this.expiry.activity(message.at, true);
@@ -204,8 +213,7 @@ export class KeycloakSession implements Session {
       signOut: (reason) => {
         const { pathname, search, hash } = this.location;
         if (reason === 'idle') return void this.logout({ redirectTo: `${pathname}${search}${hash}` }, 'idle');
-        this.end(reason);
-        this.kc?.clearToken();
+        this.endAndDrop(reason);
       },
       shareActivity: (at) => this.tabs?.send({ type: 'activity', at }),
     };
@@ -213,6 +221,8 @@ export class KeycloakSession implements Session {
 
   /** Tokens from another tab: newer ones replace this tab's; a signed-out tab is signed in with them. */
   private receiveTokens(set: TokenSet): void {
+    // tokens that arrive while the seeded ones are being confirmed are taken once keycloak-js holds the session
+    if (this.seedCheck.pending) return void this.seedCheck.pending.then(() => this.receiveTokens(set));
     const { status } = this.store.get();
     const kc = this.kc;
     if (status === 'authenticated' && kc) {
@@ -240,13 +250,16 @@ export class KeycloakSession implements Session {
         this.tokensChanged(kc);
         this.tabs?.shareTokens(kc);
       },
-      ended: (reason) => {
-        if (reason === 'session-ended' && this.sessionCheck.takeRefused()) {
-          console.warn(sessionCheckRefusedMessage(this.config, this.location.origin));
-          this.end('session-check-refused');
-        } else this.end(reason);
-      },
+      ended: (reason) => this.sessionEnded(reason),
     });
+  }
+
+  /** keycloak-js dropped the session (or never confirmed a seeded one); a frame check the provider refused says what to fix. */
+  private sessionEnded(reason: 'session-ended' | 'refresh-refused'): void {
+    if (reason === 'session-ended' && this.sessionCheck.takeRefused()) {
+      console.warn(sessionCheckRefusedMessage(this.config, this.location.origin));
+      this.end('session-check-refused');
+    } else this.end(reason);
   }
 
   private signIn(kc: KeycloakLike): void {
@@ -265,13 +278,14 @@ export class KeycloakSession implements Session {
     this.events.emit({ type: 'signedOut', reason });
   }
 
-  private signedOutElsewhere(idle: boolean): void {
-    this.end(idle ? 'idle' : 'other-tab');
+  private endAndDrop(reason: SignOutReason): void {
+    this.end(reason);
     // drop the tokens from memory too; this also stops keycloak-js's login-status frame checks
     this.kc?.clearToken();
   }
 
-  private liveKeycloak(): KeycloakLike {
+  private async liveKeycloak(): Promise<KeycloakLike> {
+    await this.seedCheck.pending;
     if (!this.kc) throw this.store.get().error ?? this.unreachable();
     return this.kc;
   }

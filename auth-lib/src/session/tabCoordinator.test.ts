@@ -1,26 +1,10 @@
 import type { SessionEvent } from '../types';
-import { fakeTabBus, fakeTabLocks, type FakeKeycloak } from '../test-support/fakeKeycloak';
-import { flush, sessionWithFake } from '../test-support/sessions';
+import { fakeTabBus, type FakeKeycloak } from '../test-support/fakeKeycloak';
+import { browser, flush, sessionWithFake } from '../test-support/sessions';
 import { channelName } from './otherTabs';
 
 beforeEach(() => jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') }));
 afterEach(() => jest.useRealTimers());
-
-/** Tabs of one browser: one channel bus, one lock manager; tab i is created (and campaigns) i-th. */
-function browser() {
-  const bus = fakeTabBus();
-  const locks = fakeTabLocks();
-  const tabs: ReturnType<typeof sessionWithFake>[] = [];
-  const open = async (configure: (kc: FakeKeycloak) => void = () => undefined) => {
-    const tab = sessionWithFake(configure, { tabChannel: bus.factory, tabLocks: locks.locks });
-    tabs.push(tab);
-    await jest.advanceTimersByTimeAsync(0);
-    await tab.session.ready();
-    await flush();
-    return tab;
-  };
-  return { bus, locks, tabs, open };
-}
 
 const networkRefreshes = (tabs: { instances: FakeKeycloak[] }[]) =>
   tabs.flatMap((t) => t.instances).reduce((sum, kc) => sum + kc.networkRefreshes, 0);
@@ -120,14 +104,6 @@ describe('a new tab', () => {
     const tab = await b.open();
     expect(tab.kc().initCalls[0]?.token).toBeUndefined();
     expect(tab.session.getSnapshot().status).toBe('authenticated');
-  });
-
-  test('stays signed out when the login-status frame says the seeded session ended', async () => {
-    const b = browser();
-    await b.open();
-    const tab = await b.open((kc) => (kc.frameAnswer = 'changed'));
-    expect(tab.kc().initCalls[0]?.token).toBeDefined();
-    expect(tab.session.getSnapshot().status).toBe('anonymous');
   });
 });
 

@@ -23,6 +23,9 @@ export interface TabHost {
   receiveOther(message: { type: string } & Record<string, unknown>): void;
 }
 
+/** How long a new tab waits for the leading tab's tokens before it does check-sso itself. */
+export const SEED_WAIT_MS = 1500;
+
 const PREFIX = 'gatehouse-auth:';
 type Message = { type: string } & Record<string, unknown>;
 
@@ -86,9 +89,10 @@ export class TabCoordinator {
 
   /**
    * Tokens of a live signed-in tab for a new tab, or null (no other tab leads, it is signed out, it did
-   * not answer within `timeoutMs`, or its tokens cannot seed this tab). Call before `campaign()`.
+   * not answer within `timeoutMs`, or its tokens cannot seed this tab). Call before `campaign()`. The session
+   * signs in from these tokens at once and has keycloak-js confirm them behind it (seedCheck.ts).
    */
-  async seed(timeoutMs: number): Promise<TokenSet | null> {
+  async seed(timeoutMs = SEED_WAIT_MS): Promise<TokenSet | null> {
     if (!this.leader || !(await this.leader.otherTabLeads())) return null;
     return new Promise<TokenSet | null>((resolve) => {
       const timer = setTimeout(() => finish(null), timeoutMs);

@@ -31,6 +31,12 @@ export interface TokenManagerDependencies {
   /** a refresh did not reach the provider in time (the current token is kept while valid); a refusal goes to `onRefused` */
   readonly onUnreachable?: () => void;
   readonly backoff?: BackoffSettings;
+  /**
+   * While a tab runs on tokens a live tab handed over, keycloak-js's init is still confirming them: this
+   * returns that confirmation (it never rejects), else null. A refresh waits for it, so no refresh ever goes
+   * through an unconfirmed instance; the handed-over token itself is served while it is valid.
+   */
+  readonly unconfirmed?: () => Promise<unknown> | null;
 }
 
 function notAuthenticated(detail: string): AuthError {
@@ -78,6 +84,9 @@ export class TokenManager {
   }
 
   private async refresh(minValidity: number): Promise<string> {
+    const pending = this.deps.unconfirmed?.();
+    // after the wait the session may have ended (the provider did not confirm): signedInKeycloak() says so
+    if (pending) await pending;
     const kc = this.signedInKeycloak();
     try {
       const refresh = this.deps.refresh ? this.deps.refresh(kc, minValidity) : kc.updateToken(minValidity);

@@ -64,8 +64,11 @@ export class FakeKeycloak implements KeycloakLike {
   /** what the next `init()` does: sign in as this user, stay anonymous, fail, or never answer */
   initOutcome: { signedInAs: FakeUser } | 'anonymous' | 'hang' | { fails: unknown } = { signedInAs: ALICE };
   refreshOutcome: RefreshOutcome = 'ok';
-  /** what the login-status frame answers when `init()` gets tokens of another tab */
-  frameAnswer: 'unchanged' | 'changed' = 'unchanged';
+  /**
+   * what the login-status frame answers when `init()` gets tokens of another tab (`error`: the provider
+   * refused the check; `hang`: init stays open until the test settles `pendingInit`)
+   */
+  frameAnswer: 'unchanged' | 'changed' | 'error' | 'hang' = 'unchanged';
   tokenLifespanSeconds = 60;
   /** the `acr` claim the provider puts in both tokens (Keycloak: "1" for a password sign-in without a loa map) */
   acr = '1';
@@ -103,7 +106,9 @@ export class FakeKeycloak implements KeycloakLike {
       this.timeSkew = options.timeSkew ?? null;
       this.user = { sub: String(this.tokenParsed.sub), preferred_username: String(this.tokenParsed.preferred_username) };
       this.authenticated = true;
-      if (this.frameAnswer === 'changed') this.clearToken();
+      if (this.frameAnswer === 'hang') return this.pendingInit.promise;
+      if (this.frameAnswer !== 'unchanged') this.clearToken();
+      if (this.frameAnswer === 'error') throw new Error('Error while checking login iframe');
       return this.authenticated;
     }
     const outcome = this.initOutcome;

@@ -1,7 +1,7 @@
 import { resolveConfig } from '../session/config';
 import { KeycloakSession, type SessionDependencies } from '../session/KeycloakSession';
 import type { SessionConfig } from '../types';
-import { fakeKeycloakFactory, type FakeKeycloak } from './fakeKeycloak';
+import { fakeKeycloakFactory, fakeTabBus, fakeTabLocks, type FakeKeycloak } from './fakeKeycloak';
 
 export const CONFIG: SessionConfig = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
 
@@ -28,4 +28,20 @@ export function sessionWithFake(
 /** Lets queued promise callbacks run (the fake's async steps take a few microtasks). */
 export async function flush(): Promise<void> {
   for (let i = 0; i < 10; i += 1) await Promise.resolve();
+}
+
+/** Tabs of one browser: one channel bus, one lock manager; tab i is created (and campaigns) i-th. */
+export function browser() {
+  const bus = fakeTabBus();
+  const locks = fakeTabLocks();
+  const tabs: ReturnType<typeof sessionWithFake>[] = [];
+  const open = async (configure: (kc: FakeKeycloak) => void = () => undefined) => {
+    const tab = sessionWithFake(configure, { tabChannel: bus.factory, tabLocks: locks.locks });
+    tabs.push(tab);
+    await jest.advanceTimersByTimeAsync(0);
+    await tab.session.ready();
+    await flush();
+    return tab;
+  };
+  return { bus, locks, tabs, open };
 }
