@@ -1,4 +1,12 @@
-import { RUNTIME_001, RUNTIME_002, RUNTIME_008, RUNTIME_015, runtimeDescMap } from '@module-federation/error-codes';
+import {
+  getShortErrorMsg,
+  RUNTIME_001,
+  RUNTIME_002,
+  RUNTIME_003,
+  RUNTIME_008,
+  RUNTIME_015,
+  runtimeDescMap,
+} from '@module-federation/error-codes';
 import { classifyFailure, ManifestHttpError } from './classify';
 import { RemoteLoadError } from './RemoteLoadError';
 
@@ -16,6 +24,15 @@ describe('classifyFailure', () => {
     expect(error.code).toBe('manifest-missing');
     expect(error.message).toContain('has no federation manifest');
     expect(error.message).toContain('HTTP 404');
+  });
+
+  it.each([
+    ['TypeError: Failed to fetch', 'unreachable'],
+    ['SyntaxError: Unexpected token \'<\', "<!doctype "... is not valid JSON', 'manifest-missing'],
+  ] as const)("classifies the runtime's RUNTIME-003 by the fetch error it quotes (%s), whatever step reported it", (cause, code) => {
+    const wrapped = new Error(`[ Federation Runtime ]: ${getShortErrorMsg(RUNTIME_003, runtimeDescMap, { manifestUrl: manifest }, cause)}`);
+    for (const lifecycle of ['afterResolve', 'onLoad'] as const)
+      expect(classifyFailure('reports', manifest, lifecycle, wrapped).code).toBe(code);
   });
 
   it('calls a remote needing another auth-lib incompatible', () => {

@@ -53,7 +53,9 @@ export function classifyFailure(remote: string, manifest: string, lifecycle: Loa
       `The remote "${remote}" needs a version of ${AUTH_LIB} that this shell does not provide: ${detail}`,
     );
   }
-  if (lifecycle === 'afterResolve') {
+  // RUNTIME-003 is the manifest fetch failing, whichever step of loadRemote reports it (a second attempt running at
+  // the same time may have taken the afterResolve report); it quotes the fetch's own error after its description.
+  if (lifecycle === 'afterResolve' || detail.includes(RUNTIME_003)) {
     if (/Failed to fetch|NetworkError|Load failed|ECONNREFUSED|fetch failed/i.test(detail)) {
       return make('unreachable', `The remote "${remote}" is not reachable: ${manifest} did not answer. Is it running?`);
     }
