@@ -395,9 +395,10 @@ export async function secondTabLoads(browser, session, loads, origins = GATEHOUS
 
 /**
  * token_requests_per_refresh_5_tabs: five tabs of one browser, all on /profile and signed in; the realm's
- * access tokens last 8 s. Per refresh cycle, once every tab's token has less than 4.5 s left, each tab's
- * page session is asked for 10 tokens at once (50 getToken() calls over 5 tabs); the POSTs to the token
- * endpoint from all tabs since the previous cycle are counted. Returns each cycle's count and the
+ * access tokens last 8 s. Per refresh cycle, once every tab's token has less than 4.5 s left and no token
+ * request is on its way, each tab's page session is asked for 10 tokens at once (50 getToken() calls over 5
+ * tabs); the POSTs to the token endpoint from all tabs from then until 500 ms after the last call settled are
+ * counted. Returns each cycle's count and the
  * getToken() calls that failed (their error codes).
  *
  * @param {Browser} browser
@@ -411,9 +412,17 @@ export async function tokensFiveTabs(browser, session, { idpUrl, realm, tabs = 5
   const { context } = first;
   /** @type {number[]} */
   const tokenPosts = [];
+  /** token requests sent and not yet answered */
+  const inFlight = new Set();
   context.on('request', (request) => {
-    if (request.method() === 'POST' && request.url().includes(TOKEN_PATH)) tokenPosts.push(Date.now());
+    if (request.method() !== 'POST' || !request.url().includes(TOKEN_PATH)) return;
+    tokenPosts.push(Date.now());
+    inFlight.add(request);
   });
+  /** @param {import('@playwright/test').Request} request */
+  const answered = (request) => inFlight.delete(request);
+  context.on('requestfinished', answered);
+  context.on('requestfailed', answered);
   try {
     const pages = [first.page];
     for (let i = 1; i < tabs; i++) pages.push((await coldLoad(browser, `${ORIGINS.shell}/profile`, { elementId: PROFILE, context })).page);
@@ -421,23 +430,31 @@ export async function tokensFiveTabs(browser, session, { idpUrl, realm, tabs = 5
     const perCycle = [];
     /** @type {string[][]} */
     const failed = [];
-    let counted = tokenPosts.length;
     for (let cycle = 0; cycle < cycles; cycle++) {
-      await Promise.all(
-        pages.map((page) =>
-          page.waitForFunction(
-            () => {
-              const registry = /** @type {PageRegistry | undefined} */ (Reflect.get(globalThis, Symbol.for('gatehouse.auth-lib.session')));
-              const snapshot = registry?.session?.getSnapshot();
-              return (
-                snapshot?.status === 'authenticated' && snapshot.tokenExpiresAt !== null && snapshot.tokenExpiresAt - Date.now() < 4500
-              );
-            },
-            undefined,
-            { timeout: 30_000, polling: 50 },
+      // Every tab's token is due, and no refresh is on its way: a tab that needed a token while the others
+      // opened may have started one, whose fresh tokens then make the cycle wait for the next deadline.
+      for (;;) {
+        await Promise.all(
+          pages.map((page) =>
+            page.waitForFunction(
+              () => {
+                const registry = /** @type {PageRegistry | undefined} */ (
+                  Reflect.get(globalThis, Symbol.for('gatehouse.auth-lib.session'))
+                );
+                const snapshot = registry?.session?.getSnapshot();
+                return (
+                  snapshot?.status === 'authenticated' && snapshot.tokenExpiresAt !== null && snapshot.tokenExpiresAt - Date.now() < 4500
+                );
+              },
+              undefined,
+              { timeout: 30_000, polling: 50 },
+            ),
           ),
-        ),
-      );
+        );
+        if (inFlight.size === 0) break;
+        await first.page.waitForTimeout(100);
+      }
+      const counted = tokenPosts.length;
       // a refused refresh (invalid_grant: two tabs used one rotated refresh token) is counted, not thrown
       const failures = await Promise.all(
         pages.map((page) =>
@@ -454,7 +471,6 @@ export async function tokensFiveTabs(browser, session, { idpUrl, realm, tabs = 5
       perCycle.push(tokenPosts.length - counted);
       const failedThisCycle = failures.flat();
       failed.push(failedThisCycle);
-      counted = tokenPosts.length;
       if (failedThisCycle.length > 0) break; // a tab that lost its session has nothing left to refresh
     }
     return { perCycle, failed };
