@@ -1,5 +1,5 @@
 import type { Route } from '@playwright/test';
-import { signInAsAdmin } from '@gatehouse/testkit/admin';
+import { endSessionsOf } from '@gatehouse/testkit/admin';
 import { expect, signIn, status, test } from './support/fixtures';
 
 // A second tab takes the tokens of a live tab (memory to memory, BroadcastChannel) and is signed in at once;
@@ -56,9 +56,7 @@ test('a seeded tab whose session already ended at the provider signs out with re
   await signIn(page, app);
   // the live tab does not notice the end yet: its login-status frame's checks get no answer
   await page.route(`${idp.url}/**/login-status-iframe.html/status*`, () => undefined);
-  const admin = await signInAsAdmin(idp.url);
-  const [alice] = await admin.users.find({ realm, username: 'alice', exact: true });
-  await admin.users.logout({ realm, id: alice!.id! });
+  await endSessionsOf(idp.url, realm, 'alice');
   expect(await status(page)).toBe('authenticated');
 
   const tab = await context.newPage();

@@ -1,4 +1,4 @@
-import { signInAsAdmin } from '@gatehouse/testkit/admin';
+import { endSessionsOf } from '@gatehouse/testkit/admin';
 import { expect, signIn, status, test } from './support/fixtures';
 
 // The login-status frame is checked every 5 s; allow that plus a margin for the check itself.
@@ -6,10 +6,7 @@ const FRAME_INTERVAL_AND_MARGIN = 5_000 + 3_000;
 
 test('a session revoked through the admin API turns anonymous within 5 s plus a margin', async ({ page, app, idp, realm }) => {
   await signIn(page, app);
-  const admin = await signInAsAdmin(idp.url);
-  const [alice] = await admin.users.find({ realm, username: 'alice', exact: true });
-
-  await admin.users.logout({ realm, id: alice!.id! });
+  await endSessionsOf(idp.url, realm, 'alice');
 
   await expect.poll(() => status(page), { timeout: FRAME_INTERVAL_AND_MARGIN, intervals: [100] }).toBe('anonymous');
   const snapshot = await page.evaluate(() => window.gatehouse!.snapshot());

@@ -19,4 +19,20 @@ async function signInAsAdmin(baseUrl, { username = 'admin', password = 'admin' }
   return admin;
 }
 
-module.exports = { signInAsAdmin };
+/**
+ * Ends every session of a user at the provider, as an administrator's "Sign out" of that user does
+ * (`POST /admin/realms/{realm}/users/{id}/logout`). The user's tabs learn of it only through the provider.
+ *
+ * @param {string} baseUrl e.g. http://localhost:8080
+ * @param {string} realm
+ * @param {string} username
+ * @returns {Promise<void>}
+ */
+async function endSessionsOf(baseUrl, realm, username) {
+  const admin = await signInAsAdmin(baseUrl);
+  const [user] = await admin.users.find({ realm, username, exact: true });
+  if (!user?.id) throw new Error(`no user "${username}" in realm "${realm}" at ${baseUrl}`);
+  await admin.users.logout({ realm, id: user.id });
+}
+
+module.exports = { signInAsAdmin, endSessionsOf };
