@@ -166,7 +166,7 @@ export async function startTopology({ repoRoot, workDir, dirs, log }) {
     children.push(nginx);
 
     await waitForUrl(`${ORIGINS.shell}/`, { child: nginx.child, name: 'nginx', accept: notAServerError });
-    // 2xx only: the provider answers 404 ("Realm does not exist") for a moment after it starts listening
+    // 2xx only: the realm must exist (a provider other than the dev one may answer 404 until it has imported it)
     await waitForUrl(`${ORIGINS.identityProvider}/realms/${config.identityProvider.realm}/.well-known/openid-configuration`, {
       child: idp.child,
       name: 'the dev identity provider',
