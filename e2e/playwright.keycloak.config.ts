@@ -8,7 +8,7 @@ import base from './playwright.config';
  * `admin`/`admin`). The global setup refuses to run against anything but Keycloak 26.
  *
  * Runs the Keycloak-only specs of `keycloak/` and the specs of `specs/` for what the realm README promises
- * (sign-in and roles, account reads, sign-out, logout noticed through the login-status frame).
+ * (sign-in and roles, account reads, sign-out, logout noticed through the login-status frame, step-up).
  */
 export default defineConfig({
   ...base,
@@ -21,6 +21,8 @@ export default defineConfig({
     'specs/deep-link-returns-to-the-route-after-sign-in.spec.ts',
     'specs/sign-out.spec.ts',
     'specs/logout-at-the-provider-is-noticed.spec.ts',
+    'specs/step-up-before-the-admin-remote-is-fetched.spec.ts',
+    'specs/admin-shows-the-current-session.spec.ts',
   ],
   globalSetup: './keycloak/support/globalSetup.ts',
 });

@@ -10,12 +10,18 @@ export async function signInAtProvider(page: Page, user: DemoUser, origin = 'htt
 }
 
 /**
- * Answers the provider's step-up for a level above the password: the dev provider asks for the password
- * again at the authorization URL (Keycloak runs the step its browser flow configures, e.g. an OTP form).
+ * Answers the provider's step-up for a level above the password: a password form for the user already
+ * signed in, at the authorization URL. The dev provider asks for the password again; the demo realm's
+ * browser flow makes Keycloak do the same (its Password Form; production puts OTP or WebAuthn there).
+ * Both name the user in `#kc-attempted-username` (Keycloak: a read-only input, the dev provider: text)
+ * and have no username field; their titles differ ("Sign In", "Confirm it is you").
  */
 export async function stepUpAtProvider(page: Page, user: DemoUser, origin = 'http://localhost:3000'): Promise<void> {
   await page.waitForURL((url) => url.href.startsWith(`${IDP}/realms/gatehouse/protocol/openid-connect/auth`));
-  await expect(page.locator('#kc-page-title')).toHaveText('Confirm it is you');
+  const attempted = page.locator('#kc-attempted-username');
+  await expect(attempted).toBeVisible();
+  expect(await attempted.evaluate((el) => (el instanceof HTMLInputElement ? el.value : el.textContent))).toBe(USERS[user].username);
+  await expect(page.locator('#username')).toHaveCount(0);
   await page.locator('#password').fill(USERS[user].username);
   await page.locator('#kc-login').click();
   await page.waitForURL((url) => url.origin === origin);
