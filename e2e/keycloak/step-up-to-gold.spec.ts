@@ -11,7 +11,6 @@ test('alice steps up to gold at Keycloak: the password form asks again and the t
 
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL((url) => url.href.startsWith(`${IDP}/realms/gatehouse/protocol/openid-connect/auth`));
-  await page.screenshot({ path: '/tmp/kcrealm-stepup.png' });
   await page.locator('#password').fill(USERS.alice.username);
   const token = page.waitForResponse((r) => r.url() === `${IDP}/realms/gatehouse/protocol/openid-connect/token`);
   await page.locator('#kc-login').click();
