@@ -29,6 +29,8 @@ export interface Variation {
   renderWithoutRemote?: boolean;
   /** the shell origin nginx's CORS is rendered for */
   renderedShellOrigin?: string;
+  /** the provider's --hostname, when it is not the URL config.json reaches it at */
+  idpHostname?: string;
   /** edits the rendered gatehouse-http.conf (its cache map) */
   editHttpConf?: (conf: string) => string;
 }
@@ -172,7 +174,7 @@ export async function startDeployment(variation: Variation = {}): Promise<Deploy
     [
       path.join(REPO, 'dev-idp/bin/gatehouse-dev-idp.mjs'),
       ...['--port', String(idpPort), '--management-port', String(idpManagementPort), '--realm', path.join(dir, 'realm.json')],
-      ...['--hostname', idpUrl, '--proxy-headers', 'xforwarded', '--quiet'],
+      ...['--hostname', variation.idpHostname ?? idpUrl, '--proxy-headers', 'xforwarded', '--quiet'],
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
