@@ -25,6 +25,8 @@ export interface Variation {
   clientOrigin?: string;
   /** the remote on plain http */
   remoteOverHttp?: boolean;
+  /** the shell on plain http */
+  shellOverHttp?: boolean;
   /** the config.json nginx's CSP and CORS are rendered from differs from the served one: it lacks the remote */
   renderWithoutRemote?: boolean;
   /** the shell origin nginx's CORS is rendered for */
@@ -78,7 +80,7 @@ export async function startDeployment(variation: Variation = {}): Promise<Deploy
   const leaf = ca.issue([SHELL_HOST, REMOTE_HOST, SAME_SITE_IDP, OTHER_SITE_IDP]);
   const tls = [`ssl_certificate ${leaf.certFile}`, `ssl_certificate_key ${leaf.keyFile}`];
   const [port, plainPort, idpPort, idpManagementPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const shellOrigin = `https://${SHELL_HOST}:${port}`;
+  const shellOrigin = variation.shellOverHttp ? `http://${SHELL_HOST}:${plainPort}` : `https://${SHELL_HOST}:${port}`;
   const remoteOrigin = variation.remoteOverHttp ? `http://${REMOTE_HOST}:${plainPort}` : `https://${REMOTE_HOST}:${port}`;
   const idpUrl = `https://${idpHost}:${port}`;
 
@@ -121,10 +123,10 @@ export async function startDeployment(variation: Variation = {}): Promise<Deploy
     servedConfigFile: path.join(dir, 'config.json'),
     shell: {
       origin: variation.renderedShellOrigin ?? shellOrigin,
-      listen: `${port} ssl`,
+      listen: variation.shellOverHttp ? `${plainPort}` : `${port} ssl`,
       serverName: SHELL_HOST,
       root: 'shell',
-      directives: tls,
+      directives: variation.shellOverHttp ? [] : tls,
     },
     remotes: [
       {

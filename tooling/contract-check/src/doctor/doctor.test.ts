@@ -81,6 +81,13 @@ test('a remote whose CORS does not allow the shell', async () => {
   expect(result.err).toContain('Access-Control-Allow-Origin: none');
 });
 
+test('the shell on plain http', async () => {
+  const result = await doctor({ shellOverHttp: true });
+  expect(result.code).toBe(1);
+  expect(codes(result.err)).toContain('DOCTOR-HTTP');
+  expect(result.err).toMatch(/The shell is served over plain http \(http:\/\/shell\.gatehouse\.test:\d+\)/);
+});
+
 test('a remote on plain http', async () => {
   const result = await doctor({ remoteOverHttp: true });
   expect(result.code).toBe(1);
