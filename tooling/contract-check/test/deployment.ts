@@ -27,6 +27,8 @@ export interface Variation {
   remoteOverHttp?: boolean;
   /** the shell on plain http */
   shellOverHttp?: boolean;
+  /** the identity provider on plain http */
+  idpOverHttp?: boolean;
   /** the config.json nginx's CSP and CORS are rendered from differs from the served one: it lacks the remote */
   renderWithoutRemote?: boolean;
   /** the shell origin nginx's CORS is rendered for */
@@ -82,7 +84,7 @@ export async function startDeployment(variation: Variation = {}): Promise<Deploy
   const [port, plainPort, idpPort, idpManagementPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const shellOrigin = variation.shellOverHttp ? `http://${SHELL_HOST}:${plainPort}` : `https://${SHELL_HOST}:${port}`;
   const remoteOrigin = variation.remoteOverHttp ? `http://${REMOTE_HOST}:${plainPort}` : `https://${REMOTE_HOST}:${port}`;
-  const idpUrl = `https://${idpHost}:${port}`;
+  const idpUrl = variation.idpOverHttp ? `http://${idpHost}:${plainPort}` : `https://${idpHost}:${port}`;
 
   const remote = { name: 'profile', manifest: `${remoteOrigin}/mf-manifest.json`, route: '/profile', title: 'Profile' };
   const config = { identityProvider: { url: idpUrl, realm: 'gatehouse', clientId: 'gatehouse-shell' }, remotes: [remote] };
@@ -137,7 +139,12 @@ export async function startDeployment(variation: Variation = {}): Promise<Deploy
         directives: variation.remoteOverHttp ? [] : tls,
       },
     ],
-    identityProvider: { listen: `${port} ssl`, serverName: idpHost, directives: tls, upstream: `http://127.0.0.1:${idpPort}` },
+    identityProvider: {
+      listen: variation.idpOverHttp ? `${plainPort}` : `${port} ssl`,
+      serverName: idpHost,
+      directives: variation.idpOverHttp ? [] : tls,
+      upstream: `http://127.0.0.1:${idpPort}`,
+    },
   });
   const rendered = spawnSync(
     process.execPath,

@@ -88,6 +88,13 @@ test('the shell on plain http', async () => {
   expect(result.err).toMatch(/The shell is served over plain http \(http:\/\/shell\.gatehouse\.test:\d+\)/);
 });
 
+test('the identity provider on plain http', async () => {
+  const result = await doctor({ idpOverHttp: true });
+  expect(result.code).toBe(1);
+  expect(codes(result.err)).toContain('DOCTOR-HTTP');
+  expect(result.err).toMatch(/reaches the identity provider at http:\/\/sso\.gatehouse\.test:\d+, plain http/);
+});
+
 test('a remote on plain http', async () => {
   const result = await doctor({ remoteOverHttp: true });
   expect(result.code).toBe(1);

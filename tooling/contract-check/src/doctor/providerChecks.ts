@@ -27,6 +27,14 @@ export async function checkProvider(read: Reader, shell: URL, idp: ProviderConfi
   const { problems, passed } = out;
   const realmUrl = `${idp.url.replace(/\/+$/, '')}/realms/${encodeURIComponent(idp.realm)}`;
   const idpOrigin = new URL(idp.url).origin;
+  if (idpOrigin.startsWith('http:')) {
+    problems.push({
+      code: DOCTOR_CODES.http,
+      what: `config.json reaches the identity provider at ${idpOrigin}, plain http.`,
+      breaks: 'Passwords and tokens travel unencrypted; an https shell cannot call it (mixed content), so nobody signs in.',
+      fix: 'Serve the provider over https and put its https URL in identityProvider.url.',
+    });
+  }
   if (siteOf(idpOrigin) !== siteOf(shell.origin)) {
     problems.push({
       code: DOCTOR_CODES.site,
@@ -66,7 +74,7 @@ export async function checkProvider(read: Reader, shell: URL, idp: ProviderConfi
   const plain = ['authorization_endpoint', 'token_endpoint', 'check_session_iframe'].filter((key) =>
     String(config[key]).startsWith('http:'),
   );
-  if (plain.length > 0 && shell.protocol === 'https:') {
+  if (plain.length > 0 && shell.protocol === 'https:' && !idpOrigin.startsWith('http:')) {
     problems.push({
       code: DOCTOR_CODES.http,
       what: `The provider advertises ${plain.join(', ')} over plain http.`,
