@@ -1,0 +1,177 @@
+import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
+import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../production/support/previewProcess';
+import { previewConfig, type ShellConfigJson } from '../../production/support/topology';
+import { freePort } from './freePort';
+import { HOSTS, suiteState, type IdentityProviderSite } from './sites';
+
+/** The running topology: one nginx over TLS serving every host of the suite on one free port. */
+export interface HttpsTopology {
+  readonly port: number;
+  /** https://portal.gatehouse.test:<port> */
+  readonly shell: string;
+  /** the identity provider as the browser reaches it: keycloak-js's `url` */
+  readonly identityProvider: string;
+  /** the probe's top page: a page of the shell's site framing a page of another site */
+  readonly probe: string;
+  /** Points the served /config.json at `realm` (nginx reads the file on every request). */
+  useRealm(realm: string): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The probe's pages: the top page (on the shell's site) frames a page of another site, which tries to set
+ * and read a `SameSite=None; Secure` cookie — what the identity provider's frame needs.
+ */
+function probeServer(port: number, listen: string, tls: string[]): string {
+  const frame = `https://${HOSTS.probeFrame}:${port}/frame`;
+  return `server {
+    listen ${listen};
+    server_name ${HOSTS.probeTop} ${HOSTS.probeFrame};
+${tls.map((line) => `    ${line};`).join('\n')}
+    default_type text/html;
+    location = / {
+        return 200 '<!doctype html><title>probe</title><iframe id="probe" src="${frame}"></iframe>';
+    }
+    location = /frame {
+        return 200 '<!doctype html><title>probe frame</title>';
+    }
+}
+`;
+}
+
+/** `node deploy/nginx/render.mjs <deployment> <outDir>`; throws with its own words when it refuses. */
+function render(deployment: string, outDir: string): void {
+  const run = spawnSync(process.execPath, [join(REPO_ROOT, 'deploy/nginx/render.mjs'), deployment, outDir], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`deploy/nginx/render.mjs ${deployment} refused it:\n${run.stderr}`);
+}
+
+/** Resolves once something accepts TCP connections on 127.0.0.1:`port`; rejects when nginx exits first. */
+async function listening(port: number, nginx: ManagedProcess): Promise<void> {
+  let exited = false;
+  void nginx.exited.then(() => (exited = true));
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (exited) throw new Error(`nginx exited before it listened on ${port} (its errors are above)`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nginx did not listen on 127.0.0.1:${port} within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Starts nginx with the production builds over TLS — the configuration rendered by deploy/nginx/render.mjs
+ * from a deployment description, as a deployment renders it — with the shell, each remote and the identity
+ * provider on a host of its own, and the provider's host on the shell's site or on another site.
+ */
+export async function startHttpsTopology(site: IdentityProviderSite): Promise<HttpsTopology> {
+  const state = suiteState();
+  const port = await freePort();
+  const work = join(state.work, `nginx-${port}`);
+  for (const dir of ['conf.d', 'logs', 'tmp']) mkdirSync(join(work, dir), { recursive: true });
+  const shell = `https://${HOSTS.shell}:${port}`;
+  const idpHost = site === 'cross-site' ? HOSTS.crossSiteIdentityProvider : HOSTS.sameSiteIdentityProvider;
+  const identityProvider = `https://${idpHost}:${port}`;
+  const listen = `127.0.0.1:${port} ssl`;
+  const tls = [`ssl_certificate ${state.certFile}`, `ssl_certificate_key ${state.keyFile}`];
+
+  const configFile = join(work, 'config.json');
+  const configFor = (realm: string): ShellConfigJson => {
+    const config = previewConfig();
+    config.identityProvider = { ...config.identityProvider, url: identityProvider, realm };
+    config.remotes = config.remotes.map((remote) => ({
+      ...remote,
+      manifest: `https://${HOSTS.remotes[remote.name as keyof typeof HOSTS.remotes]}:${port}/mf-manifest.json`,
+    }));
+    return config;
+  };
+  const useRealm = (realm: string) => writeFileSync(configFile, JSON.stringify(configFor(realm), null, 2));
+  useRealm('gatehouse');
+
+  const remotes = Object.entries(HOSTS.remotes).map(([name, host]) => ({
+    name,
+    listen,
+    serverName: host,
+    root: join(REPO_ROOT, 'remotes', name, 'dist'),
+    directives: tls,
+  }));
+  // The deployment description, rendered by the same command a deployment runs.
+  const deployment = join(work, 'deployment.json');
+  writeFileSync(
+    deployment,
+    JSON.stringify({
+      configFile,
+      shell: { origin: shell, listen, serverName: HOSTS.shell, root: join(REPO_ROOT, 'shell/dist'), directives: tls },
+      remotes,
+      identityProvider: {
+        listen,
+        serverName: idpHost,
+        directives: tls,
+        upstream: state.identityProviderUpstream,
+        // Until the dev provider reads X-Forwarded-* itself (as Keycloak does with --proxy-headers xforwarded), nginx
+        // mends what it answers as if on plain HTTP: redirects to http://<host>/, and cookies SameSite=Lax without
+        // Secure (Keycloak over HTTPS sets them `Secure; SameSite=None`, KEYCLOAK.md).
+        proxyDirectives: ['proxy_redirect http://$host/ https://$http_host/', 'proxy_cookie_flags ~ secure samesite=none'],
+      },
+    }),
+  );
+  render(deployment, join(work, 'conf.d'));
+  writeFileSync(join(work, 'conf.d', 'probe.conf'), probeServer(port, listen, tls));
+  const workerUser = workerUserFor([join(REPO_ROOT, 'shell/dist'), configFile, ...remotes.map((r) => r.root)]);
+  const nginxConf = join(work, 'nginx.conf');
+  const tmp = (name: string) => `${name}_temp_path ${join(work, 'tmp', name)};`;
+  writeFileSync(
+    nginxConf,
+    `daemon off;
+${workerUser.directive}
+worker_processes 1;
+pid ${join(work, 'nginx.pid')};
+error_log stderr warn;
+events { worker_connections 256; }
+http {
+    include ${findMimeTypes()};
+    default_type application/octet-stream;
+    sendfile on;
+    access_log ${join(work, 'logs/access.log')};
+    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(tmp).join('\n    ')}
+    include ${join(work, 'conf.d/gatehouse-http.conf')};
+    include ${join(work, 'conf.d/shell.conf')};
+    include ${join(work, 'conf.d/remote-*.conf')};
+    include ${join(work, 'conf.d/identity-provider.conf')};
+    include ${join(work, 'conf.d/probe.conf')};
+}
+`,
+  );
+  const nginx = requireNginx();
+  const args = ['-p', work, '-c', nginxConf, '-e', 'stderr'];
+  checkNginxConfig(nginx, args);
+  const server = startProcess(nginx, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    await listening(port, server);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return {
+    port,
+    shell,
+    identityProvider,
+    probe: `https://${HOSTS.probeTop}:${port}/`,
+    useRealm,
+    async stop() {
+      await server.stop();
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
