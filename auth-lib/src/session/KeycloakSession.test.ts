@@ -154,7 +154,7 @@ describe('login and logout', () => {
     await session.login({ redirectTo: '/profile#session_state=x&error_description=Login+required&section' });
     await session.login({ redirectTo: '/admin?state=s0', acr: 'gold' });
     expect(kc().initCalls[0]?.redirectUri).toBe('http://localhost/profile?tab=1');
-    expect(kc().loginCalls.map((call) => call.redirectUri)).toEqual([
+    expect((kc().loginCalls as { redirectUri?: string }[]).map((call) => call.redirectUri)).toEqual([
       'http://localhost/profile?tab=1',
       'http://localhost/profile#section',
       'http://localhost/admin',
