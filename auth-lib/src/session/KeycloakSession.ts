@@ -12,7 +12,8 @@ import { loadProfile } from './profile';
 import { SeedCheck } from './seedCheck';
 import { SessionExpiry, watchActivity, type ExpiryHost } from './sessionExpiry';
 import { SessionCheckWatch, sessionCheckRefusedMessage } from './sessionCheck';
-import { initError, isLoginCallback, pageUrl, unreachableError } from './sessionErrors';
+import { initError, isLoginCallback, unreachableError } from './sessionErrors';
+import { currentPageUrl, pageUrl } from './redirectUri';
 import { LOADING_SNAPSHOT, SIGNED_OUT, signedInSnapshot } from './snapshot';
 import { EventEmitter, SnapshotStore } from './store';
 import { TabCoordinator, type TabHost } from './tabCoordinator';
@@ -167,13 +168,15 @@ export class KeycloakSession implements Session {
       this.wire(kc, generation);
       if (seed) {
         // signed in at once from a live tab's tokens; keycloak-js's init confirms them behind it (seedCheck.ts)
-        this.seedCheck.start(kc, seed, initOptions(this.config, seed), this.config.timeout, {
+        this.seedCheck.start(kc, seed, initOptions(this.config, currentPageUrl(this.location), seed), this.config.timeout, {
           current: () => generation === this.generation && this.kc === kc && this.store.get().status === 'authenticated',
           ended: () => this.sessionEnded('session-ended'),
         });
         return this.signIn(kc);
       }
-      const authenticated = await withTimeout(kc.init(initOptions(this.config)), this.config.timeout, () => this.unreachable());
+      const authenticated = await withTimeout(kc.init(initOptions(this.config, currentPageUrl(this.location))), this.config.timeout, () =>
+        this.unreachable(),
+      );
       if (generation !== this.generation) return;
       if (authenticated && kc.token) {
         this.signIn(kc);
