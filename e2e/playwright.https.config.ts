@@ -29,17 +29,17 @@ export default defineConfig<HttpsOptions>({
   use: { trace: 'retain-on-failure' },
   projects: [
     {
-      name: 'cross-site, third-party cookies allowed',
+      name: 'cross-site-cookies-allowed',
       testMatch: 'cross-site/**/*.spec.ts',
       use: { identityProviderSite: 'cross-site', thirdPartyCookies: 'allowed' },
     },
     {
-      name: 'cross-site, third-party cookies blocked',
+      name: 'cross-site-cookies-blocked',
       testMatch: 'cross-site/**/*.spec.ts',
       use: { identityProviderSite: 'cross-site', thirdPartyCookies: 'blocked' },
     },
     {
-      name: 'same site, third-party cookies blocked',
+      name: 'same-site-cookies-blocked',
       testMatch: 'same-site/**/*.spec.ts',
       use: { identityProviderSite: 'same-site', thirdPartyCookies: 'blocked' },
     },
