@@ -79,7 +79,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   realm: async ({ topology, lifespans }, use, testInfo) => {
     const name = `https-${testInfo.workerIndex}-${randomUUID().slice(0, 8)}`;
-    const admin = await signInAsAdmin(suiteState().identityProviderUpstream);
+    const admin = await signInAsAdmin(topology.identityProviderUpstream);
     await admin.realms.create({ ...testRealm(name, { origin: topology.shell }), ...lifespans });
     admin.setConfig({ realmName: name });
     topology.useRealm(name);

@@ -41,8 +41,6 @@ export interface SuiteState {
   keyFile: string;
   /** the leaf's public key hash: Chromium accepts that certificate (--ignore-certificate-errors-spki-list) */
   spkiSha256: string;
-  /** the dev identity provider itself, plain HTTP on a free port (admin API, nginx's upstream) */
-  identityProviderUpstream: string;
 }
 
 export function suiteState(): SuiteState {

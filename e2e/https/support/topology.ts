@@ -1,5 +1,5 @@
 import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
-import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
+import { startProcess, waitForUrl, type ManagedProcess } from '@gatehouse/testkit/processes';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -16,6 +16,8 @@ export interface HttpsTopology {
   readonly shell: string;
   /** the identity provider as the browser reaches it: keycloak-js's `url` */
   readonly identityProvider: string;
+  /** the dev identity provider itself, plain HTTP on loopback: the admin API's address (and nginx's upstream) */
+  readonly identityProviderUpstream: string;
   /** the probe's top page: a page of the shell's site framing a page of another site */
   readonly probe: string;
   /** Points the served /config.json at `realm` (nginx reads the file on every request). */
@@ -71,6 +73,37 @@ async function listening(port: number, nginx: ManagedProcess): Promise<void> {
 }
 
 /**
+ * The dev identity provider on a free loopback port, answering as `publicUrl` behind nginx (Keycloak's
+ * `--hostname` and `--proxy-headers xforwarded`: issuer, endpoints, redirects and `Secure; SameSite=None`
+ * cookies from it).
+ */
+async function startIdentityProvider(publicUrl: string): Promise<{ upstream: string; process: ManagedProcess }> {
+  const port = await freePort();
+  const upstream = `http://localhost:${port}`;
+  const idp = startProcess(
+    process.execPath,
+    [
+      join(REPO_ROOT, 'dev-idp/bin/gatehouse-dev-idp.mjs'),
+      ...['--port', String(port), '--management-port', '0', '--quiet'],
+      ...['--realm', join(REPO_ROOT, 'deploy/keycloak/gatehouse-realm.json')],
+      ...['--hostname', publicUrl, '--proxy-headers', 'xforwarded'],
+    ],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  try {
+    await waitForUrl(`${upstream}/realms/master/.well-known/openid-configuration`, {
+      name: 'the dev identity provider',
+      child: idp.child,
+      timeoutMs: 60_000,
+    });
+  } catch (error) {
+    await idp.stop();
+    throw error;
+  }
+  return { upstream, process: idp };
+}
+
+/**
  * Starts nginx with the production builds over TLS — the configuration rendered by deploy/nginx/render.mjs
  * from a deployment description, as a deployment renders it — with the shell, each remote and the identity
  * provider on a host of its own, and the provider's host on the shell's site or on another site.
@@ -85,6 +118,7 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
   const identityProvider = `https://${idpHost}:${port}`;
   const listen = `127.0.0.1:${port} ssl`;
   const tls = [`ssl_certificate ${state.certFile}`, `ssl_certificate_key ${state.keyFile}`];
+  const idp = await startIdentityProvider(identityProvider);
 
   const configFile = join(work, 'config.json');
   const configFor = (realm: string): ShellConfigJson => {
@@ -118,15 +152,16 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
         listen,
         serverName: idpHost,
         directives: tls,
-        upstream: state.identityProviderUpstream,
-        // Until the dev provider reads X-Forwarded-* itself (as Keycloak does with --proxy-headers xforwarded), nginx
-        // mends what it answers as if on plain HTTP: redirects to http://<host>/, and cookies SameSite=Lax without
-        // Secure (Keycloak over HTTPS sets them `Secure; SameSite=None`, KEYCLOAK.md).
-        proxyDirectives: ['proxy_redirect http://$host/ https://$http_host/', 'proxy_cookie_flags ~ secure samesite=none'],
+        upstream: idp.upstream,
       },
     }),
   );
-  render(deployment, join(work, 'conf.d'));
+  try {
+    render(deployment, join(work, 'conf.d'));
+  } catch (error) {
+    await idp.process.stop();
+    throw error;
+  }
   writeFileSync(join(work, 'conf.d', 'probe.conf'), probeServer(port, listen, tls));
   const workerUser = workerUserFor([join(REPO_ROOT, 'shell/dist'), configFile, ...remotes.map((r) => r.root)]);
   const nginxConf = join(work, 'nginx.conf');
@@ -155,22 +190,25 @@ http {
   );
   const nginx = requireNginx();
   const args = ['-p', work, '-c', nginxConf, '-e', 'stderr'];
-  checkNginxConfig(nginx, args);
-  const server = startProcess(nginx, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  let server: ManagedProcess | undefined;
   try {
+    checkNginxConfig(nginx, args);
+    server = startProcess(nginx, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     await listening(port, server);
   } catch (error) {
-    await server.stop();
+    await Promise.all([server?.stop(), idp.process.stop()]);
     throw error;
   }
+  const running = server;
   return {
     port,
     shell,
     identityProvider,
+    identityProviderUpstream: idp.upstream,
     probe: `https://${HOSTS.probeTop}:${port}/`,
     useRealm,
     async stop() {
-      await server.stop();
+      await Promise.all([running.stop(), idp.process.stop()]);
       rmSync(work, { recursive: true, force: true });
     },
   };
