@@ -45,3 +45,30 @@ export function topLevelDocumentLoads(page: Page): string[] {
   });
   return seen;
 }
+
+/** Records the shell's telemetry (shell/README.md: one `gatehouse:telemetry` listener) from before its scripts run. */
+export async function recordTelemetry(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: unknown[] = [];
+    (window as unknown as { telemetry: unknown[] }).telemetry = seen;
+    window.addEventListener('gatehouse:telemetry', (e) => seen.push((e as CustomEvent).detail));
+  });
+}
+
+/**
+ * How the session is watched now: `frame` (the provider's login-status frame), `refresh` (auth-lib asks the
+ * provider itself) or `none` — the last `sessionWatchChanged` event, or `frame`, the snapshot's initial value,
+ * while none was emitted (auth-lib announces changes only). Fails when the recorder is missing.
+ */
+export async function sessionWatch(page: Page): Promise<string> {
+  const events = await page.evaluate(() => {
+    const seen = (window as unknown as { telemetry?: Array<{ type: string; watch?: string }> }).telemetry;
+    if (!seen) throw new Error('the telemetry recorder is not installed in this page (recordTelemetry before goto)');
+    return seen;
+  });
+  const changes = events.filter((event) => event.type === 'sessionWatchChanged');
+  if (changes.length === 0) return 'frame';
+  const last = changes.at(-1)?.watch;
+  if (typeof last !== 'string') throw new Error(`a sessionWatchChanged event without a watch: ${JSON.stringify(changes)}`);
+  return last;
+}
