@@ -42,6 +42,9 @@ ${tls.map((line) => `    ${line};`).join('\n')}
     location = /frame {
         return 200 '<!doctype html><title>probe frame</title>';
     }
+    location = /favicon.ico {
+        return 204;
+    }
 }
 `;
 }
@@ -146,7 +149,16 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
     deployment,
     JSON.stringify({
       configFile,
-      shell: { origin: shell, listen, serverName: HOSTS.shell, root: join(REPO_ROOT, 'shell/dist'), directives: tls },
+      shell: {
+        origin: shell,
+        listen,
+        serverName: HOSTS.shell,
+        root: join(REPO_ROOT, 'shell/dist'),
+        directives: tls,
+        // The proxied topology's location (decisions/0032), rendered and accepted by nginx on every run. No spec
+        // drives it: the dev provider serves at the root only, Keycloak with --http-relative-path /auth is needed.
+        identityProviderProxy: { path: '/auth', upstream: idp.upstream },
+      },
       remotes,
       identityProvider: {
         listen,
