@@ -5,7 +5,7 @@ import { testRealm } from '@gatehouse/dev-idp/test-realm';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { suiteState, type IdentityProviderSite, type ThirdPartyCookies } from './sites';
+import { HOSTS, suiteState, type IdentityProviderSite, type ThirdPartyCookies } from './sites';
 import { startHttpsTopology, type HttpsTopology } from './topology';
 
 /** Lifespans (seconds) a spec shortens in its realm; absent ones keep testRealm()'s. */
@@ -44,7 +44,7 @@ export async function probeThirdPartyCookies(context: BrowserContext, probeUrl: 
   const page = await context.newPage();
   try {
     await page.goto(probeUrl);
-    const frame = page.frames().find((f) => new URL(f.url()).hostname === 'cookie-probe.test');
+    const frame = page.frames().find((f) => new URL(f.url()).hostname === HOSTS.probeFrame);
     if (!frame)
       throw new Error(`the probe page ${probeUrl} has no frame from cookie-probe.test (frames: ${page.frames().map((f) => f.url())})`);
     const kept = await frame.evaluate(() => {
