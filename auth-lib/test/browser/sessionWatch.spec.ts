@@ -66,7 +66,16 @@ test('three idle tabs without the frame notice an admin revocation within 30 s, 
   idp,
   realm,
 }) => {
+  const warnings: string[] = [];
+  context.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
   const tabs = await openThreeIdleTabs(page, context, app);
+  // the test page is a development build: the console says what happened and what to do
+  expect(warnings.filter((text) => /blocks the identity provider's cookies/.test(text))[0]).toMatch(
+    /proxy it under http:\/\/localhost:\d+/,
+  );
+  expect(warnings.join('\n')).not.toMatch(/eyJ/);
   const checks = watchSessionChecks(context, `${idp.url}/realms/${realm}`, Date.now());
   // let the watch run while the session lives: its checks must not disturb it
   await expect.poll(() => checks.length, { timeout: CHECK_INTERVAL_MS + 5_000 }).toBeGreaterThan(0);
