@@ -25,10 +25,14 @@ export interface Variation {
   clientOrigin?: string;
   /** the remote on plain http */
   remoteOverHttp?: boolean;
+  /** the shell on plain http */
+  shellOverHttp?: boolean;
   /** the config.json nginx's CSP and CORS are rendered from differs from the served one: it lacks the remote */
   renderWithoutRemote?: boolean;
   /** the shell origin nginx's CORS is rendered for */
   renderedShellOrigin?: string;
+  /** the provider's --hostname, when it is not the URL config.json reaches it at */
+  idpHostname?: string;
   /** edits the rendered gatehouse-http.conf (its cache map) */
   editHttpConf?: (conf: string) => string;
 }
@@ -76,7 +80,7 @@ export async function startDeployment(variation: Variation = {}): Promise<Deploy
   const leaf = ca.issue([SHELL_HOST, REMOTE_HOST, SAME_SITE_IDP, OTHER_SITE_IDP]);
   const tls = [`ssl_certificate ${leaf.certFile}`, `ssl_certificate_key ${leaf.keyFile}`];
   const [port, plainPort, idpPort, idpManagementPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const shellOrigin = `https://${SHELL_HOST}:${port}`;
+  const shellOrigin = variation.shellOverHttp ? `http://${SHELL_HOST}:${plainPort}` : `https://${SHELL_HOST}:${port}`;
   const remoteOrigin = variation.remoteOverHttp ? `http://${REMOTE_HOST}:${plainPort}` : `https://${REMOTE_HOST}:${port}`;
   const idpUrl = `https://${idpHost}:${port}`;
 
@@ -119,10 +123,10 @@ export async function startDeployment(variation: Variation = {}): Promise<Deploy
     servedConfigFile: path.join(dir, 'config.json'),
     shell: {
       origin: variation.renderedShellOrigin ?? shellOrigin,
-      listen: `${port} ssl`,
+      listen: variation.shellOverHttp ? `${plainPort}` : `${port} ssl`,
       serverName: SHELL_HOST,
       root: 'shell',
-      directives: tls,
+      directives: variation.shellOverHttp ? [] : tls,
     },
     remotes: [
       {
@@ -172,7 +176,7 @@ export async function startDeployment(variation: Variation = {}): Promise<Deploy
     [
       path.join(REPO, 'dev-idp/bin/gatehouse-dev-idp.mjs'),
       ...['--port', String(idpPort), '--management-port', String(idpManagementPort), '--realm', path.join(dir, 'realm.json')],
-      ...['--hostname', idpUrl, '--proxy-headers', 'xforwarded', '--quiet'],
+      ...['--hostname', variation.idpHostname ?? idpUrl, '--proxy-headers', 'xforwarded', '--quiet'],
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -99,10 +99,21 @@ function checkCsp(header: string | undefined, shell: URL, config: ShellConfigSha
   const csp = parseCsp(header);
   const idp = new URL(config.identityProvider.url).origin;
   const remotes = [...new Set(config.remotes.map((r) => new URL(r.manifest, shell).origin))];
-  const needs: Array<['connect-src' | 'frame-src' | 'script-src', string[], string]> = [
-    ['connect-src', [idp, ...remotes], "the token and userinfo calls, and the remotes' manifests, are blocked"],
-    ['frame-src', [idp], "the provider's login-status frame and third-party-cookie check are blocked, so sessions are not checked"],
-    ['script-src', remotes, "the remotes' code is blocked, so their routes show an error"],
+  const blocked = (origins: string[], what: string) => (origins.some((o) => remotes.includes(o)) ? what : '');
+  const needs: Array<['connect-src' | 'frame-src' | 'script-src', string[], (missing: string[]) => string]> = [
+    [
+      'connect-src',
+      [idp, ...remotes],
+      (missing) =>
+        [
+          missing.includes(idp) ? 'the calls to the identity provider (token, userinfo) are blocked, so nobody signs in' : '',
+          blocked(missing, "the remotes' manifests are blocked, so their routes show an error"),
+        ]
+          .filter(Boolean)
+          .join('; '),
+    ],
+    ['frame-src', [idp], () => "the provider's login-status frame and third-party-cookie check are blocked, so sessions are not checked"],
+    ['script-src', remotes, () => "the remotes' code is blocked, so their routes show an error"],
   ];
   for (const [directive, origins, breaks] of needs) {
     const missing = origins.filter((origin) => !cspAllows(csp, directive, origin, shell.origin));
@@ -113,7 +124,7 @@ function checkCsp(header: string | undefined, shell: URL, config: ShellConfigSha
     problems.push({
       code: DOCTOR_CODES.csp,
       what: `The shell's Content-Security-Policy ${directive} does not allow ${missing.join(', ')}.`,
-      breaks: `In visitors' browsers ${breaks}.`,
+      breaks: `In visitors' browsers ${breaks(missing)}.`,
       fix: `Add ${missing.join(' ')} to ${directive} (deploy/nginx renders the CSP from config.json: render again after changing it).`,
     });
   }

@@ -57,6 +57,15 @@ test("the shell's origin missing from the client's web origins and redirect URIs
   expect(result.err).toContain(`Add https://${SHELL_HOST}`);
 });
 
+test('a provider whose --hostname is not the address config.json reaches it at', async () => {
+  const result = await doctor({ idpHostname: 'https://sso.gatehouse.test' });
+  expect(result.code).toBe(1);
+  expect(codes(result.err)).toEqual(['DOCTOR-ISSUER']);
+  expect(result.err).toMatch(
+    /calls itself https:\/\/sso\.gatehouse\.test\/realms\/gatehouse, but config\.json reaches it at https:\/\/sso\.gatehouse\.test:\d+/,
+  );
+});
+
 test('a CSP that does not cover the remote', async () => {
   const result = await doctor({ renderWithoutRemote: true });
   expect(result.code).toBe(1);
@@ -70,6 +79,13 @@ test('a remote whose CORS does not allow the shell', async () => {
   expect(result.code).toBe(1);
   expect(codes(result.err)).toEqual(['DOCTOR-CORS']);
   expect(result.err).toContain('Access-Control-Allow-Origin: none');
+});
+
+test('the shell on plain http', async () => {
+  const result = await doctor({ shellOverHttp: true });
+  expect(result.code).toBe(1);
+  expect(codes(result.err)).toContain('DOCTOR-HTTP');
+  expect(result.err).toMatch(/The shell is served over plain http \(http:\/\/shell\.gatehouse\.test:\d+\)/);
 });
 
 test('a remote on plain http', async () => {

@@ -89,8 +89,9 @@ export async function checkProvider(read: Reader, shell: URL, idp: ProviderConfi
   } else if (init.status === 204) passed.push(`Client ${idp.clientId} accepts the web origin ${shell.origin}.`);
 
   const redirectUri = new URL('/', shell).href;
+  // keycloak-js builds its endpoints from url and realm, not from discovery: so does the doctor.
   const authorization = await read(
-    `${String(config.authorization_endpoint)}?${new URLSearchParams({
+    `${realmUrl}/protocol/openid-connect/auth?${new URLSearchParams({
       client_id: idp.clientId,
       redirect_uri: redirectUri,
       response_type: 'code',
