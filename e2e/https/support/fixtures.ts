@@ -80,7 +80,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   realm: async ({ topology, lifespans }, use, testInfo) => {
     const name = `https-${testInfo.workerIndex}-${randomUUID().slice(0, 8)}`;
     const admin = await signInAsAdmin(topology.identityProviderUpstream);
-    await admin.realms.create({ ...testRealm(name, { origin: topology.shell }), ...lifespans });
+    await admin.realms.create({
+      ...testRealm(name, { origin: topology.shell }),
+      // Keycloak's levels of authentication, as the demo realm names them: a password is silver, step-up gold.
+      attributes: { 'acr.loa.map': '{"silver":1,"gold":2}' },
+      ...lifespans,
+    });
     admin.setConfig({ realmName: name });
     topology.useRealm(name);
     await use({

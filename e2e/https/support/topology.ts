@@ -130,6 +130,9 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
     config.remotes = config.remotes.map((remote) => ({
       ...remote,
       manifest: `https://${HOSTS.remotes[remote.name as keyof typeof HOSTS.remotes]}:${port}/mf-manifest.json`,
+      // The admin remote asks for a higher level of authentication than a password sign-in (step-up), as in
+      // deploy/config/config.example.json; the test realms map the levels (fixtures.ts).
+      ...(remote.name === 'admin' ? { acr: 'gold' } : {}),
     }));
     return config;
   };
