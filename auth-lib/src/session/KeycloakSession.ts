@@ -1,6 +1,5 @@
 import { createAuthFetch } from '../authFetch';
 import type { PageLocation, SessionDependencies } from './dependencies';
-import { AuthError } from '../errors';
 import type { LoginOptions, LogoutOptions, Profile, Session, SessionEvent, SessionSnapshot, SignOutReason, TokenOptions } from '../types';
 import type { ResolvedConfig } from './config';
 import { initOptions } from './initOptions';
@@ -10,14 +9,17 @@ import { unwireKeycloak, wireKeycloak } from './keycloakCallbacks';
 import { defaultTabChannel } from './otherTabs';
 import { loadProfile } from './profile';
 import { SeedCheck } from './seedCheck';
-import { SessionExpiry, watchActivity, type ExpiryHost } from './sessionExpiry';
+import { sessionExpiryFor, type ExpiryHost, type SessionExpiry } from './sessionExpiry';
 import { SessionCheckWatch, sessionCheckRefusedMessage } from './sessionCheck';
-import { initError, isLoginCallback, pageUrl, unreachableError } from './sessionErrors';
+import type { SessionWatch } from './sessionWatch';
+import { initError, isLoginCallback, unreachableError } from './sessionErrors';
+import { currentPageUrl, pageUrl } from './redirectUri';
 import { LOADING_SNAPSHOT, SIGNED_OUT, signedInSnapshot } from './snapshot';
 import { EventEmitter, SnapshotStore } from './store';
 import { TabCoordinator, type TabHost } from './tabCoordinator';
 import { defaultTabLocks } from './tabLeader';
 import { TokenManager } from './tokenManager';
+import { watchSession } from './watchSession';
 import { adoptTokenSet, decodeClaims, expiryOf, isNewerTokenSet, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
 import { withTimeout } from './withTimeout';
 
@@ -46,6 +48,7 @@ export class KeycloakSession implements Session {
   private readonly endedSessions = new Set<string>();
   /** keycloak-js confirming, behind the signed-in tab, the tokens a live tab handed over */
   private readonly seedCheck = new SeedCheck();
+  private readonly watch: SessionWatch; // a session ended at the provider, noticed without the frame (decisions/0029)
 
   constructor(config: ResolvedConfig, deps: SessionDependencies = {}) {
     this.config = config;
@@ -56,7 +59,7 @@ export class KeycloakSession implements Session {
       isSignedIn: () => this.store.get().status === 'authenticated',
       minValidity: config.minValidity,
       timeout: config.timeout,
-      unreachable: () => this.unreachable(),
+      unreachable: () => unreachableError(this.config),
       unconfirmed: () => this.seedCheck.pending,
       onRefused: () => {
         this.end('refresh-refused');
@@ -77,13 +80,9 @@ export class KeycloakSession implements Session {
       ...(deps.development === undefined ? {} : { development: deps.development }),
     });
     this.sessionCheck = new SessionCheckWatch(deps.window === undefined ? globalThis.window : deps.window, config.url);
-    this.expiry = new SessionExpiry(this.expiryHost(), {
-      warningSeconds: config.expiryWarningSeconds,
-      idleTimeoutMinutes: config.idleTimeoutMinutes || null,
-      handlerBudgetMs: deps.beforeEndBudgetMs ?? 5000,
-    });
-    if (config.idleTimeoutMinutes)
-      watchActivity(deps.activityTarget === undefined ? globalThis.window : deps.activityTarget, () => this.expiry.activity());
+    const parts = { store: this.store, events: this.events, tabs: this.tabs, keycloak: () => this.kc, getToken: () => this.getToken() };
+    this.watch = watchSession({ config, origin: this.location.origin, deps, ...parts, endAndDrop: () => this.endAndDrop('session-ended') });
+    this.expiry = sessionExpiryFor(this.expiryHost(), config, deps);
     void this.start();
   }
 
@@ -150,14 +149,14 @@ export class KeycloakSession implements Session {
     this.kc = null;
     this.seedCheck.forget();
     this.tokens.reset();
-    if (!options.quiet) this.store.set({ ...LOADING_SNAPSHOT, signOutReason: this.store.get().signOutReason });
+    if (!options.quiet) this.store.set({ ...SIGNED_OUT, status: 'loading' }); // keeps signOutReason and sessionWatch
     try {
       const askTabs = !options.seed && this.tabs && !isLoginCallback(this.location);
       const [kc, seed] = await Promise.all([
         withTimeout(
           Promise.resolve().then(() => this.factory(this.config)),
           this.config.timeout,
-          () => this.unreachable(),
+          () => unreachableError(this.config),
         ),
         options.seed ?? (askTabs ? this.tabs!.seed() : null),
       ]);
@@ -167,13 +166,15 @@ export class KeycloakSession implements Session {
       this.wire(kc, generation);
       if (seed) {
         // signed in at once from a live tab's tokens; keycloak-js's init confirms them behind it (seedCheck.ts)
-        this.seedCheck.start(kc, seed, initOptions(this.config, seed), this.config.timeout, {
+        this.seedCheck.start(kc, seed, initOptions(this.config, currentPageUrl(this.location), seed), this.config.timeout, {
           current: () => generation === this.generation && this.kc === kc && this.store.get().status === 'authenticated',
           ended: () => this.sessionEnded('session-ended'),
         });
         return this.signIn(kc);
       }
-      const authenticated = await withTimeout(kc.init(initOptions(this.config)), this.config.timeout, () => this.unreachable());
+      const authenticated = await withTimeout(kc.init(initOptions(this.config, currentPageUrl(this.location))), this.config.timeout, () =>
+        unreachableError(this.config),
+      );
       if (generation !== this.generation) return;
       if (authenticated && kc.token) {
         this.signIn(kc);
@@ -199,6 +200,7 @@ export class KeycloakSession implements Session {
       refreshForFollower: (force) => this.tokens.getToken({ forceRefresh: force }),
       receiveOther: (message) => {
         if (message.type === 'activity' && typeof message.at === 'number') this.expiry.activity(message.at, true);
+        else if (message.type.startsWith('watch-')) this.watch.receive(message);
       },
     };
   }
@@ -256,6 +258,7 @@ export class KeycloakSession implements Session {
 
   /** keycloak-js dropped the session (or never confirmed a seeded one); a frame check the provider refused says what to fix. */
   private sessionEnded(reason: 'session-ended' | 'refresh-refused'): void {
+    if (reason === 'refresh-refused' && this.watch.inCheck) return this.watch.sessionEnded(); // the watch's check was refused
     if (reason === 'session-ended' && this.sessionCheck.takeRefused()) {
       console.warn(sessionCheckRefusedMessage(this.config, this.location.origin));
       this.end('session-check-refused');
@@ -286,11 +289,7 @@ export class KeycloakSession implements Session {
 
   private async liveKeycloak(): Promise<KeycloakLike> {
     await this.seedCheck.pending;
-    if (!this.kc) throw this.store.get().error ?? this.unreachable();
+    if (!this.kc) throw this.store.get().error ?? unreachableError(this.config);
     return this.kc;
-  }
-
-  private unreachable(): AuthError {
-    return unreachableError(this.config);
   }
 }

@@ -80,4 +80,6 @@ export const LOADING_SNAPSHOT: SessionSnapshot = Object.freeze({
   ...(SIGNED_OUT as SessionSnapshot),
   status: 'loading',
   signOutReason: null,
+  // keycloak-js's default until its third-party-cookie check says otherwise (owned by SessionWatch)
+  sessionWatch: 'frame',
 });

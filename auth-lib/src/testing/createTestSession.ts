@@ -108,7 +108,7 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
     error: null,
     signOutReason: null,
   });
-  const store = new SnapshotStore({ ...(SIGNED_OUT as SessionSnapshot), signOutReason: null });
+  const store = new SnapshotStore({ ...(SIGNED_OUT as SessionSnapshot), signOutReason: null, sessionWatch: 'frame' });
   const status = options.status ?? (options.user === null ? 'anonymous' : 'authenticated');
   if (status === 'authenticated') {
     store.set(signedInState(options));

@@ -9,7 +9,9 @@ import type { RealmRequest } from './RealmRequest.js';
 export async function userinfoEndpoint({ runtime, req, res }: RealmRequest): Promise<void> {
   if (req.method === 'OPTIONS') return answerPreflight(req, res, anyClientOrigin(runtime), 'GET, POST, OPTIONS');
   const access = await verifyAccessToken(runtime, bearerToken(req));
-  applyCors(req, res, tokenOrigins(access));
+  // Keycloak answers a refusal with CORS too (before it knows the token's client: any origin; then the
+  // client's), so a page reads the 401 of an ended session instead of a network error.
+  applyCors(req, res, access ? tokenOrigins(access) : anyClientOrigin(runtime));
   if (!access) {
     return sendJson(
       res,

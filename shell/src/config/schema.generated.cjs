@@ -2,7 +2,7 @@
 /* eslint-disable */
 "use strict";
 exports.validateShellConfig = validate14;
-const schema17 = {"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":"must be an array of origins, e.g. [\"https://api.example.com\"]"},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"expiryWarningSeconds":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds"},"idleTimeoutMinutes":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of minutes"}}};
+const schema17 = {"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":"must be an array of origins, e.g. [\"https://api.example.com\"]"},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"expiryWarningSeconds":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds"},"idleTimeoutMinutes":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of minutes"},"sessionWatchSeconds":{"type":"number","minimum":0,"errorMessage":"must be a number of seconds, 0 or more (default 15; 0 turns the checks off)"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("/realms(/|$)", "u");
 const pattern1 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$", "u");
@@ -707,14 +707,66 @@ vErrors = emErrs23;
 errors = emErrs23.length;
 }
 }
-}
-else {
-const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.sessionWatchSeconds !== undefined){
+let data12 = data.sessionWatchSeconds;
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err65 = {instancePath:instancePath+"/sessionWatchSeconds",schemaPath:"#/properties/sessionWatchSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err65];
 }
 else {
 vErrors.push(err65);
+}
+errors++;
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/sessionWatchSeconds",schemaPath:"#/properties/sessionWatchSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs24 = [];
+for(const err67 of vErrors){
+if(((((err67.keyword !== "errorMessage") && (!err67.emUsed)) && ((err67.instancePath === instancePath+"/sessionWatchSeconds") || ((err67.instancePath.indexOf(instancePath+"/sessionWatchSeconds") === 0) && (err67.instancePath[instancePath+"/sessionWatchSeconds".length] === "/")))) && (err67.schemaPath.indexOf("#/properties/sessionWatchSeconds") === 0)) && (err67.schemaPath["#/properties/sessionWatchSeconds".length] === "/")){
+emErrs24.push(err67);
+err67.emUsed = true;
+}
+}
+if(emErrs24.length){
+const err68 = {instancePath:instancePath+"/sessionWatchSeconds",schemaPath:"#/properties/sessionWatchSeconds/errorMessage",keyword:"errorMessage",params:{errors: emErrs24},message:"must be a number of seconds, 0 or more (default 15; 0 turns the checks off)"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+const emErrs25 = [];
+for(const err69 of vErrors){
+if(!err69.emUsed){
+emErrs25.push(err69);
+}
+}
+vErrors = emErrs25;
+errors = emErrs25.length;
+}
+}
+}
+else {
+const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
 }
 errors++;
 }
