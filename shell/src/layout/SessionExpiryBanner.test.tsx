@@ -18,8 +18,6 @@ function renderBanner(leadSeconds: number, endsInMs: number) {
   return session;
 }
 
-const announcement = () => screen.getByTestId('session-expiry-announcement').textContent;
-
 test('counts down from the lead time; Stay signed in extends the session', () => {
   const session = renderBanner(90, 120_000);
   expect(screen.queryByTestId('session-expiry')).toBeNull();
