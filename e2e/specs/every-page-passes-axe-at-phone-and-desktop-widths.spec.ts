@@ -19,9 +19,7 @@ async function warnAtOnce(context: BrowserContext): Promise<void> {
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
-test('signed out, the login form and its error, each remote, step-up, not found and a failed slot pass axe at both widths', async ({
-  page,
-}) => {
+test('signed out: Home, the open menu, the login form and its error pass axe at both widths', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('main').getByRole('button', { name: 'Sign in' })).toBeVisible();
   await expectAccessibleAtBothWidths(page, 'Home, signed out');
@@ -43,8 +41,10 @@ test('signed out, the login form and its error, each remote, step-up, not found 
   await page.waitForURL((url) => url.origin === SHELL);
   await expect(page.getByTestId('user-name')).toHaveText('Alice Anders');
   await expectAccessibleAtBothWidths(page, 'Home, signed in');
+});
 
-  await page.goto('/profile');
+test('signed in: Profile, Reports, Page not found and a failed slot with its details pass axe at both widths', async ({ page }) => {
+  await openSignedIn(page, 'alice', '/profile');
   await expect(page.getByTestId('full-name')).toHaveText('Alice Anders');
   await expect(page.getByText('Loading your account details…')).toHaveCount(0);
   await expectAccessibleAtBothWidths(page, 'Profile');
@@ -52,16 +52,6 @@ test('signed out, the login form and its error, each remote, step-up, not found 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await expect(page.getByTestId('admin-part')).toBeVisible();
   await expectAccessibleAtBothWidths(page, 'Reports');
-
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
-  await expect(heading(page)).toHaveText('Confirm it is you');
-  await expectAccessibleAtBothWidths(page, 'step-up');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL((url) => url.href.startsWith(IDP));
-  await expectAccessibleAtBothWidths(page, "the provider's step-up form");
-  await stepUpAtProvider(page, 'alice');
-  await expect(page.getByTestId('acr')).toHaveText('gold');
-  await expectAccessibleAtBothWidths(page, 'Admin');
 
   await page.goto('/no/such/page');
   await expect(heading(page)).toHaveText('Page not found');
@@ -74,6 +64,18 @@ test('signed out, the login form and its error, each remote, step-up, not found 
   await page.getByText('Details').click();
   await expect(page.getByTestId('details-code')).toHaveText('unreachable');
   await expectAccessibleAtBothWidths(page, "a failed slot's details");
+});
+
+test("step-up, the provider's step-up form and the Admin remote pass axe at both widths", async ({ page }) => {
+  await openSignedIn(page, 'alice', '/admin');
+  await expect(heading(page)).toHaveText('Confirm it is you');
+  await expectAccessibleAtBothWidths(page, 'step-up');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL((url) => url.href.startsWith(IDP));
+  await expectAccessibleAtBothWidths(page, "the provider's step-up form");
+  await stepUpAtProvider(page, 'alice');
+  await expect(page.getByTestId('acr')).toHaveText('gold');
+  await expectAccessibleAtBothWidths(page, 'Admin');
 });
 
 test('access denied, the expiry warning and the notice of a session ended at the provider pass axe at both widths', async ({
