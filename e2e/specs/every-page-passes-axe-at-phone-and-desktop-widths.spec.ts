@@ -59,7 +59,7 @@ test('signed in: Profile, Reports, Page not found and a failed slot with its det
 
   await page.route(`${REMOTES.reports}/**`, (route) => route.abort('connectionrefused'));
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
-  await expect(heading(page)).toHaveText('Reports is unavailable');
+  await expect(page.getByRole('alert')).toContainText('Reports is unavailable');
   await expectAccessibleAtBothWidths(page, 'a failed slot');
   await page.getByText('Details').click();
   await expect(page.getByTestId('details-code')).toHaveText('unreachable');

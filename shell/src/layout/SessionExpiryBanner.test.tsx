@@ -34,7 +34,7 @@ test('counts down from the lead time; Stay signed in extends the session', () =>
 test('assistive technology hears the warning when it appears and once more at 10 s, never the ticking countdown', () => {
   renderBanner(30, 40_000);
   const region = screen.getByTestId('session-expiry-announcement');
-  expect(region.getAttribute('role')).toBe('alert');
+  expect(region.getAttribute('aria-live')).toBe('assertive');
   const heard: { second: number; text: string }[] = [];
   for (let second = 1; second <= 40; second += 1) {
     act(() => void jest.advanceTimersByTime(1_000));

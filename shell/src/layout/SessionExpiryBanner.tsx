@@ -13,7 +13,7 @@ export const ANNOUNCEMENTS = {
 /**
  * A countdown from `expiryWarningSeconds` before the session ends (the same deadline in every tab), with
  * "Stay signed in": a refresh, which extends the provider's idle lifespan and moves the deadline everywhere.
- * The countdown is not a live region (it would be read out every second): a separate, always present alert
+ * The countdown is not a live region (it would be read out every second): a separate, always present live
  * region changes its text twice, when the warning appears and at {@link FINAL_WARNING_SECONDS}. After "Stay
  * signed in" focus goes back to where it was when the warning appeared (else to the page's heading).
  */
@@ -43,7 +43,7 @@ export function SessionExpiryBanner() {
   if (shown) announcement = secondsLeft > FINAL_WARNING_SECONDS ? ANNOUNCEMENTS.start : ANNOUNCEMENTS.final;
   return (
     <>
-      <div className="gh-visually-hidden" role="alert" data-testid="session-expiry-announcement">
+      <div className="gh-visually-hidden" aria-live="assertive" aria-atomic="true" data-testid="session-expiry-announcement">
         {announcement}
       </div>
       {shown ? (
