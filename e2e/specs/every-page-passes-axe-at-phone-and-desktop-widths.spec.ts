@@ -19,8 +19,21 @@ async function warnAtOnce(context: BrowserContext): Promise<void> {
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
+/** The page's icon answers (a file of the app's origin, or inline). */
+async function expectIcon(page: Page): Promise<void> {
+  const href = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(href, `the icon of ${page.url()}`).toMatch(/^(\/favicon\.svg|data:image\/svg\+xml,.+)$/);
+  if (href?.startsWith('/')) expect((await page.request.get(new URL(href, page.url()).href)).status()).toBe(200);
+}
+
 test('signed out: Home, the open menu, the login form and its error pass axe at both widths', async ({ page }) => {
+  // Every page has an icon, so the browser never asks for a missing /favicon.ico (a console error on every page).
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
+  });
   await page.goto('/');
+  await expectIcon(page);
   await expect(page.getByRole('main').getByRole('button', { name: 'Sign in' })).toBeVisible();
   await expectAccessibleAtBothWidths(page, 'Home, signed out');
   await page.setViewportSize(PHONE);
@@ -31,6 +44,7 @@ test('signed out: Home, the open menu, the login form and its error pass axe at 
 
   await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.href.startsWith(IDP));
+  await expectIcon(page);
   await expectAccessibleAtBothWidths(page, 'the login form');
   await page.locator('#username').fill('alice');
   await page.locator('#password').fill('not-her-password');
@@ -41,6 +55,7 @@ test('signed out: Home, the open menu, the login form and its error pass axe at 
   await page.waitForURL((url) => url.origin === SHELL);
   await expect(page.getByTestId('user-name')).toHaveText('Alice Anders');
   await expectAccessibleAtBothWidths(page, 'Home, signed in');
+  expect(consoleErrors).toEqual([]);
 });
 
 test('signed in: Profile, Reports, Page not found and a failed slot with its details pass axe at both widths', async ({ page }) => {
