@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { fillLoginForm } from '@gatehouse/testkit/login-form';
-import { DESKTOP, PHONE, axeViolations, expectAccessibleAtBothWidths } from '../support/a11y';
+import { PHONE, axeViolations, expectAccessibleAtBothWidths } from '../support/a11y';
 import { openSignedIn, stepUpAtProvider } from '../support/flows';
 import { IDP, REALM_URL, REMOTES, SHELL } from '../support/system';
 
@@ -26,12 +26,18 @@ async function expectIcon(page: Page): Promise<void> {
   if (href?.startsWith('/')) expect((await page.request.get(new URL(href, page.url()).href)).status()).toBe(200);
 }
 
-test('signed out: Home, the open menu, the login form and its error pass axe at both widths', async ({ page }) => {
-  // Every page has an icon, so the browser never asks for a missing /favicon.ico (a console error on every page).
-  const consoleErrors: string[] = [];
+/** Collects the page's console errors (a missing /favicon.ico is one, on every page without an icon). */
+function consoleErrorsOf(page: Page): string[] {
+  const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
+    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
   });
+  return errors;
+}
+
+// Each test stays at a few pages: one axe analysis takes seconds on a loaded machine.
+test('signed out: Home and its open menu pass axe at both widths, with an icon and no console error', async ({ page }) => {
+  const consoleErrors = consoleErrorsOf(page);
   await page.goto('/');
   await expectIcon(page);
   await expect(page.getByRole('main').getByRole('button', { name: 'Sign in' })).toBeVisible();
@@ -40,8 +46,12 @@ test('signed out: Home, the open menu, the login form and its error pass axe at 
   await page.getByRole('button', { name: 'Menu' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   expect(await axeViolations(page), 'the open menu at 360 px').toEqual([]);
-  await page.setViewportSize(DESKTOP);
+  expect(consoleErrors).toEqual([]);
+});
 
+test('the login form, its error and Home signed in pass axe at both widths, with an icon and no console error', async ({ page }) => {
+  const consoleErrors = consoleErrorsOf(page);
+  await page.goto('/');
   await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.href.startsWith(IDP));
   await expectIcon(page);
@@ -58,7 +68,7 @@ test('signed out: Home, the open menu, the login form and its error pass axe at 
   expect(consoleErrors).toEqual([]);
 });
 
-test('signed in: Profile, Reports, Page not found and a failed slot with its details pass axe at both widths', async ({ page }) => {
+test('the Profile and Reports remotes pass axe at both widths', async ({ page }) => {
   await openSignedIn(page, 'alice', '/profile');
   await expect(page.getByTestId('full-name')).toHaveText('Alice Anders');
   await expect(page.getByText('Loading your account details…')).toHaveCount(0);
@@ -67,7 +77,10 @@ test('signed in: Profile, Reports, Page not found and a failed slot with its det
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await expect(page.getByTestId('admin-part')).toBeVisible();
   await expectAccessibleAtBothWidths(page, 'Reports');
+});
 
+test('Page not found and a failed slot with its details pass axe at both widths', async ({ page }) => {
+  await openSignedIn(page, 'alice');
   await page.goto('/no/such/page');
   await expect(heading(page)).toHaveText('Page not found');
   await expectAccessibleAtBothWidths(page, 'Page not found');
