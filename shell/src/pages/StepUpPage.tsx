@@ -23,7 +23,7 @@ export function StepUpPage({ title, acr, held }: { title: string; acr: string; h
       </p>
       <Details code="step-up">
         <p>
-          {title} needs the level of authentication (acr) level “{acr}”; this session has level “{held ?? 'none'}”.
+          {title} needs acr level “{acr}”; this session has level “{held ?? 'none'}”.
         </p>
       </Details>
     </>
