@@ -83,6 +83,6 @@ start().catch((error: unknown) => {
   // Last resort: a visitor gets a sentence instead of a blank page, the console gets the error.
   console.error('Gatehouse: the shell failed to start', error);
   const message = document.createElement('p');
-  message.textContent = `Gatehouse failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  message.textContent = 'Gatehouse could not start. Reload the page to try again; if it stays like this, tell the site’s administrators.';
   document.body.append(message);
 });

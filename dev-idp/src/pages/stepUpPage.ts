@@ -23,7 +23,7 @@ export function stepUpPage(realm: Realm, { action, username, level, error, lang 
     realm,
     'Confirm it is you',
     `
-${error ? `<p id="input-error" class="alert" role="alert" aria-live="polite">${escapeHtml(error)}</p>` : ''}
+${error ? `<p id="input-error" class="alert" role="alert">${escapeHtml(error)}</p>` : ''}
 <p id="kc-step-up">Level “${escapeHtml(level)}” needs one more step. Enter the password of <strong id="kc-attempted-username">${escapeHtml(username)}</strong> again.</p>
 <form id="kc-form-login" action="${escapeHtml(action)}" method="post">
 <input type="hidden" name="step" value="loa">

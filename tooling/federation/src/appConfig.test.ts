@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import webpack, { type Configuration } from 'webpack';
 import { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY, ROUTER_SUBSET } from './appConfig';
@@ -173,5 +174,12 @@ describe('htmlPage', () => {
     expect(html).not.toMatch(/<script/);
     expect(html).toContain('<title>Profile &#60;dev&#62;</title>');
     expect(html).toContain('<div id="root"></div>');
+  });
+
+  it("links the one stylesheet and an icon of the app's origin (no /favicon.ico request, no 404)", () => {
+    const html = htmlPage('Profile');
+    expect(html).toContain('<link rel="stylesheet" href="/gatehouse.css" />');
+    expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml" />');
+    expect(fs.existsSync(path.join(__dirname, '..', 'assets', 'favicon.svg'))).toBe(true);
   });
 });
