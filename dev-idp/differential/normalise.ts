@@ -1,0 +1,44 @@
+/** What a client can see of one answer, flattened to `field → value`, with what must differ replaced. */
+export type Observation = Record<string, unknown>;
+
+const ID_FIELDS = new Set(['sub', 'sid', 'jti', 'session_state', 'id', 'kid', 'nonce_hash', 'at_hash']);
+const TIME_FIELDS = new Set(['iat', 'exp', 'auth_time', 'nbf', 'createdTimestamp']);
+
+/** Hosts become `{base}`; ids and instants become placeholders (their presence and type still count). */
+export function normalise(value: unknown, base: string, field = ''): unknown {
+  if (ID_FIELDS.has(field)) return typeof value === 'string' && value.length > 0 ? '<id>' : value;
+  if (TIME_FIELDS.has(field)) return typeof value === 'number' ? '<time>' : value;
+  if (typeof value === 'string') return value.split(base).join('{base}');
+  if (Array.isArray(value)) return [...value].map((v) => normalise(v, base)).sort();
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, normalise(v, base, k)] as const);
+    return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
+  }
+  return value;
+}
+
+/** A token's claims as an observation: each claim under `prefix.claim`, plus its lifetime. */
+export function claimsObservation(prefix: string, claims: Record<string, unknown>, base: string): Observation {
+  const out: Observation = {};
+  for (const [key, value] of Object.entries(claims)) out[`${prefix}.${key}`] = normalise(value, base, key);
+  if (typeof claims.exp === 'number' && typeof claims.iat === 'number') out[`${prefix}.(exp - iat)`] = claims.exp - claims.iat;
+  return out;
+}
+
+/** A `Set-Cookie` line as name and attributes (the value only as present/empty). */
+export function cookieShape(line: string): { name: string; shape: string } {
+  const [pair = '', ...attributes] = line.split(';').map((s) => s.trim());
+  const name = pair.slice(0, pair.indexOf('='));
+  const value = pair.slice(pair.indexOf('=') + 1);
+  const attrs = attributes
+    .map((a) => {
+      const [k = '', v] = a.split('=');
+      const key = k.toLowerCase();
+      if (key === 'expires') return 'expires';
+      if (key === 'max-age') return Number(v) <= 0 ? 'max-age=0' : 'max-age>0';
+      return v === undefined ? key : `${key}=${v.toLowerCase()}`;
+    })
+    .filter((a) => a !== 'expires' || !attributes.some((b) => /^max-age/i.test(b)))
+    .sort();
+  return { name, shape: [value ? 'value' : 'empty', ...attrs].join('; ') };
+}
