@@ -1,12 +1,13 @@
 import { differences } from './compare.js';
 import { PROBES } from './probes.js';
+import { SECURITY_PROBES } from './securityProbes.js';
 import { createRealm, keycloakFromEnvironment, startDevIdpProvider } from './providers.js';
 import { diffRealm } from './realm.js';
 
 const kc = keycloakFromEnvironment();
 const dev = await startDevIdpProvider();
 const only = process.argv[2];
-for (const [name, probe] of Object.entries(PROBES)) {
+for (const [name, probe] of Object.entries({ ...PROBES, ...SECURITY_PROBES })) {
   if (only && !name.includes(only)) continue;
   const realm = `diff-${name.replace(/[^a-z]+/gi, '-')}`.toLowerCase();
   await createRealm(kc, diffRealm(realm));
