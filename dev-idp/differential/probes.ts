@@ -1,10 +1,10 @@
 import { FormBrowser } from '../test/support/FormBrowser.js';
-import { authorizationUrl, callbackParams, decodeJwt, endpoint, exchange, refresh, signIn, tokensFor } from './flows.js';
+import { authorizationUrl, callbackParams, decodeJwt, endpoint, exchange, refresh, signIn, tokensFor } from '../test/support/codeFlow.js';
 import { claimsObservation, cookieShape, normalise } from './normalise.js';
 import type { Observation } from './normalise.js';
 import { adminOf } from './providers.js';
 import type { Provider } from './providers.js';
-import { APP, CLIENT } from './realm.js';
+import { APP, CLIENT } from '../test/support/fixtures.js';
 
 export interface ProbeContext {
   provider: Provider;
@@ -36,7 +36,7 @@ const DISCOVERY_MEMBERSHIP: Record<string, string[]> = {
 
 const errorOf = async (response: Response): Promise<Observation> => {
   const text = await response.text();
-  let body: Record<string, unknown> = {};
+  let body: Record<string, unknown>;
   try {
     body = JSON.parse(text) as Record<string, unknown>;
   } catch {
@@ -68,7 +68,8 @@ export const PROBES: Record<string, Probe> = {
     const { tokens, back } = await tokensFor(provider.url, realm);
     const out: Observation = {};
     const callback = callbackParams(back);
-    for (const key of [...callback.keys()].sort()) out[`callback.${key}`] = key === 'code' || key === 'session_state' ? '<id>' : normalise(callback.get(key), provider.url);
+    for (const key of [...callback.keys()].sort())
+      out[`callback.${key}`] = key === 'code' || key === 'session_state' ? '<id>' : normalise(callback.get(key), provider.url);
     for (const [key, value] of Object.entries(tokens)) {
       out[`response.${key}`] = /_token$/.test(key) ? typeof value : normalise(value, provider.url, key === 'session_state' ? 'sid' : key);
     }
@@ -113,7 +114,10 @@ export const PROBES: Record<string, Probe> = {
       }),
     );
     out['bad grant type'] = await errorOf(
-      await fetch(endpoint(base, realm, 'token'), { method: 'POST', body: new URLSearchParams({ grant_type: 'magic', client_id: CLIENT }) }),
+      await fetch(endpoint(base, realm, 'token'), {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'magic', client_id: CLIENT }),
+      }),
     );
     out['malformed refresh token'] = await errorOf(await refresh(base, realm, 'not-a-token'));
     const { tokens } = await tokensFor(base, realm);
@@ -177,7 +181,9 @@ export const PROBES: Record<string, Probe> = {
     const { tokens } = await tokensFor(provider.url, realm);
     const auth = { authorization: `bearer ${tokens.access_token}` };
     const userinfo = await fetch(endpoint(provider.url, realm, 'userinfo'), { headers: auth });
-    const account = await fetch(`${provider.url}/realms/${realm}/account`, { headers: { ...auth, accept: 'application/json', origin: APP } });
+    const account = await fetch(`${provider.url}/realms/${realm}/account`, {
+      headers: { ...auth, accept: 'application/json', origin: APP },
+    });
     const accountBody = (await account.json()) as Record<string, unknown>;
     const noToken = await fetch(endpoint(provider.url, realm, 'userinfo'));
     return {
@@ -241,7 +247,9 @@ export const PROBES: Record<string, Probe> = {
     const { url } = authorizationUrl(provider.url, realm);
     const [path, query = ''] = url.split('?');
     const posted = await fetch(path ?? '', { method: 'POST', body: new URLSearchParams(query), redirect: 'manual' });
-    const badRedirect = await fetch(url.replace(encodeURIComponent(`${APP}/`), encodeURIComponent('http://evil.example/')), { redirect: 'manual' });
+    const badRedirect = await fetch(url.replace(encodeURIComponent(`${APP}/`), encodeURIComponent('http://evil.example/')), {
+      redirect: 'manual',
+    });
     const wild = (target: string) =>
       fetch(authorizationUrl(provider.url, realm, { client_id: 'wild', redirect_uri: target }).url, { redirect: 'manual' });
     return {

@@ -3,11 +3,11 @@ import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { SignJWT, exportJWK } from 'jose';
 
 import { FormBrowser } from '../test/support/FormBrowser.js';
-import { authorizationUrl, callbackParams, decodeJwt, endpoint, exchange, refresh, signIn, tokensFor } from './flows.js';
+import { authorizationUrl, callbackParams, decodeJwt, endpoint, exchange, refresh, signIn, tokensFor } from '../test/support/codeFlow.js';
 import type { Observation } from './normalise.js';
 import type { Probe } from './probes.js';
 import { adminOf } from './providers.js';
-import { APP, CLIENT } from './realm.js';
+import { APP, CLIENT } from '../test/support/fixtures.js';
 
 const sessionHash = (sid: unknown): string => createHash('sha256').update(String(sid)).digest('base64url');
 
@@ -90,7 +90,7 @@ export const SECURITY_PROBES: Record<string, Probe> = {
     };
   },
 
-  async 'DPoP'({ provider, realm }) {
+  async DPoP({ provider, realm }) {
     const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const signedIn = await signIn(provider.url, realm, 'alice');
     const tokenUrl = endpoint(provider.url, realm, 'token');

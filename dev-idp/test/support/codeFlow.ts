@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import { FormBrowser } from '../test/support/FormBrowser.js';
-import { APP, CLIENT } from './realm.js';
+import { FormBrowser } from './FormBrowser.js';
+import { APP, CLIENT } from './fixtures.js';
 
 /** One signed-in browser: its cookie jar, the code it got back and the verifier of that code. */
 export interface SignedIn {
@@ -55,11 +55,23 @@ export async function signIn(
   return { browser, code, verifier, back };
 }
 
-export function exchange(base: string, realm: string, code: string, verifier: string, headers: Record<string, string> = {}): Promise<Response> {
+export function exchange(
+  base: string,
+  realm: string,
+  code: string,
+  verifier: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(endpoint(base, realm, 'token'), {
     method: 'POST',
     headers,
-    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: CLIENT, redirect_uri: `${APP}/`, code, code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: CLIENT,
+      redirect_uri: `${APP}/`,
+      code,
+      code_verifier: verifier,
+    }),
   });
 }
 
