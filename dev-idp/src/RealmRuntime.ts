@@ -2,11 +2,13 @@ import type Provider from 'oidc-provider';
 
 import type { LoaMap } from './acr.js';
 
+import { DPOP_PROOF_LIFETIME } from './dpop.js';
 import { createRealmKeys } from './keys.js';
 import type { RealmKeys } from './keys.js';
 import { createProvider } from './provider/createProvider.js';
 import { MemoryStore } from './provider/MemoryStore.js';
 import type { Client, Realm, User } from './realm/model.js';
+import { OneTimeCodes } from './OneTimeCodes.js';
 import { RevokedTokens } from './RevokedTokens.js';
 import { SessionRegistry } from './sessions.js';
 
@@ -22,6 +24,10 @@ export class RealmRuntime {
   readonly keys: RealmKeys;
   readonly store = new MemoryStore();
   readonly revoked = new RevokedTokens();
+  /** Codes of the logout confirmations shown, each bound to the browser it was shown to (Keycloak: its logout session). */
+  readonly logoutConfirmations = new OneTimeCodes(1800);
+  /** `jti`s of the DPoP proofs accepted, so none is replayed (Keycloak: within the proof's lifetime). */
+  readonly dpopProofs = new OneTimeCodes(DPOP_PROOF_LIFETIME * 2);
   readonly sessions: SessionRegistry;
   readonly provider: Provider;
 
@@ -49,6 +55,8 @@ export class RealmRuntime {
     this.sessions.sweep();
     this.store.sweep();
     this.revoked.sweep();
+    this.logoutConfirmations.sweep();
+    this.dpopProofs.sweep();
     for (const uid of this.stepUps.keys()) if (!this.store.get('Interaction', uid)) this.stepUps.delete(uid);
   }
 

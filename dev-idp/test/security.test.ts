@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+
+import { SignJWT, exportJWK } from 'jose';
 
 import { startDevIdp } from '../src/index.js';
 import type { DevIdp } from '../src/index.js';
-import { authorizationUrl } from './support/codeFlow.js';
+import { authorizationUrl, endpoint, exchange, refresh, signIn, tokensFor } from './support/codeFlow.js';
 import { APP, twoUserRealm } from './support/fixtures.js';
 
 // Issue 24's findings in the dev IdP, one regression test each; Keycloak 26.7's answers, which these
@@ -39,5 +42,86 @@ describe('security (issue 24)', () => {
     const response = await fetch(path, { method: 'POST', body: new URLSearchParams(query), redirect: 'manual' });
     assert.equal(response.status, 200);
     assert.match(await response.text(), /id="kc-form-login"/);
+  });
+
+  test('a logout confirmation counts only with the code of the page shown to this browser', async () => {
+    const { tokens, browser } = await tokensFor(idp.url, REALM);
+    const logoutUrl = `${endpoint(idp.url, REALM, 'logout')}?client_id=spa`;
+    const page = await (await browser.fetch(logoutUrl)).text();
+    const code = /name="session_code" value="([^"]+)"/.exec(page)?.[1];
+    assert.ok(code, 'the confirmation form carries a session_code');
+    const post = (fields: Record<string, string>) =>
+      browser.fetch(logoutUrl.replace(/\?.*$/, ''), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: 'spa', confirm: 'true', ...fields }),
+      });
+
+    // What a page of another site can send: the visible fields, without the code (or with a guess).
+    assert.equal((await post({})).status, 400);
+    assert.equal((await post({ session_code: 'guessed' })).status, 400);
+    assert.equal((await refresh(idp.url, REALM, tokens.refresh_token)).status, 200, 'the session survives');
+
+    const fresh = /name="session_code" value="([^"]+)"/.exec(await (await browser.fetch(logoutUrl)).text())?.[1] ?? '';
+    assert.equal((await post({ session_code: fresh })).status, 200);
+    assert.equal((await refresh(idp.url, REALM, tokens.refresh_token)).status, 400, 'the confirmed logout ends it');
+  });
+
+  test("another user's id_token_hint asks for confirmation and ends no session", async () => {
+    const alice = await tokensFor(idp.url, REALM, 'alice');
+    const bob = await tokensFor(idp.url, REALM, 'bob');
+    const response = await alice.browser.fetch(
+      `${endpoint(idp.url, REALM, 'logout')}?${new URLSearchParams({ id_token_hint: bob.tokens.id_token, post_logout_redirect_uri: `${APP}/` })}`,
+    );
+    assert.equal(response.status, 200);
+    assert.match(await response.text(), /id="kc-logout"/);
+    assert.equal((await refresh(idp.url, REALM, alice.tokens.refresh_token)).status, 200, "the browser's session (alice) is kept");
+    assert.equal((await refresh(idp.url, REALM, bob.tokens.refresh_token)).status, 200, "the hint's session (bob) is kept");
+
+    const own = await alice.browser.fetch(
+      `${endpoint(idp.url, REALM, 'logout')}?${new URLSearchParams({ id_token_hint: alice.tokens.id_token, post_logout_redirect_uri: `${APP}/` })}`,
+    );
+    assert.equal(own.status, 302, "the browser's own hint signs out at once");
+    assert.equal((await refresh(idp.url, REALM, alice.tokens.refresh_token)).status, 400);
+  });
+
+  test('a DPoP-bound token is issued as DPoP and works only with a proof of its key', async () => {
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const proof = async (htm: string, htu: string, accessToken?: string, signer = key) =>
+      new SignJWT({
+        htm,
+        htu,
+        jti: randomUUID(),
+        ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
+      })
+        .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: await exportJWK(signer.publicKey) })
+        .setIssuedAt()
+        .sign(signer.privateKey);
+    const { code, verifier } = await signIn(idp.url, REALM, 'alice');
+    const response = await exchange(idp.url, REALM, code, verifier, { dpop: await proof('POST', endpoint(idp.url, REALM, 'token')) });
+    const tokens = (await response.json()) as { access_token: string; token_type: string };
+    assert.equal(tokens.token_type, 'DPoP');
+
+    const userinfo = endpoint(idp.url, REALM, 'userinfo');
+    const call = (authorization: string, dpop?: string) => fetch(userinfo, { headers: { authorization, ...(dpop ? { dpop } : {}) } });
+    const asBearer = await call(`Bearer ${tokens.access_token}`);
+    assert.equal(asBearer.status, 401, 'a stolen DPoP token is no bearer token');
+    assert.equal((await call(`DPoP ${tokens.access_token}`)).status, 401, 'no proof');
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    assert.equal(
+      (await call(`DPoP ${tokens.access_token}`, await proof('GET', userinfo, tokens.access_token, other))).status,
+      401,
+      'another key',
+    );
+    assert.equal(
+      (await call(`DPoP ${tokens.access_token}`, await proof('POST', userinfo, tokens.access_token))).status,
+      401,
+      'another method',
+    );
+    const valid = await proof('GET', userinfo, tokens.access_token);
+    const proven = await call(`DPoP ${tokens.access_token}`, valid);
+    assert.equal(proven.status, 200);
+    assert.equal(((await proven.json()) as { preferred_username?: string }).preferred_username, 'alice');
+    assert.equal((await call(`DPoP ${tokens.access_token}`, valid)).status, 401, 'a proof is used once');
   });
 });

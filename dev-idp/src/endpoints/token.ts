@@ -84,7 +84,8 @@ async function keycloakTokenResponse(runtime: RealmRuntime, response: JsonRespon
       expires_in: body.expires_in,
       refresh_expires_in: refreshToken ? refreshExp - now : undefined,
       refresh_token: refreshToken,
-      token_type: 'Bearer',
+      // `DPoP` when oidc-provider bound the token to the proof's key (RFC 9449), as Keycloak answers.
+      token_type: body.token_type === 'DPoP' ? 'DPoP' : 'Bearer',
       id_token: body.id_token,
       'not-before-policy': 0,
       session_state: session.id,
