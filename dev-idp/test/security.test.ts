@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 
-import { SignJWT, exportJWK } from 'jose';
+import { SignJWT, decodeJwt, exportJWK } from 'jose';
 
 import { startDevIdp } from '../src/index.js';
 import type { DevIdp } from '../src/index.js';
@@ -123,5 +123,32 @@ describe('security (issue 24)', () => {
     assert.equal(proven.status, 200);
     assert.equal(((await proven.json()) as { preferred_username?: string }).preferred_username, 'alice');
     assert.equal((await call(`DPoP ${tokens.access_token}`, valid)).status, 401, 'a proof is used once');
+  });
+
+  test('prompt=login in a signed-in browser re-authenticates its user; another user is refused and the session kept', async () => {
+    const alice = await tokensFor(idp.url, REALM, 'alice');
+    const sid = String(decodeJwt(alice.tokens.access_token).sid);
+    const { url } = authorizationUrl(idp.url, REALM, { prompt: 'login' });
+    const page = await (await alice.browser.fetch(url)).text();
+    assert.match(page, /id="username"[^>]*value="alice"/, 'the form names the signed-in user');
+    const asBob = await alice.browser.signIn(new URL(url), page, 'bob', 'bob', (u) => u.origin === APP);
+    assert.equal(asBob.response.status, 200);
+    assert.match(await asBob.response.text(), /Invalid username or password\./);
+    const frame = `${endpoint(idp.url, REALM, 'login-status-iframe.html')}/status?session_state=${encodeURIComponent(sid)}`;
+    assert.equal(await (await alice.browser.fetch(frame)).text(), 'unchanged', "alice's session is still this browser's");
+    const kept = await refresh(idp.url, REALM, alice.tokens.refresh_token);
+    assert.equal(kept.status, 200, await kept.text());
+
+    const again = await signIn(idp.url, REALM, 'alice', alice.browser, { prompt: 'login' });
+    const tokens = (await (await exchange(idp.url, REALM, again.code, again.verifier)).json()) as { access_token: string };
+    assert.equal(decodeJwt(tokens.access_token).preferred_username, 'alice');
+  });
+
+  test('a second authorization in a signed-in browser (another tab, check-sso) keeps the refresh tokens issued before', async () => {
+    const first = await tokensFor(idp.url, REALM, 'alice');
+    const second = await first.browser.follow(authorizationUrl(idp.url, REALM).url, (u) => u.origin === APP);
+    assert.ok(new URLSearchParams(second.url.hash.slice(1)).get('code'), 'signed in again without the form');
+    const kept = await refresh(idp.url, REALM, first.tokens.refresh_token);
+    assert.equal(kept.status, 200, await kept.text());
   });
 });

@@ -45,7 +45,9 @@ export function interactionPage(runtime: RealmRuntime, interaction: LoginInterac
     return stepUpPage(realm, { action, username: user.username, level: levelName(step.level + 1, map), error, lang });
   }
   const hint = typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined;
-  return loginPage(realm, { action, username: hint, error, lang });
+  // Re-authentication (a signed-in browser asked to log in again) shows the session's user, as Keycloak does.
+  const current = runtime.user(interaction.session?.accountId)?.username;
+  return loginPage(realm, { action, username: current ?? hint, error, lang });
 }
 
 /**
@@ -95,7 +97,11 @@ export async function loginEndpoint({ runtime, req, res, url }: RealmRequest): P
   const username = form.get('username') ?? '';
   const user = runtime.userByLogin(username);
   const lang = pageLocale(realm, interaction.params.ui_locales);
-  if (!user || user.password === undefined || user.password !== form.get('password')) {
+  // A browser already signed in re-authenticates its own user (prompt=login, max_age): Keycloak's form checks
+  // the password of the session's user whatever name is typed, so another user's credentials are refused.
+  const signedIn = interaction.session?.accountId;
+  const otherUser = signedIn !== undefined && user?.id !== signedIn;
+  if (!user || otherUser || user.password === undefined || user.password !== form.get('password')) {
     return sendPage(res, 200, loginPage(realm, { action, username, error: INVALID, lang }));
   }
   if (!user.enabled) {

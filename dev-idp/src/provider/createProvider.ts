@@ -103,6 +103,12 @@ export function createProvider(runtime: RealmRuntime): Provider {
     loadExistingGrant: async (ctx: KoaContext) => {
       const { session, client } = ctx.oidc;
       if (!session?.accountId || !client) return undefined;
+      // One grant per client and session, reused by each later authorization (another tab, check-sso,
+      // prompt=login): oidc-provider binds refresh tokens to the session's current grant, so a new one
+      // would end the refresh tokens issued before it, which Keycloak keeps.
+      const existing = session.grantIdFor(client.clientId);
+      const found = existing ? await provider.Grant.find(existing) : undefined;
+      if (found && found.accountId === session.accountId) return found;
       // Keycloak asks no consent by default: every requested scope is granted.
       const grant = new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
       grant.addOIDCScope(ALL_SCOPES);
