@@ -2,6 +2,7 @@ import type Provider from 'oidc-provider';
 
 import type { LoaMap } from './acr.js';
 
+import { BruteForceProtector } from './bruteForce.js';
 import { DPOP_PROOF_LIFETIME } from './dpop.js';
 import { createRealmKeys } from './keys.js';
 import type { RealmKeys } from './keys.js';
@@ -25,6 +26,8 @@ export class RealmRuntime {
   readonly store = new MemoryStore();
   readonly revoked = new RevokedTokens();
   /** Codes of the logout confirmations shown, each bound to the browser it was shown to (Keycloak: its logout session). */
+  /** Failed sign-ins and lockouts (Keycloak's brute-force detection; off unless the admin API turns it on). */
+  readonly bruteForce = new BruteForceProtector();
   readonly logoutConfirmations = new OneTimeCodes(1800);
   /** `jti`s of the DPoP proofs accepted, so none is replayed (Keycloak: within the proof's lifetime). */
   readonly dpopProofs = new OneTimeCodes(DPOP_PROOF_LIFETIME * 2);
@@ -56,6 +59,7 @@ export class RealmRuntime {
     this.store.sweep();
     this.revoked.sweep();
     this.logoutConfirmations.sweep();
+    this.bruteForce.sweep();
     this.dpopProofs.sweep();
     for (const uid of this.stepUps.keys()) if (!this.store.get('Interaction', uid)) this.stepUps.delete(uid);
   }

@@ -2,20 +2,29 @@ import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 
+import KcAdminClient from '@keycloak/keycloak-admin-client';
 import { SignJWT, decodeJwt, exportJWK } from 'jose';
 
 import { startDevIdp } from '../src/index.js';
-import type { DevIdp } from '../src/index.js';
+import type { DevIdp, RealmRepresentation } from '../src/index.js';
 import { authorizationUrl, endpoint, exchange, refresh, signIn, tokensFor } from './support/codeFlow.js';
+import { FormBrowser } from './support/FormBrowser.js';
 import { APP, twoUserRealm } from './support/fixtures.js';
 
 // Issue 24's findings in the dev IdP, one regression test each; Keycloak 26.7's answers, which these
 // follow, are measured by differential/ (npm run test:differential).
 const REALM = 'sec';
+
+function withPasswordGrant(rep: RealmRepresentation): RealmRepresentation {
+  rep.clients?.forEach((c) => {
+    if (c.clientId === 'spa') c.directAccessGrantsEnabled = true;
+  });
+  return rep;
+}
 let idp: DevIdp;
 
 before(async () => {
-  idp = await startDevIdp({ port: 0, realms: [twoUserRealm(REALM)], quiet: true });
+  idp = await startDevIdp({ port: 0, realms: [twoUserRealm(REALM), withPasswordGrant(twoUserRealm('locks'))], quiet: true });
 });
 after(() => idp.close());
 
@@ -150,5 +159,31 @@ describe('security (issue 24)', () => {
     assert.ok(new URLSearchParams(second.url.hash.slice(1)).get('code'), 'signed in again without the form');
     const kept = await refresh(idp.url, REALM, first.tokens.refresh_token);
     assert.equal(kept.status, 200, await kept.text());
+  });
+
+  test('brute-force detection set through the admin API locks a user out after failureFactor failures', async () => {
+    const admin = new KcAdminClient({ baseUrl: idp.url, realmName: 'master' });
+    await admin.auth({ grantType: 'password', clientId: 'admin-cli', username: 'admin', password: 'admin' });
+    await assert.rejects(admin.realms.update({ realm: 'locks' }, { failureFactor: -1 }), /failureFactor: expected a whole number/);
+    await admin.realms.update({ realm: 'locks' }, { bruteForceProtected: true, failureFactor: 2 });
+    const stored = await admin.realms.findOne({ realm: 'locks' });
+    assert.deepEqual([stored?.bruteForceProtected, stored?.failureFactor, stored?.waitIncrementSeconds], [true, 2, 60]);
+
+    const browser = new FormBrowser();
+    const attempt = async (password: string) => {
+      const { url } = authorizationUrl(idp.url, 'locks');
+      const page = await (await browser.fetch(url)).text();
+      return browser.signIn(new URL(url), page, 'alice', password, (u) => u.origin === APP);
+    };
+    for (const n of [1, 2]) assert.match(await (await attempt('wrong')).response.text(), /Invalid username or password\./, `failure ${n}`);
+    const locked = await attempt('alice');
+    assert.equal(locked.response.status, 200, 'the right password is refused during the lockout');
+    assert.match(await locked.response.text(), /Invalid username or password\./);
+    const grant = await fetch(endpoint(idp.url, 'locks', 'token'), {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'password', client_id: 'spa', username: 'alice', password: 'alice' }),
+    });
+    assert.equal(grant.status, 401, 'the password grant is locked too');
+    assert.equal((await tokensFor(idp.url, 'locks', 'bob')).tokens.token_type, 'Bearer', 'other users are not');
   });
 });

@@ -7,6 +7,7 @@ import { pageLocale } from '../pages/locale.js';
 import { loginPage } from '../pages/loginPage.js';
 import { stepUpPage } from '../pages/stepUpPage.js';
 import { heldLevel, STEP_UP, targetLevel } from '../provider/stepUp.js';
+import { passwordAccepted } from '../passwordCheck.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import type { RealmRequest } from './RealmRequest.js';
 
@@ -85,7 +86,7 @@ export async function loginEndpoint({ runtime, req, res, url }: RealmRequest): P
     const step = stepState(runtime, interaction);
     const user = step && runtime.user(step.userId);
     if (!step || !user || !user.enabled) return sendPage(res, 400, errorPage(realm, TIMED_OUT));
-    if (user.password === undefined || user.password !== form.get('password')) {
+    if (!passwordAccepted(runtime, user, form.get('password'))) {
       return sendPage(res, 200, interactionPage(runtime, interaction, action, INVALID_PASSWORD));
     }
     const level = step.level + 1;
@@ -101,7 +102,7 @@ export async function loginEndpoint({ runtime, req, res, url }: RealmRequest): P
   // the password of the session's user whatever name is typed, so another user's credentials are refused.
   const signedIn = interaction.session?.accountId;
   const otherUser = signedIn !== undefined && user?.id !== signedIn;
-  if (!user || otherUser || user.password === undefined || user.password !== form.get('password')) {
+  if (!user || otherUser || !passwordAccepted(runtime, user, form.get('password'))) {
     return sendPage(res, 200, loginPage(realm, { action, username, error: INVALID, lang }));
   }
   if (!user.enabled) {
