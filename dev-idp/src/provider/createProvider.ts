@@ -9,6 +9,7 @@ import { errorPage } from '../pages/errorPage.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { redirectUriMatches } from '../redirect.js';
 import { createAdapterClass } from './adapter.js';
+import { recordGrantError } from './grantErrors.js';
 import { toClientMetadata } from './clientMetadata.js';
 import { loginActionUrl } from './loginActionUrl.js';
 import type { InteractionInfo } from './loginActionUrl.js';
@@ -176,6 +177,9 @@ export function createProvider(runtime: RealmRuntime): Provider {
   };
   provider.use(trackSsoSession(runtime));
   provider.use(preserveFragment);
+  provider.on('grant.error', (ctx, error) =>
+    recordGrantError((ctx as KoaContext).req, error as { error_detail?: string; cause?: unknown }),
+  );
   provider.on('server_error', (_ctx, error) => console.error(`dev-idp: realm ${realm.name}:`, error));
   return provider;
 }
