@@ -8,6 +8,7 @@ const TIME_FIELDS = new Set(['iat', 'exp', 'auth_time', 'nbf', 'createdTimestamp
 export function normalise(value: unknown, base: string, field = ''): unknown {
   if (ID_FIELDS.has(field)) return typeof value === 'string' && value.length > 0 ? '<id>' : value;
   if (TIME_FIELDS.has(field)) return typeof value === 'number' ? '<time>' : value;
+  if (field === 'scope' && typeof value === 'string') return value.split(' ').sort().join(' ');
   if (typeof value === 'string') return value.split(base).join('{base}');
   if (Array.isArray(value)) return [...value].map((v) => normalise(v, base)).sort();
   if (value && typeof value === 'object') {
@@ -36,6 +37,8 @@ export function cookieShape(line: string): { name: string; shape: string } {
       const key = k.toLowerCase();
       if (key === 'expires') return 'expires';
       if (key === 'max-age') return Number(v) <= 0 ? 'max-age=0' : 'max-age>0';
+      // oidc-provider scopes its resume cookie to the attempt's own path: only the shape counts.
+      if (key === 'path') return `path=${(v ?? '').replace(/\/auth\/[^/]+$/, '/auth/{attempt}')}`;
       return v === undefined ? key : `${key}=${v.toLowerCase()}`;
     })
     .filter((a) => a !== 'expires' || !attributes.some((b) => /^max-age/i.test(b)))

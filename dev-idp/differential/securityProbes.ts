@@ -76,17 +76,28 @@ export const SECURITY_PROBES: Record<string, Probe> = {
 
   async 'prompt=login as another user'({ provider, realm }) {
     const alice = await tokensFor(provider.url, realm, 'alice');
-    const again = await signIn(provider.url, realm, 'bob', alice.browser, { prompt: 'login' }).catch((error: Error) => error);
-    if (again instanceof Error) return { 'signs in': again.message.replace(/\s+/g, ' ').slice(0, 120) };
-    const response = await exchange(provider.url, realm, again.code, again.verifier);
-    const tokens = (await response.json()) as { access_token: string };
+    const { url } = authorizationUrl(provider.url, realm, { prompt: 'login' });
+    const page = await (await alice.browser.fetch(url)).text();
+    const asBob = await alice.browser.signIn(new URL(url), page, 'bob', 'bob', (u) => u.origin === APP);
+    const again = await signIn(provider.url, realm, 'alice', alice.browser, { prompt: 'login' });
+    const tokens = (await (await exchange(provider.url, realm, again.code, again.verifier)).json()) as { access_token: string };
     const { payload } = decodeJwt(tokens.access_token);
     return {
-      'signs in': true,
-      user: payload.preferred_username,
-      'new sid': payload.sid !== decodeJwt(alice.tokens.access_token).payload.sid,
-      'KEYCLOAK_SESSION names the new session': alice.browser.cookies.get('KEYCLOAK_SESSION') === sessionHash(payload.sid),
-      "alice's refresh": (await refresh(provider.url, realm, alice.tokens.refresh_token)).status,
+      'the form shows the signed-in user': /value="alice"/.test(page),
+      "bob's credentials: status": asBob.response.status,
+      "bob's credentials: refused": /Invalid username or password\./.test(await asBob.response.text()),
+      "alice's earlier refresh token": (await refresh(provider.url, realm, alice.tokens.refresh_token)).status,
+      're-authenticating alice: user': payload.preferred_username,
+      're-authenticating alice: same session': payload.sid === decodeJwt(alice.tokens.access_token).payload.sid,
+    };
+  },
+
+  async 'a second authorization in a signed-in browser'({ provider, realm }) {
+    const first = await tokensFor(provider.url, realm, 'alice');
+    const second = await first.browser.follow(authorizationUrl(provider.url, realm).url, (u) => u.origin === APP);
+    return {
+      'signed in without the form': callbackParams(second.url).has('code'),
+      'first refresh token still works': (await refresh(provider.url, realm, first.tokens.refresh_token)).status,
     };
   },
 
