@@ -9,8 +9,6 @@ import type { Probe } from './probes.js';
 import { adminOf } from './providers.js';
 import { APP, CLIENT } from '../test/support/fixtures.js';
 
-const sessionHash = (sid: unknown): string => createHash('sha256').update(String(sid)).digest('base64url');
-
 /** The confirmation form of a logout page: its action and its fields. */
 function formOf(page: string, base: string): { action: URL; fields: URLSearchParams } {
   const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page);
