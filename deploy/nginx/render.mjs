@@ -52,11 +52,24 @@ export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
  * @typedef {object} Deployment
  * @property {ShellConfig} config the shell's config.json (parsed)
  * @property {string} configFile absolute path served as the shell's /config.json
- * @property {Server & { origin: string }} shell
+ * @property {Server & { origin: string, identityProviderProxy?: IdentityProviderProxy }} shell
+ *   `identityProviderProxy`: the identity provider proxied under a path of the shell's origin
  * @property {Array<Server & { name: string }>} [remotes] the remotes this nginx serves (remotes hosted
  *   elsewhere still appear in the CSP via config.json)
  * @property {string[]} [extraShellOrigins] more origins allowed to load the remotes (CORS)
  * @property {CspAdditions} [csp] extra CSP sources, see shellCsp
+ * @property {Omit<Server, 'root'> & IdentityProviderProxy} [identityProvider] the identity provider on a host
+ *   of its own behind this nginx (TLS ends here): `listen`, `serverName`, `directives`, `upstream`
+ */
+
+/**
+ * The identity provider behind this nginx (decisions/0032): where it really listens, and under which path
+ * of the public origin.
+ *
+ * @typedef {object} IdentityProviderProxy
+ * @property {string} upstream proxy_pass target, e.g. "http://127.0.0.1:8080" (no path: the prefix is passed on)
+ * @property {string} [path] the path prefix under the shell's origin, e.g. "/auth" (identityProvider: always "/")
+ * @property {string[]} [proxyDirectives] more directives inside the proxy location
  */
 
 /**
@@ -272,13 +285,40 @@ function nginxString(value, what) {
 }
 
 /**
+ * The proxy location of the identity provider (identity-provider-location.conf.template) at `path`.
+ *
+ * @param {IdentityProviderProxy} proxy @param {string} path @param {string} what names the field in errors
+ */
+function identityProviderLocation(proxy, path, what) {
+  const upstream = required(proxy?.upstream, `${what}.upstream`);
+  if (!/^https?:\/\/[^\s;{}'"]+$/.test(upstream)) {
+    throw new Error(`${what}.upstream: "${upstream}" is not an http(s) URL. Use where the provider listens, e.g. "http://127.0.0.1:8080".`);
+  }
+  if (!/^\/([A-Za-z0-9._~-]+\/?)*$/.test(path) || path.includes('//')) {
+    throw new Error(`${what}.path: "${path}" is not a path prefix. Use e.g. "/auth" (the path Keycloak's --http-relative-path names).`);
+  }
+  const prefix = path.endsWith('/') ? path : `${path}/`;
+  return renderTemplate(
+    readFileSync(join(TEMPLATE_DIR, 'identity-provider-location.conf.template'), 'utf8'),
+    {
+      IDP_PROXY_PATH: path,
+      // ^~: a prefix match that wins over the regex locations (a provider page ending in .html is not a shell file).
+      IDP_PROXY_LOCATION: `^~ ${prefix}`,
+      IDP_PROXY_UPSTREAM: upstream,
+      IDP_PROXY_EXTRA: extraLines(proxy.proxyDirectives, `${what}.proxyDirectives`).replace(/^ {4}/gm, '        '),
+    },
+    'identity-provider-location.conf.template',
+  );
+}
+
+/**
  * Renders every Gatehouse nginx file for one deployment.
  *
  * @param {Deployment} deployment
  * @returns {Record<string, string>} file name → content
  */
 export function renderDeployment(deployment) {
-  const { config, configFile, shell, remotes = [], extraShellOrigins = [], csp = {} } = deployment;
+  const { config, configFile, shell, remotes = [], extraShellOrigins = [], csp = {}, identityProvider } = deployment;
   const read = (/** @type {string} */ name) => readFileSync(join(TEMPLATE_DIR, name), 'utf8');
   const shellOrigins = [
     ...new Set([originOf(shell.origin, 'shell.origin'), ...extraShellOrigins.map((o) => originOf(o, 'extraShellOrigins'))]),
@@ -301,6 +341,13 @@ export function renderDeployment(deployment) {
       SHELL_EXTRA: extraLines(shell.directives, 'shell'),
       SHELL_CONFIG_FILE: configFile,
       SHELL_CSP: nginxString(shellCsp(config, csp), 'CSP'),
+      SHELL_IDP_PROXY_EXTRA: shell.identityProviderProxy
+        ? identityProviderLocation(
+            shell.identityProviderProxy,
+            required(shell.identityProviderProxy.path, 'shell.identityProviderProxy.path'),
+            'shell.identityProviderProxy',
+          )
+        : '',
     },
     'shell.conf.template',
   );
@@ -317,6 +364,18 @@ export function renderDeployment(deployment) {
         REMOTE_CSP: nginxString(remoteCsp(config), 'CSP'),
       },
       'remote.conf.template',
+    );
+  }
+  if (identityProvider) {
+    files['identity-provider.conf'] = renderTemplate(
+      read('identity-provider.conf.template'),
+      {
+        IDP_LISTEN: listenLines(identityProvider.listen, 'identityProvider'),
+        IDP_SERVER_NAME: required(identityProvider.serverName, 'identityProvider.serverName'),
+        IDP_EXTRA: extraLines(identityProvider.directives, 'identityProvider'),
+        IDP_LOCATION: identityProviderLocation(identityProvider, '/', 'identityProvider'),
+      },
+      'identity-provider.conf.template',
     );
   }
   return files;

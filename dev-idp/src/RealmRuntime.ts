@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import type Provider from 'oidc-provider';
 
 import type { LoaMap } from './acr.js';
@@ -13,16 +15,19 @@ import { OneTimeCodes } from './OneTimeCodes.js';
 import { RevokedTokens } from './RevokedTokens.js';
 import { SessionRegistry } from './sessions.js';
 
+const MAX_FRONTENDS = 16;
+
 /**
  * One realm being served: its configuration (mutable through the admin API), signing key,
  * SSO sessions and the oidc-provider instance mounted at `/realms/{realm}`.
  */
 export class RealmRuntime {
   readonly realm: Realm;
-  readonly issuer: string;
   /** `/realms/{realm}` */
   readonly path: string;
   readonly keys: RealmKeys;
+  /** Signs oidc-provider's cookies; one per realm, so every frontend origin's provider reads the others' cookies. */
+  readonly cookieKey = randomBytes(32).toString('base64url');
   readonly store = new MemoryStore();
   readonly revoked = new RevokedTokens();
   /** Codes of the logout confirmations shown, each bound to the browser it was shown to (Keycloak: its logout session). */
@@ -32,12 +37,13 @@ export class RealmRuntime {
   /** `jti`s of the DPoP proofs accepted, so none is replayed (Keycloak: within the proof's lifetime). */
   readonly dpopProofs = new OneTimeCodes(DPOP_PROOF_LIFETIME * 2);
   readonly sessions: SessionRegistry;
-  readonly provider: Provider;
+  readonly #baseUrl: () => string;
+  readonly #providers = new Map<string, Provider>();
 
-  private constructor(realm: Realm, baseUrl: string, keys: RealmKeys) {
+  private constructor(realm: Realm, baseUrl: () => string, keys: RealmKeys) {
     this.realm = realm;
     this.path = `/realms/${encodeURIComponent(realm.name)}`;
-    this.issuer = `${baseUrl}${this.path}`;
+    this.#baseUrl = baseUrl;
     this.keys = keys;
     this.sessions = new SessionRegistry(
       () => ({ idle: this.realm.ssoSessionIdleTimeout, max: this.realm.ssoSessionMaxLifespan }),
@@ -46,10 +52,30 @@ export class RealmRuntime {
         for (const key of this.clientAcr.keys()) if (key.startsWith(`${session.id} `)) this.clientAcr.delete(key);
       },
     );
-    this.provider = createProvider(this);
   }
 
-  static async create(realm: Realm, baseUrl: string): Promise<RealmRuntime> {
+  /** `{frontend URL}/realms/{realm}` of the request being handled: as Keycloak, the issuer follows the frontend URL. */
+  get issuer(): string {
+    return `${this.#baseUrl()}${this.path}`;
+  }
+
+  /**
+   * The realm's oidc-provider for the request's frontend URL (its issuer is fixed at construction). Providers
+   * of one realm share store, keys and cookie key, so they differ only in the URLs they build.
+   */
+  get provider(): Provider {
+    const { issuer } = this;
+    let provider = this.#providers.get(issuer);
+    if (!provider) {
+      provider = createProvider(this, issuer);
+      // *.localhost names are unbounded: keep the most recent few.
+      if (this.#providers.size >= MAX_FRONTENDS) this.#providers.delete(this.#providers.keys().next().value ?? '');
+      this.#providers.set(issuer, provider);
+    }
+    return provider;
+  }
+
+  static async create(realm: Realm, baseUrl: () => string): Promise<RealmRuntime> {
     return new RealmRuntime(realm, baseUrl, await createRealmKeys());
   }
 

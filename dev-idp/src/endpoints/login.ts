@@ -34,10 +34,12 @@ function stepState(runtime: RealmRuntime, interaction: LoginInteraction): { user
 
 /**
  * The page an interaction shows: the step for the next level when a step-up is under way, else the
- * login form (prefilled from `login_hint`). Both in the language `ui_locales` asks for, where the realm allows.
+ * login form (prefilled from `login_hint`), posting to `path` on the frontend URL. Both in the language `ui_locales` asks for, where the realm allows.
  */
-export function interactionPage(runtime: RealmRuntime, interaction: LoginInteraction, action: string, error?: string): string {
+export function interactionPage(runtime: RealmRuntime, interaction: LoginInteraction, path: string, error?: string): string {
   const { realm } = runtime;
+  // Absolute on the frontend URL, as Keycloak's form action.
+  const action = new URL(path, runtime.issuer).href;
   const lang = pageLocale(realm, interaction.params.ui_locales);
   const step = stepState(runtime, interaction);
   const user = step && runtime.user(step.userId);

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 import type { KoaContext, TokenInstance } from 'oidc-provider';
 import Provider from 'oidc-provider';
 
@@ -27,9 +25,11 @@ const PROFILE_CLAIMS = ['preferred_username', 'name', 'given_name', 'family_name
  * An oidc-provider instance configured to look like a Keycloak realm. Each Keycloak behaviour
  * that oidc-provider does not have by default is one setting here; decisions/0001 lists them.
  */
-export function createProvider(runtime: RealmRuntime): Provider {
+export function createProvider(runtime: RealmRuntime, issuer: string): Provider {
   const { realm } = runtime;
-  const provider = new Provider(runtime.issuer, {
+  // Keycloak's browser-session cookies are `Secure; SameSite=None` over HTTPS (koa adds Secure), else Lax.
+  const sameSite = issuer.startsWith('https:') ? 'none' : 'lax';
+  const provider = new Provider(issuer, {
     adapter: createAdapterClass(
       runtime.store,
       (id) => {
@@ -43,9 +43,9 @@ export function createProvider(runtime: RealmRuntime): Provider {
     routes: KEYCLOAK_ROUTES,
     cookies: {
       names: { session: 'KEYCLOAK_IDENTITY', interaction: 'KC_INTERACTION', resume: 'KC_RESUME' },
-      long: { httpOnly: true, sameSite: 'lax', path: `${runtime.path}/` },
-      short: { httpOnly: true, sameSite: 'lax', path: `${runtime.path}/` },
-      keys: [randomBytes(32).toString('base64url')],
+      long: { httpOnly: true, sameSite, path: `${runtime.path}/` },
+      short: { httpOnly: true, sameSite, path: `${runtime.path}/` },
+      keys: [runtime.cookieKey],
     },
     interactions: {
       url: (_ctx: unknown, interaction: InteractionInfo) => loginActionUrl(runtime, interaction),
@@ -175,6 +175,8 @@ export function createProvider(runtime: RealmRuntime): Provider {
     if (acr !== undefined) this.available.acr = acr;
     return issueIdToken.apply(this, args);
   };
+  // The server sets X-Forwarded-* to the frontend URL (and strips what clients sent), so koa may read them.
+  provider.proxy = true;
   provider.use(trackSsoSession(runtime));
   provider.use(preserveFragment);
   provider.on('grant.error', (ctx, error) =>
