@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { compactVerify } from 'jose';
 
 import { clearedSessionCookies, readCookies } from '../http/cookies.js';
+import { cookieAttributes } from '../http/frontendUrl.js';
 import { readParams, redirect, sendPage } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
 import { loggedOutPage, logoutConfirmPage } from '../pages/logoutPages.js';
@@ -97,7 +98,7 @@ function confirmationFrom(req: IncomingMessage, params: URLSearchParams): string
 
 /** The browser's half of a logout confirmation; `code` empty clears it. */
 function confirmationCookie(runtime: RealmRuntime, code: string): string {
-  return `${CONFIRMATION_COOKIE}=${code}; Path=${runtime.path}/; Max-Age=${code ? 1800 : 0}; SameSite=Lax; HttpOnly`;
+  return `${CONFIRMATION_COOKIE}=${code}; Path=${runtime.path}/; Max-Age=${code ? 1800 : 0}; ${cookieAttributes()}; HttpOnly`;
 }
 
 async function verifyHint(runtime: RealmRuntime, token: string): Promise<IdTokenHint | undefined> {
