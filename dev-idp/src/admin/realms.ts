@@ -3,14 +3,14 @@ import { sendJson } from '../http/respond.js';
 import { realmFromRepresentation } from '../realm/loadRealm.js';
 import { RealmFileError } from '../realm/RealmFileError.js';
 import { MAX_SECONDS, validSeconds } from '../realm/validate.js';
-import type { DevIdpServer } from '../server.js';
+import type { RealmDirectory } from '../RealmDirectory.js';
 import type { AdminRequest } from './AdminRequest.js';
 import { AdminError } from './AdminRequest.js';
 import { realmOut } from './representations.js';
 import type { ServerResponse } from 'node:http';
 
 /** `POST /admin/realms`: imports a full realm representation (roles, clients, users). */
-export async function createRealm(server: DevIdpServer, res: ServerResponse, body: unknown): Promise<void> {
+export async function createRealm(server: RealmDirectory, res: ServerResponse, body: unknown): Promise<void> {
   let loaded;
   try {
     loaded = realmFromRepresentation('realm representation', body);
@@ -26,7 +26,7 @@ export async function createRealm(server: DevIdpServer, res: ServerResponse, bod
   res.end();
 }
 
-export function listRealms(server: DevIdpServer, res: ServerResponse): void {
+export function listRealms(server: RealmDirectory, res: ServerResponse): void {
   sendJson(
     res,
     200,

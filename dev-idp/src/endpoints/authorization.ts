@@ -6,7 +6,8 @@ import { errorPage } from '../pages/errorPage.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { redirectUriMatches } from '../redirect.js';
 import { withParameters } from '../responseMode.js';
-import { interactionPage, LOGIN_ACTIONS } from './login.js';
+import { LOGIN_ACTIONS } from '../provider/routes.js';
+import { interactionPage } from './login.js';
 import type { LoginInteraction } from './login.js';
 import type { RealmRequest } from './RealmRequest.js';
 

@@ -11,8 +11,6 @@ import { passwordAccepted } from '../passwordCheck.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import type { RealmRequest } from './RealmRequest.js';
 
-/** Where the login form posts, below `/realms/{realm}` (Keycloak's path). */
-export const LOGIN_ACTIONS = '/login-actions/authenticate';
 const INVALID = 'Invalid username or password.';
 const INVALID_PASSWORD = 'Invalid password.';
 const TIMED_OUT = 'Your login attempt timed out. Login will start from the beginning.';
