@@ -7,7 +7,6 @@
 // downloaded once. It is unpacked into .keycloak/ (git-ignored) and run there with `kc.sh start-dev`: its
 // H2 database lives in .keycloak/keycloak-<version>/data/. Plain Node, no dependencies.
 
-const { spawn } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { join, relative, resolve } = require('node:path');
