@@ -67,7 +67,7 @@ function candidates(env, jvmFolders) {
   /** @type {Array<{ home: string, source: string }>} */
   const found = [];
   if (env.JAVA_HOME) found.push({ home: env.JAVA_HOME, source: 'JAVA_HOME' });
-  const onPathJava = onPath('java');
+  const onPathJava = onPath('java', env.PATH ?? '');
   if (onPathJava) found.push({ home: dirname(dirname(realpathSync(onPathJava))), source: 'PATH' });
   for (const folder of jvmFolders) {
     if (!existsSync(folder)) continue;

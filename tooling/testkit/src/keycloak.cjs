@@ -63,13 +63,14 @@ function heartbeat(log, what, everyMs = 10_000) {
  * zip into ~/.m2 (once; it checks its checksum) and unpacks it. Unpacks into a temporary folder and renames
  * it, so an interrupted unpack is never taken for a finished one.
  *
- * @param {{ dir: string, version?: string, log?: (message: string) => void, mavenArgs?: readonly string[] }} options
+ * @param {{ dir: string, version?: string, log?: (message: string) => void, mavenArgs?: readonly string[],
+ *           env?: NodeJS.ProcessEnv }} options `mavenArgs` e.g. `-Dmaven.repo.local=<dir>`; `env` has the PATH to find mvn on
  * @returns {Promise<string>} the Keycloak home
  */
-async function obtainKeycloak({ dir, version = KEYCLOAK_VERSION, log = defaultLog, mavenArgs = [] }) {
+async function obtainKeycloak({ dir, version = KEYCLOAK_VERSION, log = defaultLog, mavenArgs = [], env = process.env }) {
   const home = join(dir, `keycloak-${version}`);
   if (existsSync(join(home, 'bin/kc.sh'))) return home;
-  const mvn = onPath('mvn');
+  const mvn = onPath('mvn', env.PATH ?? '');
   if (!mvn)
     throw new KeycloakRunnerError(
       'KEYCLOAK_NO_MAVEN',
@@ -84,7 +85,7 @@ async function obtainKeycloak({ dir, version = KEYCLOAK_VERSION, log = defaultLo
   const done = heartbeat(log, 'still fetching');
   // Run in the scratch folder: without a pom, the plugin leaves a "${project.basedir}" folder in its working directory.
   const args = ['-B', 'dependency:unpack', `-Dartifact=${artifact}`, `-DoutputDirectory=${unpacking}`, ...mavenArgs];
-  const maven = startProcess(mvn, args, { cwd: unpacking, stdio: ['ignore', 'pipe', 'pipe'] });
+  const maven = startProcess(mvn, args, { cwd: unpacking, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (/** @type {Buffer} */ chunk) => {
     output += chunk.toString();
@@ -195,7 +196,7 @@ async function startKeycloak(options = {}) {
       );
   }
   mkdirSync(dir, { recursive: true });
-  const home = await obtainKeycloak({ dir, log });
+  const home = await obtainKeycloak({ dir, log, env });
   const { fresh, markImported } = prepareRealmImport(home, options.realmFile ?? REALM_FILE);
 
   const logFile = join(dir, 'keycloak.log');
@@ -295,4 +296,13 @@ async function keycloakUnlessRunning() {
   return { url: keycloak.url, stop: keycloak.stop };
 }
 
-module.exports = { KEYCLOAK_VERSION, ADMIN, startKeycloak, obtainKeycloak, KeycloakRunnerError, chosenProvider, keycloakUnlessRunning };
+module.exports = {
+  KEYCLOAK_VERSION,
+  ADMIN,
+  startKeycloak,
+  obtainKeycloak,
+  prepareRealmImport,
+  KeycloakRunnerError,
+  chosenProvider,
+  keycloakUnlessRunning,
+};
