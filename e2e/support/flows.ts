@@ -10,12 +10,15 @@ export async function signInAtProvider(page: Page, user: DemoUser, origin = 'htt
 }
 
 /**
- * Answers the provider's step-up for a level above the password: the dev provider asks for the password
- * again at the authorization URL (Keycloak runs the step its browser flow configures, e.g. an OTP form).
+ * Answers the provider's step-up for a level above the password: the demo realm's browser flow (and the dev
+ * provider) asks the signed-in user for the password again at the authorization URL. Both show whom it is for
+ * in Keycloak's read-only `#kc-attempted-username` and ask for nothing but the password — not the sign-in form
+ * again (their page titles differ: Keycloak's says "Sign In").
  */
 export async function stepUpAtProvider(page: Page, user: DemoUser, origin = 'http://localhost:3000'): Promise<void> {
   await page.waitForURL((url) => url.href.startsWith(`${IDP}/realms/gatehouse/protocol/openid-connect/auth`));
-  await expect(page.locator('#kc-page-title')).toHaveText('Confirm it is you');
+  await expect(page.locator('#kc-attempted-username')).toHaveValue(USERS[user].username);
+  await expect(page.locator('#username')).toHaveCount(0);
   await page.locator('#password').fill(USERS[user].username);
   await page.locator('#kc-login').click();
   await page.waitForURL((url) => url.origin === origin);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { onKeycloak, startKeycloakUnlessRunning } from '../../support/provider';
 import { PREVIEW_CONFIG, REPO_ROOT, runPreview } from './previewProcess';
 
 /** What a production build is made from: a change in any of these makes the builds stale. */
@@ -41,8 +42,8 @@ function whyRebuild(builds: string[]): string | null {
 /**
  * Once for all production specs: make sure the production builds are those of the sources as they are
  * now (build them when missing, when a source is newer, or always in CI), say which builds are under
- * test, and start the identity provider of deploy/config/config.preview.json unless it answers.
- * Returns the teardown.
+ * test, and start the identity provider of deploy/config/config.preview.json unless it answers (a real
+ * Keycloak with GATEHOUSE_IDP=keycloak). Returns the teardown.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const config = JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8')) as {
@@ -64,6 +65,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.stderr.write(
     `[production e2e] testing the builds in shell/dist and remotes/*/dist made at ${builtAt}${reason ? ' (just now)' : ' (newer than every source)'}\n`,
   );
+  if (onKeycloak) return startKeycloakUnlessRunning();
   const idp = await runPreview(['--idp-only']);
   return async () => {
     await idp.stop();
