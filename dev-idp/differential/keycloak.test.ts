@@ -5,20 +5,20 @@ import { twoUserRealm } from '../test/support/fixtures.js';
 import { differences } from './compare.js';
 import { KNOWN_DIFFERENCES } from './knownDifferences.js';
 import { PROBES } from './probes.js';
-import { createRealm, deleteRealm, keycloakFromEnvironment, startDevIdpProvider } from './providers.js';
+import { createRealm, deleteRealm, keycloakProvider, startDevIdpProvider } from './providers.js';
 import type { Provider } from './providers.js';
 import { SECURITY_PROBES } from './securityProbes.js';
 
-// The dev IdP measured against a real Keycloak 26 (KEYCLOAK_URL): the same realm, made through the admin API
+// The dev IdP measured against a real Keycloak 26 (KEYCLOAK_URL, or one started here): the same realm, made through the admin API
 // on both, and the same requests; what a client can see of the answers must match, except the differences
 // listed in knownDifferences.ts with the reason they do not matter to a client (dev-idp/README.md's table).
-const keycloak = keycloakFromEnvironment();
+let keycloak: Provider;
 let devIdp: Provider;
 
 before(async () => {
-  devIdp = await startDevIdpProvider();
+  [keycloak, devIdp] = await Promise.all([keycloakProvider(), startDevIdpProvider()]);
 });
-after(() => devIdp.close());
+after(() => Promise.all([keycloak.close(), devIdp.close()]));
 
 describe('dev-idp against Keycloak 26: what a client sees', () => {
   for (const [name, probe] of Object.entries({ ...PROBES, ...SECURITY_PROBES })) {

@@ -11,17 +11,22 @@ export interface Provider {
 }
 
 /**
- * The real Keycloak named by `KEYCLOAK_URL` (admin/admin, or `KEYCLOAK_ADMIN_USER`/`_PASSWORD`). The
- * differential test needs Java and a running Keycloak, so it is its own script, never part of `npm test`.
+ * The real Keycloak to compare with: the one `KEYCLOAK_URL` names (admin/admin, or `KEYCLOAK_ADMIN_USER`/`_PASSWORD`),
+ * else one started here through the testkit's runner (`npm run keycloak`'s: Keycloak 26 from Maven, Java 21+)
+ * on `KEYCLOAK_HTTP_PORT` (default 8180) and management port `KEYCLOAK_MANAGEMENT_PORT` (default 9001), and
+ * stopped at the end. It needs Java, so the differential test is its own script, never part of `npm test`.
  */
-export function keycloakFromEnvironment(): Provider {
+export async function keycloakProvider(): Promise<Provider> {
   const url = process.env.KEYCLOAK_URL?.replace(/\/$/, '');
-  if (!url) {
-    throw new Error(
-      'KEYCLOAK_URL is not set: start Keycloak 26 (kc.sh start-dev --http-port 8180) and run with KEYCLOAK_URL=http://localhost:8180',
-    );
-  }
-  return { name: 'keycloak', url, close: async () => {} };
+  if (url) return { name: 'keycloak', url, close: async () => {} };
+  const { startKeycloak } = (await import('../../tooling/testkit/src/keycloak.cjs')) as {
+    startKeycloak(options: { httpPort?: number; managementPort?: number }): Promise<{ url: string; stop(): Promise<void> }>;
+  };
+  const running = await startKeycloak({
+    httpPort: Number(process.env.KEYCLOAK_HTTP_PORT ?? 8180),
+    managementPort: Number(process.env.KEYCLOAK_MANAGEMENT_PORT ?? 9001),
+  });
+  return { name: 'keycloak', url: running.url, close: () => running.stop() };
 }
 
 export async function startDevIdpProvider(): Promise<Provider> {
