@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { FormBrowser } from '../test/support/FormBrowser.js';
 import { authorizationUrl, callbackParams, decodeJwt, endpoint, exchange, refresh, signIn, tokensFor } from '../test/support/codeFlow.js';
 import { claimsObservation, cookieShape, normalise } from './normalise.js';
@@ -65,7 +67,7 @@ export const PROBES: Record<string, Probe> = {
   },
 
   async 'token response and tokens'({ provider, realm }) {
-    const { tokens, back } = await tokensFor(provider.url, realm);
+    const { tokens, back, browser } = await tokensFor(provider.url, realm);
     const out: Observation = {};
     const callback = callbackParams(back);
     for (const key of [...callback.keys()].sort())
@@ -83,6 +85,9 @@ export const PROBES: Record<string, Probe> = {
     const access = decodeJwt(tokens.access_token).payload;
     out['access_token.sid = session_state'] = access.sid === tokens.session_state;
     out['id_token.sid = access_token.sid'] = decodeJwt(tokens.id_token).payload.sid === access.sid;
+    // The login-status frame compares this cookie with the hash of the page's sid (Keycloak 26.7: SHA-384).
+    out['KEYCLOAK_SESSION = base64url(SHA-384(sid))'] =
+      browser.cookies.get('KEYCLOAK_SESSION') === createHash('sha384').update(String(access.sid)).digest('base64url');
     return out;
   },
 
