@@ -18,6 +18,7 @@ export default tseslint.config(
       '**/playwright-report/',
       '.preview/',
       'bench/.work/',
+      '.keycloak/', // Keycloak's distribution, unpacked by npm run keycloak
       '**/*.generated.*',
       'tooling/contract-check/test/fixtures/types/', // misuses of the contract on purpose (compile-fail fixtures)
     ],

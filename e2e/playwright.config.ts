@@ -1,10 +1,11 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '../playwright.chromium';
+import { onKeycloak, PROVIDER } from './support/provider';
 import { SHELL } from './support/system';
 
 /**
  * Browser tests over the running system (dev identity provider + shell + remotes, as `npm start` runs
- * them), in Debian's Chromium. One behaviour per spec file; specs share the system, so they run one
+ * them; with GATEHOUSE_IDP=keycloak a real Keycloak 26 instead, as `npm start -- --idp keycloak`), in Debian's Chromium. One behaviour per spec file; specs share the system, so they run one
  * at a time and every test signs in from a fresh browser context.
  */
 export default defineConfig({
@@ -23,11 +24,12 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions,
   },
   webServer: {
-    command: 'node ../scripts/start.mjs',
+    command: `node ../scripts/start.mjs --idp ${PROVIDER}`,
     // The last app to come up; globalSetup then waits for every other one.
     url: 'http://localhost:3003/mf-manifest.json',
     reuseExistingServer: !process.env.CI,
-    timeout: 180_000,
+    // Keycloak's first start also fetches it with Maven and imports the realm.
+    timeout: onKeycloak ? 420_000 : 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
     // start.mjs stops its apps' process trees on SIGTERM; a SIGKILL would orphan them.

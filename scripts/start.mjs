@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: the dev identity provider, the shell and every remote with their dev servers, in one
-// terminal. Says as each part comes up ("identity provider ready", "shell ready on …", "2/3 remotes
+// terminal. `npm start -- --idp keycloak` runs a real Keycloak 26 (scripts/keycloak.mjs) instead of the dev
+// identity provider. Says as each part comes up ("identity provider ready", "shell ready on …", "2/3 remotes
 // ready"), then prints the addresses and the demo users; Ctrl-C stops it all (each app runs in its own
 // process group, which is stopped as a whole: npm → sh → webpack → workers).
 //
@@ -8,9 +9,41 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KEYCLOAK_VERSION } from '../tooling/testkit/src/keycloak.cjs';
 import { answers, killOnExit, startProcess, stopProcess } from '../tooling/testkit/src/processes.cjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+const USAGE = 'usage: npm start [-- --idp dev|keycloak]   (dev: the embedded provider, the default; keycloak: Keycloak 26 from Maven)';
+
+/**
+ * The identity provider `--idp` names: `dev` (the embedded one, default) or `keycloak`.
+ *
+ * @param {readonly string[]} argv
+ * @returns {'dev' | 'keycloak'}
+ */
+function providerChoice(argv) {
+  let idp = 'dev';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--idp') idp = argv[++i] ?? '';
+    else if (arg.startsWith('--idp=')) idp = arg.slice('--idp='.length);
+    else if (arg === '--help' || arg === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else {
+      console.error(`unknown option ${arg}\n${USAGE}`);
+      process.exit(2);
+    }
+  }
+  if (idp !== 'dev' && idp !== 'keycloak') {
+    console.error(`--idp must be dev or keycloak, not "${idp}".\n${USAGE}`);
+    process.exit(2);
+  }
+  return idp;
+}
+
+const IDP = providerChoice(process.argv.slice(2));
 
 /**
  * One app `npm start` runs: `npm <args>` in the repository.
@@ -30,8 +63,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  */
 export const APPS = [
   {
-    name: 'idp',
-    args: ['run', 'idp'],
+    name: IDP === 'keycloak' ? 'keycloak' : 'idp',
+    // Keycloak's own log stays in .keycloak/keycloak.log; its progress (fetching, starting) shows here.
+    args: IDP === 'keycloak' ? ['run', '--silent', 'keycloak', '--', '--quiet'] : ['run', 'idp'],
     ready: 'http://localhost:8080/realms/gatehouse/.well-known/openid-configuration',
     kind: 'identity provider',
   },
@@ -120,13 +154,14 @@ async function stop(code = 0) {
 
 /** What "ready" sounds like for each kind of app. @param {App} app @param {number} remotesReady @param {number} remotesTotal */
 function readyMessage(app, remotesReady, remotesTotal) {
-  if (app.kind === 'identity provider') return `identity provider ready on ${new URL(app.ready).origin}`;
+  if (app.kind === 'identity provider')
+    return `${IDP === 'keycloak' ? 'Keycloak' : 'identity provider'} ready on ${new URL(app.ready).origin}`;
   if (app.kind === 'shell') return `shell ready on ${new URL(app.ready).origin}`;
   return `${remotesReady}/${remotesTotal} remotes ready (${app.name} on ${new URL(app.ready).origin})`;
 }
 
 /** Polls every app until it answers, announcing each as it comes up. */
-async function waitForAll(timeoutMs = 180_000) {
+async function waitForAll(timeoutMs = IDP === 'keycloak' ? 420_000 : 180_000) {
   const pending = new Set(APPS);
   const remotesTotal = APPS.filter((app) => app.kind === 'remote').length;
   let remotesReady = 0;
@@ -155,7 +190,7 @@ process.on('SIGHUP', () => void stop(0));
 
 // Something already answering (say, an identity provider you started yourself) is used, not started twice.
 progress(
-  `starting the identity provider, the shell and ${APPS.filter((app) => app.kind === 'remote').length} remotes (the first build takes a minute)`,
+  `starting ${IDP === 'keycloak' ? `Keycloak ${KEYCLOAK_VERSION}` : 'the identity provider'}, the shell and ${APPS.filter((app) => app.kind === 'remote').length} remotes (the first build takes a minute)`,
 );
 for (const [index, app] of APPS.entries()) {
   if (await answers(app.ready)) console.log(`${app.name} is already running (${new URL(app.ready).origin}); using it.`);
@@ -169,7 +204,9 @@ if (await waitForAll()) {
     shell              http://localhost:3000
 ${APPS.filter((app) => app.port)
   .map((app) => `    ${`remote ${app.name}`.padEnd(18)} http://localhost:${app.port}   (standalone)\n`)
-  .join('')}    identity provider  http://localhost:8080   (realm "gatehouse")
+  .join(
+    '',
+  )}    identity provider  http://localhost:8080   (realm "gatehouse"${IDP === 'keycloak' ? `; Keycloak ${KEYCLOAK_VERSION}, admin console http://localhost:8080/admin/ as admin / admin` : ''})
 
   Demo users (password = username):
     alice / alice   Alice Anders   realm roles user, admin · client role reports/viewer

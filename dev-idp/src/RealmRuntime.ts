@@ -4,15 +4,20 @@ import type Provider from 'oidc-provider';
 
 import type { LoaMap } from './acr.js';
 
+import { BruteForceProtector } from './bruteForce.js';
+import { DPOP_PROOF_LIFETIME } from './dpop.js';
 import { createRealmKeys } from './keys.js';
 import type { RealmKeys } from './keys.js';
-import { createProvider } from './provider/createProvider.js';
 import { MemoryStore } from './provider/MemoryStore.js';
 import type { Client, Realm, User } from './realm/model.js';
+import { OneTimeCodes } from './OneTimeCodes.js';
 import { RevokedTokens } from './RevokedTokens.js';
 import { SessionRegistry } from './sessions.js';
 
 const MAX_FRONTENDS = 16;
+
+/** Makes the realm's oidc-provider for one issuer (provider/createProvider.ts; injected, so this module does not import it). */
+export type ProviderFactory = (runtime: RealmRuntime, issuer: string) => Provider;
 
 /**
  * One realm being served: its configuration (mutable through the admin API), signing key,
@@ -27,12 +32,20 @@ export class RealmRuntime {
   readonly cookieKey = randomBytes(32).toString('base64url');
   readonly store = new MemoryStore();
   readonly revoked = new RevokedTokens();
+  /** Codes of the logout confirmations shown, each bound to the browser it was shown to (Keycloak: its logout session). */
+  /** Failed sign-ins and lockouts (Keycloak's brute-force detection; off unless the admin API turns it on). */
+  readonly bruteForce = new BruteForceProtector();
+  readonly logoutConfirmations = new OneTimeCodes(1800);
+  /** `jti`s of the DPoP proofs accepted, so none is replayed (Keycloak: within the proof's lifetime). */
+  readonly dpopProofs = new OneTimeCodes(DPOP_PROOF_LIFETIME * 2);
   readonly sessions: SessionRegistry;
   readonly #baseUrl: () => string;
   readonly #providers = new Map<string, Provider>();
+  readonly #createProvider: ProviderFactory;
 
-  private constructor(realm: Realm, baseUrl: () => string, keys: RealmKeys) {
+  private constructor(realm: Realm, baseUrl: () => string, keys: RealmKeys, createProvider: ProviderFactory) {
     this.realm = realm;
+    this.#createProvider = createProvider;
     this.path = `/realms/${encodeURIComponent(realm.name)}`;
     this.#baseUrl = baseUrl;
     this.keys = keys;
@@ -58,7 +71,7 @@ export class RealmRuntime {
     const { issuer } = this;
     let provider = this.#providers.get(issuer);
     if (!provider) {
-      provider = createProvider(this, issuer);
+      provider = this.#createProvider(this, issuer);
       // *.localhost names are unbounded: keep the most recent few.
       if (this.#providers.size >= MAX_FRONTENDS) this.#providers.delete(this.#providers.keys().next().value ?? '');
       this.#providers.set(issuer, provider);
@@ -66,8 +79,8 @@ export class RealmRuntime {
     return provider;
   }
 
-  static async create(realm: Realm, baseUrl: () => string): Promise<RealmRuntime> {
-    return new RealmRuntime(realm, baseUrl, await createRealmKeys());
+  static async create(realm: Realm, baseUrl: () => string, createProvider: ProviderFactory): Promise<RealmRuntime> {
+    return new RealmRuntime(realm, baseUrl, await createRealmKeys(), createProvider);
   }
 
   /** Drops what has expired: SSO sessions, then codes, tokens and abandoned logins (and their step-ups). */
@@ -75,6 +88,9 @@ export class RealmRuntime {
     this.sessions.sweep();
     this.store.sweep();
     this.revoked.sweep();
+    this.logoutConfirmations.sweep();
+    this.bruteForce.sweep();
+    this.dpopProofs.sweep();
     for (const uid of this.stepUps.keys()) if (!this.store.get('Interaction', uid)) this.stepUps.delete(uid);
   }
 

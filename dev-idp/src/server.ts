@@ -11,6 +11,8 @@ import { layout } from './pages/layout.js';
 import { escapeHtml } from './pages/html.js';
 import type { Realm } from './realm/model.js';
 import { RealmRuntime } from './RealmRuntime.js';
+import type { RealmDirectory } from './RealmDirectory.js';
+import { createProvider } from './provider/createProvider.js';
 
 type Callback = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -30,7 +32,7 @@ function refuse(res: ServerResponse, status: number, description: string): void 
  * oidc-provider, `/admin/…` to the admin REST subset. Realms can be added and removed while
  * it runs (that is how each test gets a fresh realm).
  */
-export class DevIdpServer {
+export class DevIdpServer implements RealmDirectory {
   readonly realms = new Map<string, RealmRuntime>();
   readonly #callbacks = new WeakMap<object, Callback>();
   readonly #server: Server;
@@ -82,7 +84,7 @@ export class DevIdpServer {
   }
 
   async addRealm(realm: Realm): Promise<RealmRuntime> {
-    const runtime = await RealmRuntime.create(realm, () => this.baseUrl);
+    const runtime = await RealmRuntime.create(realm, () => this.baseUrl, createProvider);
     this.realms.set(realm.name, runtime);
     return runtime;
   }

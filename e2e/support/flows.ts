@@ -10,17 +10,14 @@ export async function signInAtProvider(page: Page, user: DemoUser, origin = 'htt
 }
 
 /**
- * Answers the provider's step-up for a level above the password: a password form for the user already
- * signed in, at the authorization URL. The dev provider asks for the password again; the demo realm's
- * browser flow makes Keycloak do the same (its Password Form; production puts OTP or WebAuthn there).
- * Both name the user in `#kc-attempted-username` (Keycloak: a read-only input, the dev provider: text)
- * and have no username field; their titles differ ("Sign In", "Confirm it is you").
+ * Answers the provider's step-up for a level above the password: the demo realm's browser flow (and the dev
+ * provider) asks the signed-in user for the password again at the authorization URL. Both show whom it is for
+ * in Keycloak's read-only `#kc-attempted-username` and ask for nothing but the password — not the sign-in form
+ * again (their page titles differ: Keycloak's says "Sign In").
  */
 export async function stepUpAtProvider(page: Page, user: DemoUser, origin = 'http://localhost:3000'): Promise<void> {
   await page.waitForURL((url) => url.href.startsWith(`${IDP}/realms/gatehouse/protocol/openid-connect/auth`));
-  const attempted = page.locator('#kc-attempted-username');
-  await expect(attempted).toBeVisible();
-  expect(await attempted.evaluate((el) => (el instanceof HTMLInputElement ? el.value : el.textContent))).toBe(USERS[user].username);
+  await expect(page.locator('#kc-attempted-username')).toHaveValue(USERS[user].username);
   await expect(page.locator('#username')).toHaveCount(0);
   await page.locator('#password').fill(USERS[user].username);
   await page.locator('#kc-login').click();

@@ -15,7 +15,8 @@ export interface StepUpPageOptions {
 /**
  * The dev IdP's step for one level of authentication above the password: the password again. Keycloak
  * runs whatever the browser flow configures for that level (an OTP form, WebAuthn); see dev-idp/README.md.
- * Keycloak's ids where they apply: `#password`, `#kc-login`, `#input-error`.
+ * Keycloak's ids where they apply: `#password`, `#kc-login`, `#input-error`, and the user it is for in a read-only
+ * `#kc-attempted-username` field, as Keycloak's login theme shows it.
  */
 export function stepUpPage(realm: Realm, { action, username, level, error, lang }: StepUpPageOptions): string {
   const invalid = error ? ' aria-invalid="true" aria-describedby="input-error"' : '';
@@ -24,7 +25,9 @@ export function stepUpPage(realm: Realm, { action, username, level, error, lang 
     'Confirm it is you',
     `
 ${error ? `<p id="input-error" class="alert" role="alert">${escapeHtml(error)}</p>` : ''}
-<p id="kc-step-up">Level “${escapeHtml(level)}” needs one more step. Enter the password of <strong id="kc-attempted-username">${escapeHtml(username)}</strong> again.</p>
+<p id="kc-step-up">Level “${escapeHtml(level)}” needs one more step. Enter your password again.</p>
+<label for="kc-attempted-username">Username</label>
+<input id="kc-attempted-username" value="${escapeHtml(username)}" readonly>
 <form id="kc-form-login" action="${escapeHtml(action)}" method="post">
 <input type="hidden" name="step" value="loa">
 <label for="password">Password</label>

@@ -7,6 +7,7 @@ import { errorPage } from '../pages/errorPage.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { redirectUriMatches } from '../redirect.js';
 import { createAdapterClass } from './adapter.js';
+import { recordGrantError } from './grantErrors.js';
 import { toClientMetadata } from './clientMetadata.js';
 import { loginActionUrl } from './loginActionUrl.js';
 import type { InteractionInfo } from './loginActionUrl.js';
@@ -103,6 +104,12 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
     loadExistingGrant: async (ctx: KoaContext) => {
       const { session, client } = ctx.oidc;
       if (!session?.accountId || !client) return undefined;
+      // One grant per client and session, reused by each later authorization (another tab, check-sso,
+      // prompt=login): oidc-provider binds refresh tokens to the session's current grant, so a new one
+      // would end the refresh tokens issued before it, which Keycloak keeps.
+      const existing = session.grantIdFor(client.clientId);
+      const found = existing ? await provider.Grant.find(existing) : undefined;
+      if (found && found.accountId === session.accountId) return found;
       // Keycloak asks no consent by default: every requested scope is granted.
       const grant = new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
       grant.addOIDCScope(ALL_SCOPES);
@@ -172,6 +179,9 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
   provider.proxy = true;
   provider.use(trackSsoSession(runtime));
   provider.use(preserveFragment);
+  provider.on('grant.error', (ctx, error) =>
+    recordGrantError((ctx as KoaContext).req, error as { error_detail?: string; cause?: unknown }),
+  );
   provider.on('server_error', (_ctx, error) => console.error(`dev-idp: realm ${realm.name}:`, error));
   return provider;
 }

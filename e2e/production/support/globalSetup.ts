@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { onKeycloak, startKeycloakUnlessRunning } from '../../support/provider';
 import { PREVIEW_CONFIG, REPO_ROOT, runPreview } from './previewProcess';
 
 /** What a production build is made from: a change in any of these makes the builds stale. */
@@ -71,6 +72,7 @@ export function ensureProductionBuilds(suite = 'production e2e'): void {
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   ensureProductionBuilds();
+  if (onKeycloak) return startKeycloakUnlessRunning();
   const idp = await runPreview(['--idp-only']);
   return async () => {
     await idp.stop();

@@ -1,5 +1,5 @@
 import { testRealm } from '@gatehouse/dev-idp/test-realm';
-import { signInAsAdmin } from '@gatehouse/testkit/admin';
+import { endSessionsOf, signInAsAdmin } from '@gatehouse/testkit/admin';
 import { randomUUID } from 'node:crypto';
 import { IDENTITY_PROVIDER, previewConfig, SHELL, type ShellConfigJson } from './topology';
 
@@ -27,9 +27,9 @@ export interface TestRealm {
  */
 export async function createTestRealm(purpose: string, lifespans: Lifespans = {}): Promise<TestRealm> {
   const name = `e2e-${purpose}-${randomUUID().slice(0, 8)}`;
-  const admin = await signInAsAdmin(IDENTITY_PROVIDER);
-  await admin.realms.create({ ...testRealm(name, { origin: SHELL }), displayName: `e2e ${purpose}`, ...lifespans });
-  admin.setConfig({ realmName: name });
+  await (
+    await signInAsAdmin(IDENTITY_PROVIDER)
+  ).realms.create({ ...testRealm(name, { origin: SHELL }), displayName: `e2e ${purpose}`, ...lifespans });
 
   return {
     name,
@@ -38,14 +38,12 @@ export async function createTestRealm(purpose: string, lifespans: Lifespans = {}
       config.identityProvider = { ...config.identityProvider, url: identityProviderUrl, realm: name };
       return config;
     },
+    // Each call signs in again: Keycloak's admin tokens (realm master) last 60 s, less than a scenario.
     async logout(username) {
-      const [user] = await admin.users.find({ username, exact: true });
-      if (!user?.id) throw new Error(`no user "${username}" in realm ${name}`);
-      await admin.users.logout({ id: user.id });
+      await endSessionsOf(IDENTITY_PROVIDER, name, username);
     },
     async delete() {
-      admin.setConfig({ realmName: 'master' });
-      await admin.realms.del({ realm: name });
+      await (await signInAsAdmin(IDENTITY_PROVIDER)).realms.del({ realm: name });
     },
   };
 }

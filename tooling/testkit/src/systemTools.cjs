@@ -5,9 +5,14 @@
 const { accessSync, constants, existsSync, readFileSync } = require('node:fs');
 const { delimiter, join } = require('node:path');
 
-/** The first executable called `name` on PATH, or null. @param {string} name @returns {string | null} */
-function onPath(name) {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+/**
+ * The first executable called `name` on PATH, or null.
+ *
+ * @param {string} name @param {string} [path] the search path (default: this process's PATH)
+ * @returns {string | null}
+ */
+function onPath(name, path = process.env.PATH ?? '') {
+  for (const dir of path.split(delimiter)) {
     if (dir && isExecutable(join(dir, name))) return join(dir, name);
   }
   return null;

@@ -1,6 +1,7 @@
 import { expect, test as base, type Page } from '@playwright/test';
 import { fillLoginForm } from '@gatehouse/testkit/login-form';
 import { signInAsAdmin } from '@gatehouse/testkit/admin';
+import { chosenProvider, keycloakUnlessRunning } from '@gatehouse/testkit/keycloak';
 import { startIdp, type RunningIdp } from './devIdp';
 import { testRealm } from '@gatehouse/dev-idp/test-realm';
 import { startTestApp, type TestApp } from './testApp';
@@ -17,13 +18,14 @@ export interface AuthFixtures {
 }
 
 /**
- * One identity provider per worker; each test gets its own realm (created through the admin API,
+ * One identity provider per worker (a real Keycloak on :8080 with GATEHOUSE_IDP=keycloak, as
+ * `npm run test:keycloak` runs this suite); each test gets its own realm (created through the admin API,
  * deleted afterwards) and its own page server, so no test sees another's sessions or settings.
  */
 export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
   idp: [
     async ({}, use) => {
-      const idp = await startIdp();
+      const idp = chosenProvider() === 'keycloak' ? await keycloak() : await startIdp();
       await use(idp);
       await idp.close();
     },
@@ -47,6 +49,11 @@ export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
 });
 
 export { expect };
+
+async function keycloak(): Promise<RunningIdp> {
+  const { url, stop } = await keycloakUnlessRunning();
+  return { url, close: stop };
+}
 
 export async function status(page: Page): Promise<string> {
   return page.evaluate(() => window.gatehouse?.snapshot().status ?? 'no page session');

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// `npm run keycloak`: a real Keycloak 26 with the demo realm on :8080 (health on :9000), fetched with Maven the
+// first time and run from .keycloak/ (git-ignored), until Ctrl-C. The bootstrap administrator is admin/admin.
+// What it does and why: tooling/testkit/src/keycloak.cjs and decisions/0034.
+//
+//   npm run keycloak              Keycloak's own log in this terminal
+//   npm run keycloak -- --quiet   only progress; Keycloak's log goes to .keycloak/keycloak.log
+
+import { KeycloakRunnerError, startKeycloak } from '../tooling/testkit/src/keycloak.cjs';
+import { JavaNotFoundError } from '../tooling/testkit/src/java.cjs';
+
+const USAGE = 'usage: npm run keycloak [-- --quiet]';
+const args = process.argv.slice(2);
+const unknown = args.find((arg) => arg !== '--quiet');
+if (unknown) {
+  console.error(`unknown option ${unknown}\n${USAGE}`);
+  process.exit(2);
+}
+
+/** @type {import('../tooling/testkit/src/keycloak.cjs').RunningKeycloak | undefined} */
+let keycloak;
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  // While it starts, exiting is enough: the runner kills the server's process group when this process exits.
+  await keycloak?.stop();
+  process.exit(keycloak ? 0 : 130);
+};
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.on(signal, () => void stop());
+
+try {
+  keycloak = await startKeycloak({ output: args.includes('--quiet') ? 'file' : 'inherit' });
+} catch (error) {
+  if (error instanceof KeycloakRunnerError || error instanceof JavaNotFoundError) {
+    process.stderr.write(`\n[keycloak] ${error.message}\n\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+if (!args.includes('--quiet'))
+  console.log(`
+  Keycloak is running.
+
+    Keycloak           ${keycloak.url}   (realm "gatehouse"; admin console ${keycloak.url}/admin/ as ${keycloak.admin.username} / ${keycloak.admin.password})
+    health             ${keycloak.healthUrl}
+
+  The apps on it: \`npm start -- --idp keycloak\` (dev) or \`npm run build && npm run preview\` (production builds).
+  Press Ctrl-C to stop it.
+`);
+
+const { code, signal } = await keycloak.exited;
+if (!stopping) {
+  console.error(`Keycloak stopped (${signal ?? `exit code ${code}`}).`);
+  process.exit(1);
+}

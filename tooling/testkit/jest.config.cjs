@@ -1,0 +1,5 @@
+module.exports = {
+  ...require('../../jest.preset.cjs'),
+  testEnvironment: 'node',
+  testEnvironmentOptions: { customExportConditions: ['node', 'node-addons', '@gatehouse/source'] },
+};

@@ -1,0 +1,308 @@
+'use strict';
+// A real Keycloak 26 on this machine, without a container: `npm run keycloak`, `npm start -- --idp keycloak`
+// and `npm run test:keycloak` all start it through startKeycloak() (decisions/0034).
+//
+// The server distribution comes from Maven Central through Maven's own client (`mvn dependency:unpack` of
+// org.keycloak:keycloak-quarkus-dist:<version>:zip), which checks it and caches it in ~/.m2, so it is
+// downloaded once. It is unpacked into .keycloak/ (git-ignored) and run there with `kc.sh start-dev`: its
+// H2 database lives in .keycloak/keycloak-<version>/data/. Plain Node, no dependencies.
+
+const { createHash } = require('node:crypto');
+const { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { join, relative, resolve } = require('node:path');
+const { findJava } = require('./java.cjs');
+const { answers, killOnExit, startProcess, waitForUrl } = require('./processes.cjs');
+const { isDebian, isRoot, onPath } = require('./systemTools.cjs');
+
+/** The Keycloak release every command runs: one place to change it. */
+const KEYCLOAK_VERSION = '26.7.3';
+const REPO_ROOT = resolve(__dirname, '../../..');
+const REALM_FILE = join(REPO_ROOT, 'deploy/keycloak/gatehouse-realm.json');
+/** The bootstrap administrator of realm `master`, as the dev provider's (tooling/testkit/src/admin.cjs). */
+const ADMIN = Object.freeze({ username: 'admin', password: 'admin' });
+/** Bounded so Keycloak fits beside the browser tests; JAVA_OPTS_KC_HEAP in the environment wins. */
+const DEFAULT_HEAP = '-Xms64m -Xmx768m';
+
+/** A failure of the runner, with a stable code and a message that says what to do. */
+class KeycloakRunnerError extends Error {
+  /**
+   * @param {'KEYCLOAK_NO_MAVEN' | 'KEYCLOAK_DOWNLOAD_FAILED' | 'KEYCLOAK_PORT_TAKEN' | 'KEYCLOAK_EXITED' | 'KEYCLOAK_NOT_READY'} code
+   * @param {string} message
+   */
+  constructor(code, message) {
+    super(message);
+    this.name = 'KeycloakRunnerError';
+    this.code = code;
+  }
+}
+
+/** @param {string} message */
+function defaultLog(message) {
+  process.stderr.write(`[keycloak] ${message}\n`);
+}
+
+/** The command that installs Maven on this machine. */
+function mavenInstallCommand() {
+  if (process.platform === 'darwin') return 'brew install maven';
+  return isDebian() ? `${isRoot() ? '' : 'sudo '}apt-get install -y maven` : "your system's `maven` package";
+}
+
+/**
+ * Says every `everyMs` how long `what` has been going on, until the returned function is called.
+ *
+ * @param {(message: string) => void} log @param {string} what @param {number} [everyMs]
+ */
+function heartbeat(log, what, everyMs = 10_000) {
+  const started = Date.now();
+  const timer = setInterval(() => log(`${what} (${Math.round((Date.now() - started) / 1000)} s)`), everyMs);
+  return () => clearInterval(timer);
+}
+
+/**
+ * The unpacked distribution `<dir>/keycloak-<version>`, fetched with Maven the first time: Maven downloads the
+ * zip into ~/.m2 (once; it checks its checksum) and unpacks it. Unpacks into a temporary folder and renames
+ * it, so an interrupted unpack is never taken for a finished one.
+ *
+ * @param {{ dir: string, version?: string, log?: (message: string) => void, mavenArgs?: readonly string[],
+ *           env?: NodeJS.ProcessEnv }} options `mavenArgs` e.g. `-Dmaven.repo.local=<dir>`; `env` has the PATH to find mvn on
+ * @returns {Promise<string>} the Keycloak home
+ */
+async function obtainKeycloak({ dir, version = KEYCLOAK_VERSION, log = defaultLog, mavenArgs = [], env = process.env }) {
+  const home = join(dir, `keycloak-${version}`);
+  if (existsSync(join(home, 'bin/kc.sh'))) return home;
+  const mvn = onPath('mvn', env.PATH ?? '');
+  if (!mvn)
+    throw new KeycloakRunnerError(
+      'KEYCLOAK_NO_MAVEN',
+      `Maven is needed to fetch Keycloak ${version} (mvn is not on PATH). Install it with \`${mavenInstallCommand()}\`, then run the command again.`,
+    );
+  const unpacking = join(dir, `.unpacking-${process.pid}`);
+  rmSync(unpacking, { recursive: true, force: true });
+  mkdirSync(unpacking, { recursive: true });
+  const artifact = `org.keycloak:keycloak-quarkus-dist:${version}:zip`;
+  log(`fetching Keycloak ${version} with Maven (${artifact}; ~150 MB the first time, then from ~/.m2) …`);
+  const started = Date.now();
+  const done = heartbeat(log, 'still fetching');
+  // Run in the scratch folder: without a pom, the plugin leaves a "${project.basedir}" folder in its working directory.
+  const args = ['-B', 'dependency:unpack', `-Dartifact=${artifact}`, `-DoutputDirectory=${unpacking}`, ...mavenArgs];
+  const maven = startProcess(mvn, args, { cwd: unpacking, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (/** @type {Buffer} */ chunk) => {
+    output += chunk.toString();
+    for (const line of chunk.toString().split('\n')) if (/Download(ing|ed) from .*keycloak-quarkus-dist/.test(line)) log(line.trim());
+  };
+  maven.child.stdout?.on('data', collect);
+  maven.child.stderr?.on('data', collect);
+  const { code } = await maven.exited.finally(done);
+  if (code !== 0 || !existsSync(join(unpacking, `keycloak-${version}/bin/kc.sh`))) {
+    rmSync(unpacking, { recursive: true, force: true });
+    const errors = output
+      .split('\n')
+      .filter((line) => /ERROR/.test(line))
+      .slice(0, 8)
+      .join('\n');
+    throw new KeycloakRunnerError(
+      'KEYCLOAK_DOWNLOAD_FAILED',
+      `\`mvn ${args.join(' ')}\` failed (exit code ${code}):\n${errors || output.slice(-2000)}\nCheck that Maven reaches Maven Central (a proxy goes into ~/.m2/settings.xml), then run the command again.`,
+    );
+  }
+  rmSync(home, { recursive: true, force: true });
+  renameSync(join(unpacking, `keycloak-${version}`), home);
+  rmSync(unpacking, { recursive: true, force: true });
+  log(`Keycloak ${version} is in ${relative(process.cwd(), home) || home} (${Math.round((Date.now() - started) / 1000)} s)`);
+  return home;
+}
+
+/**
+ * Puts the realm file where `--import-realm` reads it. Keycloak skips a realm that already exists on import,
+ * so when the file differs from the one imported last time the database is deleted and made again: a fresh
+ * import, the bootstrap administrator recreated. Returns whether that happened.
+ *
+ * @param {string} home @param {string} realmFile
+ */
+function prepareRealmImport(home, realmFile) {
+  const realm = readFileSync(realmFile);
+  const digest = createHash('sha256').update(realm).digest('hex');
+  const stamp = join(home, 'data/imported-realm.sha256');
+  const database = join(home, 'data/h2');
+  const fresh = !existsSync(database) || !existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== digest;
+  if (fresh) rmSync(database, { recursive: true, force: true });
+  const imports = join(home, 'data/import');
+  rmSync(imports, { recursive: true, force: true });
+  mkdirSync(imports, { recursive: true });
+  copyFileSync(realmFile, join(imports, 'realm.json'));
+  return { fresh, markImported: () => writeFileSync(stamp, `${digest}\n`) };
+}
+
+/** The last `lines` lines of a file, for an error message. @param {string} file @param {number} [lines] */
+function tail(file, lines = 25) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/**
+ * @typedef {object} RunningKeycloak
+ * @property {string} url the base URL (what config.json's identityProvider.url is), e.g. http://localhost:8080
+ * @property {string} healthUrl the management port's liveness endpoint
+ * @property {(realm: string) => string} realmUrl `{url}/realms/{realm}`
+ * @property {{ username: string, password: string }} admin the bootstrap administrator of realm `master`
+ * @property {string} home the Keycloak home in use
+ * @property {string} logFile where its output goes (unless `output` was 'inherit')
+ * @property {number} startedInMs from the start of the JVM to the realm's discovery answering
+ * @property {boolean} freshImport whether the realm was imported into a new database at this start
+ * @property {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited
+ * @property {() => Promise<void>} stop SIGTERM (Keycloak shuts down cleanly), SIGKILL after 15 s
+ */
+
+/**
+ * @typedef {object} StartOptions
+ * @property {string} [dir] where the distribution and its data live (default .keycloak/ in the repository)
+ * @property {string} [realmFile] imported at start (default deploy/keycloak/gatehouse-realm.json)
+ * @property {string} [realm] the realm whose discovery says "ready" (default gatehouse)
+ * @property {number} [httpPort] default 8080
+ * @property {number} [managementPort] health endpoints, default 9000
+ * @property {'inherit' | 'file'} [output] Keycloak's own log: to this terminal, or to <dir>/keycloak.log (default)
+ * @property {number} [timeoutMs] how long to wait for it to be ready (default 5 minutes)
+ * @property {(message: string) => void} [log] progress lines (default: stderr, prefixed [keycloak])
+ * @property {NodeJS.ProcessEnv} [env] where JAVA_HOME and JAVA_OPTS_KC_HEAP are read (default process.env)
+ */
+
+/**
+ * Starts Keycloak (fetching it first if needed) with the realm imported, the bootstrap administrator and the
+ * health endpoints on, and resolves once the realm's discovery document answers. Throws a KeycloakRunnerError
+ * (or the JavaNotFoundError of findJava) that says what to do when it cannot.
+ *
+ * @param {StartOptions} [options]
+ * @returns {Promise<RunningKeycloak>}
+ */
+async function startKeycloak(options = {}) {
+  const { realm = 'gatehouse', httpPort = 8080, managementPort = 9000, output = 'file', timeoutMs = 300_000 } = options;
+  const log = options.log ?? defaultLog;
+  const env = options.env ?? process.env;
+  const dir = resolve(options.dir ?? join(REPO_ROOT, '.keycloak'));
+  const url = `http://localhost:${httpPort}`;
+  const healthUrl = `http://localhost:${managementPort}/health/live`;
+  const discovery = `${url}/realms/${realm}/.well-known/openid-configuration`;
+
+  const java = findJava({ env });
+  for (const port of [httpPort, managementPort]) {
+    if (await answers(`http://localhost:${port}/`, { accept: () => true }))
+      throw new KeycloakRunnerError(
+        'KEYCLOAK_PORT_TAKEN',
+        `Port ${port} already answers (the dev identity provider, \`npm start\`, or another Keycloak?). Stop what listens there, then run the command again.`,
+      );
+  }
+  mkdirSync(dir, { recursive: true });
+  const home = await obtainKeycloak({ dir, log, env });
+  const { fresh, markImported } = prepareRealmImport(home, options.realmFile ?? REALM_FILE);
+
+  const logFile = join(dir, 'keycloak.log');
+  const logFd = output === 'file' ? openSync(logFile, 'w') : null;
+  const args = [
+    'start-dev',
+    '--import-realm',
+    `--http-port=${httpPort}`,
+    `--http-management-port=${managementPort}`,
+    '--health-enabled=true',
+  ];
+  log(
+    `starting Keycloak ${KEYCLOAK_VERSION} with Java ${java.major} (${java.home})${fresh ? ', importing the realm into a new database' : ''}${logFd === null ? '' : `; log: ${relative(process.cwd(), logFile)}`}`,
+  );
+  const started = Date.now();
+  const server = startProcess(join(home, 'bin/kc.sh'), args, {
+    cwd: home,
+    stdio: logFd === null ? ['ignore', 'inherit', 'inherit'] : ['ignore', logFd, logFd],
+    env: {
+      ...env,
+      JAVA_HOME: java.home,
+      JAVA_OPTS_KC_HEAP: env.JAVA_OPTS_KC_HEAP ?? DEFAULT_HEAP,
+      KC_BOOTSTRAP_ADMIN_USERNAME: ADMIN.username,
+      KC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    },
+  });
+  if (logFd !== null) closeSync(logFd);
+  const removeExitHook = killOnExit(() => [server.child]);
+  const stop = async () => {
+    await server.stop(15_000);
+    removeExitHook();
+  };
+
+  const done = heartbeat(log, 'still starting');
+  try {
+    await waitForUrl(healthUrl, { child: server.child, timeoutMs, name: 'Keycloak', intervalMs: 500 });
+    await waitForUrl(discovery, {
+      child: server.child,
+      timeoutMs: Math.max(1000, timeoutMs - (Date.now() - started)),
+      name: 'Keycloak',
+      intervalMs: 250,
+    });
+  } catch (error) {
+    const exited = server.child.exitCode !== null || server.child.signalCode !== null;
+    await stop();
+    throw new KeycloakRunnerError(
+      exited ? 'KEYCLOAK_EXITED' : 'KEYCLOAK_NOT_READY',
+      `${/** @type {Error} */ (error).message}${logFd === null ? '' : `\nThe end of ${logFile}:\n${tail(logFile)}`}`,
+    );
+  } finally {
+    done();
+  }
+  if (fresh) markImported();
+  const startedInMs = Date.now() - started;
+  log(
+    `ready in ${(startedInMs / 1000).toFixed(1)} s on ${url} (realm "${realm}"; admin ${ADMIN.username}/${ADMIN.password}; health ${healthUrl})`,
+  );
+  return {
+    url,
+    healthUrl,
+    realmUrl: (name) => `${url}/realms/${name}`,
+    admin: { ...ADMIN },
+    home,
+    logFile,
+    startedInMs,
+    freshImport: fresh,
+    exited: server.exited,
+    stop,
+  };
+}
+
+/**
+ * The identity provider the browser suites run against: `dev` (the embedded provider, the default) or
+ * `keycloak`, from GATEHOUSE_IDP (`npm run test:keycloak` sets it).
+ *
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {'dev' | 'keycloak'}
+ */
+function chosenProvider(env = process.env) {
+  const value = env.GATEHOUSE_IDP || 'dev';
+  if (value !== 'dev' && value !== 'keycloak')
+    throw new Error(`GATEHOUSE_IDP is "${value}"; set it to "dev" (the embedded provider, the default) or "keycloak", or unset it.`);
+  return value;
+}
+
+/**
+ * Keycloak on :8080 for a suite that runs on its own (`GATEHOUSE_IDP=keycloak npx playwright test …`): the one
+ * already answering (`npm run test:keycloak` starts one for all its suites), else one started now, with its log
+ * in .keycloak/keycloak.log. `stop` stops only what was started here.
+ *
+ * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ */
+async function keycloakUnlessRunning() {
+  const url = 'http://localhost:8080';
+  if (await answers(`${url}/realms/gatehouse/.well-known/openid-configuration`)) return { url, stop: async () => {} };
+  const keycloak = await startKeycloak();
+  return { url: keycloak.url, stop: keycloak.stop };
+}
+
+module.exports = {
+  KEYCLOAK_VERSION,
+  ADMIN,
+  startKeycloak,
+  obtainKeycloak,
+  prepareRealmImport,
+  KeycloakRunnerError,
+  chosenProvider,
+  keycloakUnlessRunning,
+};
