@@ -16,6 +16,7 @@ import type { RemotePhaseEvent } from './registry/RemoteTimeline';
 import { remoteToFetchEarly } from './routing/access';
 import { ShellApp } from './ShellApp';
 import { ShellContext } from './ShellContext';
+import { ShellErrorBoundary } from './ShellErrorBoundary';
 
 async function start(): Promise<void> {
   const container = document.getElementById('root');
@@ -67,14 +68,16 @@ async function start(): Promise<void> {
 
   root.render(
     <StrictMode>
-      <AuthProvider session={session}>
-        <ShellContext.Provider value={{ config, registry }}>
-          <RemoteOverridesBanner overrides={overrides} onClear={clearAndReload} />
-          <BrowserRouter>
-            <ShellApp />
-          </BrowserRouter>
-        </ShellContext.Provider>
-      </AuthProvider>
+      <ShellErrorBoundary>
+        <AuthProvider session={session}>
+          <ShellContext.Provider value={{ config, registry }}>
+            <RemoteOverridesBanner overrides={overrides} onClear={clearAndReload} />
+            <BrowserRouter>
+              <ShellApp />
+            </BrowserRouter>
+          </ShellContext.Provider>
+        </AuthProvider>
+      </ShellErrorBoundary>
     </StrictMode>,
   );
 }

@@ -1,3 +1,4 @@
+import { heldClientRoles } from './roles';
 import { createAuthFetch } from '../authFetch';
 import type { PageLocation, SessionDependencies } from './dependencies';
 import { AuthError } from '../errors';
@@ -101,7 +102,8 @@ export class KeycloakSession implements Session {
   }
 
   readonly hasRealmRole = (role: string): boolean => this.store.get().realmRoles.includes(role);
-  readonly hasClientRole = (clientId: string, role: string): boolean => this.store.get().clientRoles[clientId]?.includes(role) ?? false;
+  readonly hasClientRole = (clientId: string, role: string): boolean =>
+    heldClientRoles(this.store.get().clientRoles, clientId).includes(role);
   readonly getToken = (options?: TokenOptions): Promise<string> => this.tokens.getToken(options);
 
   async login(options: LoginOptions = {}): Promise<void> {
