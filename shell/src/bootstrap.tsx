@@ -8,6 +8,7 @@ import { loadPageConfig } from './config/load';
 import { clearOverrides, resolveOverrides, tabStorage } from './overrides/RemoteOverrides';
 import { RemoteOverridesBanner } from './overrides/RemoteOverridesBanner';
 import { FailureLog } from './registry/FailureLog';
+import { codeOriginPlugin } from './registry/codeOriginPlugin';
 import { compatibilityPlugin } from './registry/compatibilityPlugin';
 import { loadErrorPlugin } from './registry/loadErrorPlugin';
 import { redeployRecoveryPlugin } from './registry/redeployRecoveryPlugin';
@@ -52,6 +53,7 @@ async function start(): Promise<void> {
   const failures = new FailureLog();
   const registry = new RemoteRegistry(config.remotes, { registerRemotes, loadRemote }, failures);
   registerPlugins([
+    codeOriginPlugin(failures, (name) => (overrides.active.some((o) => o.name === name) ? (config.overrides?.allowedOrigins ?? []) : null)),
     loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name), registry),
     compatibilityPlugin(failures),
     redeployRecoveryPlugin(() => config.remotes),
