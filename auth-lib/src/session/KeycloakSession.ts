@@ -19,7 +19,16 @@ import { EventEmitter, SnapshotStore } from './store';
 import { TabCoordinator, type TabHost } from './tabCoordinator';
 import { defaultTabLocks } from './tabLeader';
 import { TokenManager } from './tokenManager';
-import { adoptTokenSet, decodeClaims, expiryOf, isNewerTokenSet, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
+import {
+  adoptTokenSet,
+  decodeClaims,
+  expiryOf,
+  isNewerTokenSet,
+  readTokenSet,
+  seedProblem,
+  sessionMismatch,
+  type TokenSet,
+} from './tokenSet';
 import { withTimeout } from './withTimeout';
 
 export type { PageLocation, SessionDependencies } from './dependencies';
@@ -228,7 +237,11 @@ export class KeycloakSession implements Session {
     const { status } = this.store.get();
     const kc = this.kc;
     if (status === 'authenticated' && kc) {
-      if (!isNewerTokenSet(set, readTokenSet(kc))) return;
+      const current = readTokenSet(kc);
+      if (!isNewerTokenSet(set, current)) return;
+      // only tokens of this tab's own session (user, SSO session, issuer, client) are adopted
+      if (current && sessionMismatch(set, current) !== null) return;
+      if (seedProblem(set, this.config, Date.now()) !== null) return;
       adoptTokenSet(kc, set);
       this.tokensChanged(kc);
     } else if (status === 'anonymous' && seedProblem(set, this.config, Date.now()) === null) {
