@@ -1,4 +1,3 @@
-import { heldClientRoles } from './roles';
 import { createAuthFetch } from '../authFetch';
 import type { PageLocation, SessionDependencies } from './dependencies';
 import { AuthError } from '../errors';
@@ -10,6 +9,7 @@ import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloa
 import { unwireKeycloak, wireKeycloak } from './keycloakCallbacks';
 import { defaultTabChannel } from './otherTabs';
 import { loadProfile } from './profile';
+import { heldClientRoles } from './roles';
 import { SeedCheck } from './seedCheck';
 import { SessionExpiry, watchActivity, type ExpiryHost } from './sessionExpiry';
 import { SessionCheckWatch, sessionCheckRefusedMessage } from './sessionCheck';
@@ -19,16 +19,7 @@ import { EventEmitter, SnapshotStore } from './store';
 import { TabCoordinator, type TabHost } from './tabCoordinator';
 import { defaultTabLocks } from './tabLeader';
 import { TokenManager } from './tokenManager';
-import {
-  adoptTokenSet,
-  decodeClaims,
-  expiryOf,
-  isNewerTokenSet,
-  readTokenSet,
-  seedProblem,
-  sessionMismatch,
-  type TokenSet,
-} from './tokenSet';
+import { adoptTokenSet, decodeClaims, expiryOf, readTokenSet, replacesCurrent, seedProblem, type TokenSet } from './tokenSet';
 import { withTimeout } from './withTimeout';
 
 export type { PageLocation, SessionDependencies } from './dependencies';
@@ -237,11 +228,8 @@ export class KeycloakSession implements Session {
     const { status } = this.store.get();
     const kc = this.kc;
     if (status === 'authenticated' && kc) {
-      const current = readTokenSet(kc);
-      if (!isNewerTokenSet(set, current)) return;
-      // only tokens of this tab's own session (user, SSO session, issuer, client) are adopted
-      if (current && sessionMismatch(set, current) !== null) return;
-      if (seedProblem(set, this.config, Date.now()) !== null) return;
+      // only newer tokens of this tab's own session (user, SSO session, issuer, client) are adopted
+      if (!replacesCurrent(set, readTokenSet(kc), this.config)) return;
       adoptTokenSet(kc, set);
       this.tokensChanged(kc);
     } else if (status === 'anonymous' && seedProblem(set, this.config, Date.now()) === null) {

@@ -25,7 +25,7 @@ test.each([
   const before = tab.session.getSnapshot();
   const access = decodeClaims(tab.kc().token) ?? {};
   const now = Math.floor(Date.now() / 1000);
-  const forged = {
+  const forged: Record<string, unknown> = {
     ...access,
     name: 'Mallory (forged)',
     iat: now + 1,

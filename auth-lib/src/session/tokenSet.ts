@@ -126,7 +126,13 @@ export function sessionMismatch(incoming: TokenSet, current: TokenSet): string |
   if (refresh?.sid !== mine.sid) return 'a refresh token of another session';
   if (incoming.idToken !== null) {
     const id = decodeClaims(incoming.idToken);
-    if (id?.sub !== mine.sub || (id.sid !== undefined && id.sid !== mine.sid)) return 'an ID token of another session';
+    if (!id || id.sub !== mine.sub || (id.sid !== undefined && id.sid !== mine.sid)) return 'an ID token of another session';
   }
   return null;
+}
+
+/** Whether another tab's tokens replace `current`: newer, still valid for this realm and client, and of the same session. */
+export function replacesCurrent(incoming: TokenSet, current: TokenSet | null, config: ResolvedConfig): boolean {
+  if (!isNewerTokenSet(incoming, current) || seedProblem(incoming, config, Date.now()) !== null) return false;
+  return current === null || sessionMismatch(incoming, current) === null;
 }
