@@ -408,7 +408,7 @@ export function readUtf8(file) {
     return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(file));
   } catch (error) {
     if (error instanceof TypeError)
-      throw new Error(`${file} is not valid UTF-8: save it as UTF-8 (its strings must not carry other encodings).`);
+      throw new Error(`${file} is not valid UTF-8: save it as UTF-8 (its strings must not carry other encodings).`, { cause: error });
     throw error;
   }
 }
