@@ -211,6 +211,17 @@ export function shellCsp(config, extra = {}) {
 }
 
 /**
+ * What the shell's dev server adds to the production CSP: the WebSocket of each code origin's dev server (hot
+ * reload; CSP's http sources do not cover ws:). Nothing else differs from production.
+ *
+ * @param {ShellConfig} config @returns {CspAdditions}
+ */
+export function devCspAdditions(config) {
+  const code = [...remotesOf(config).map((r) => r.origin), ...overrideOriginsOf(config)].filter((o) => o !== null);
+  return { connectSrc: [...new Set(code.map((origin) => origin.replace(/^http/, 'ws')))] };
+}
+
+/**
  * The Content-Security-Policy of a remote's own page, its standalone app (decisions/0018): its own code
  * only, the identity provider for sign-in and the login-status frame, framed by nobody but itself
  * (keycloak-js's silent check-sso frame).
