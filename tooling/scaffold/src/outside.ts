@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { REMOTE_NAME, titleOf } from './plan';
+import { REMOTE_NAME, RESERVED, titleOf } from './plan';
 import { seedLockfile } from './seedLockfile';
 import { renderTemplate, TEMPLATE_DIR } from './template';
 import { parsePort, routeProblem, shellUrlProblem, titleProblem } from './values';
@@ -39,6 +39,7 @@ export function newOutsideRemote(options: OutsideOptions, root: string): Outside
   const problems: string[] = [];
   if (!REMOTE_NAME.test(options.name))
     problems.push(`"${options.name}" is not a valid remote name: lower-case letters, digits and _ (e.g. "billing").`);
+  else if (RESERVED.has(options.name)) problems.push(`"${options.name}" is reserved; choose another name.`);
   // the same checks as inside the repository: each value lands in generated code or a command line
   const title = options.title ?? titleOf(options.name);
   const route = options.route ?? `/${options.name.replace(/_/g, '-')}`;

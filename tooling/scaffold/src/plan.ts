@@ -18,7 +18,8 @@ export type PortProbe = (port: number) => Promise<boolean>;
 
 /** The federation name becomes a JavaScript global and the package and folder name: one word, lower case. */
 export const REMOTE_NAME = /^[a-z][a-z0-9_]*$/;
-const RESERVED = new Set(['shell', 'gatehouse_shell', 'node_modules', 'auth', 'remote', 'remotes']);
+// names of Object.prototype are refused by the shell's schema (a look-up would find the prototype's property)
+export const RESERVED = new Set(['shell', 'gatehouse_shell', 'node_modules', 'auth', 'remote', 'remotes', 'constructor', 'prototype']);
 export const FIRST_PORT = 3004;
 export const LAST_PORT = 3099;
 

@@ -65,6 +65,13 @@ test.each(['constructor:x', '__proto__:x', 'toString:x'])('--client-role %s is a
   expect(err).toContain(`The demo realm has no roles for a client "${client}"`);
 });
 
+test.each([[[]], [['--outside', 'OUT']]])('the name "constructor" is refused (%p)', async (extra) => {
+  const flags = extra.map((flag) => (flag === 'OUT' ? path.join(work, 'constructor') : flag));
+  const { code, err } = await run(['constructor', '--skip-install', ...flags], root, work);
+  expect(code).toBe(1);
+  expect(err).toContain('"constructor" is reserved; choose another name.');
+});
+
 test('--outside writes the shell URL it was given, where the check runs it', async () => {
   const dir = path.join(work, 'billing');
   // --outside changes nothing in the checkout; it reads this one's package versions
