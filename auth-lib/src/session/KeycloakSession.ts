@@ -8,6 +8,7 @@ import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloa
 import { unwireKeycloak, wireKeycloak } from './keycloakCallbacks';
 import { defaultTabChannel } from './otherTabs';
 import { loadProfile } from './profile';
+import { heldClientRoles } from './roles';
 import { SeedCheck } from './seedCheck';
 import { sessionExpiryFor, type ExpiryHost, type SessionExpiry } from './sessionExpiry';
 import { SessionCheckWatch, sessionCheckRefusedMessage } from './sessionCheck';
@@ -20,7 +21,7 @@ import { TabCoordinator, type TabHost } from './tabCoordinator';
 import { defaultTabLocks } from './tabLeader';
 import { TokenManager } from './tokenManager';
 import { watchSession } from './watchSession';
-import { adoptTokenSet, decodeClaims, expiryOf, isNewerTokenSet, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
+import { adoptTokenSet, decodeClaims, expiryOf, readTokenSet, replacesCurrent, seedProblem, type TokenSet } from './tokenSet';
 import { withTimeout } from './withTimeout';
 
 export type { PageLocation, SessionDependencies } from './dependencies';
@@ -100,7 +101,8 @@ export class KeycloakSession implements Session {
   }
 
   readonly hasRealmRole = (role: string): boolean => this.store.get().realmRoles.includes(role);
-  readonly hasClientRole = (clientId: string, role: string): boolean => this.store.get().clientRoles[clientId]?.includes(role) ?? false;
+  readonly hasClientRole = (clientId: string, role: string): boolean =>
+    heldClientRoles(this.store.get().clientRoles, clientId).includes(role);
   readonly getToken = (options?: TokenOptions): Promise<string> => this.tokens.getToken(options);
 
   async login(options: LoginOptions = {}): Promise<void> {
@@ -228,7 +230,8 @@ export class KeycloakSession implements Session {
     const { status } = this.store.get();
     const kc = this.kc;
     if (status === 'authenticated' && kc) {
-      if (!isNewerTokenSet(set, readTokenSet(kc))) return;
+      // only newer tokens of this tab's own session (user, SSO session, issuer, client) are adopted
+      if (!replacesCurrent(set, readTokenSet(kc), this.config)) return;
       adoptTokenSet(kc, set);
       this.tokensChanged(kc);
     } else if (status === 'anonymous' && seedProblem(set, this.config, Date.now()) === null) {

@@ -4,6 +4,7 @@ import webpack, { type Configuration } from 'webpack';
 import { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY, ROUTER_SUBSET } from './appConfig';
 import { RouterSubsetPlugin } from './routerSubset';
 import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
+import { DEV_SECURITY_HEADERS } from './devSecurityHeaders';
 
 const dir = path.join(__dirname, '..', '..', '..', 'remotes', 'profile');
 const app = defineApp({ name: 'profile', dir, port: 3001, exposes: { './App': './src/App.tsx' } });
@@ -145,7 +146,7 @@ describe('defineApp', () => {
     expect(devServer.historyApiFallback).toBe(true);
     const headers = devServer.headers as (request: { headers: { origin?: string } }) => Record<string, string>;
     // same-site: the shell's <script> loads (no Origin header, another port) pass; other sites' do not
-    const base = { Vary: 'Origin', 'Cross-Origin-Resource-Policy': 'same-site' };
+    const base = { ...DEV_SECURITY_HEADERS, Vary: 'Origin', 'Cross-Origin-Resource-Policy': 'same-site' };
     expect(headers({ headers: { origin: 'http://localhost:3000' } })).toEqual({
       ...base,
       'Access-Control-Allow-Origin': 'http://localhost:3000',
