@@ -17,5 +17,7 @@ export const SLOT_MESSAGES: Record<RemoteFailureCode, (title: string) => string>
     `${title} has been updated and does not work with this version of Gatehouse yet. Please try again later, or tell the site's administrators.`,
   'code-failed': (title) =>
     `${title} stopped because of an error. Try again with Retry; if it happens again, tell the site's administrators.`,
+  'code-refused': (title) =>
+    `${title} was not loaded because its code comes from an address this site does not trust. Please tell the site's administrators.`,
   'no-app': (title) => `${title} is not set up correctly, so it cannot be shown. Please tell the site's administrators.`,
 };
