@@ -30,7 +30,6 @@ const BUILD_STAMP = join(REPO_ROOT, '.preview/build-stamp');
 /** Why the builds must be made again, or null when they are newer than every source. */
 function whyRebuild(builds: string[]): string | null {
   if (process.env.GATEHOUSE_REBUILD === '1') return 'GATEHOUSE_REBUILD=1';
-  if (process.env.CI) return 'CI always tests a fresh build';
   const missing = builds.find((file) => !existsSync(file));
   if (missing) return `${relative(REPO_ROOT, missing)} is missing`;
   if (!existsSync(BUILD_STAMP)) return 'no build made by these tests yet (.preview/build-stamp)';
@@ -41,7 +40,7 @@ function whyRebuild(builds: string[]): string | null {
 
 /**
  * Makes sure the production builds are those of the sources as they are now (builds them when missing, when
- * a source is newer, or always in CI) and says which builds are under test. Shared by every suite that
+ * a source is newer; CI's clean clone has no builds, so it builds once and every suite of the run shares it) and says which builds are under test. Shared by every suite that
  * tests the production builds (this one, e2e/https), so one build serves them all.
  */
 export function ensureProductionBuilds(suite = 'production e2e'): void {
