@@ -2,12 +2,16 @@ import type { SessionEvent } from '../types';
 import { fakeTabBus, fakeTabLocks } from '../test-support/fakeKeycloak';
 import { flush, sessionWithFake } from '../test-support/sessions';
 
+const UNWATCHED = { sessionWatchSeconds: 0 };
+
 beforeEach(() => jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') }));
 afterEach(() => jest.useRealTimers());
 
 describe('a warning before the session ends', () => {
+  // these pages do not watch the provider (sessionWatchSeconds: 0): the watch's check refreshes an expired token,
+  // which moves the end; what it does to an idle page is covered in sessionWatch.test.ts
   test('expiresAt is the refresh token expiry; sessionExpiring comes 60 s before; handlers run; then signed out', async () => {
-    const { session, kc } = sessionWithFake((k) => (k.refreshLifespanSeconds = 300));
+    const { session, kc } = sessionWithFake((k) => (k.refreshLifespanSeconds = 300), {}, UNWATCHED);
     await session.ready();
     const events: SessionEvent[] = [];
     session.on((e) => events.push(e));
@@ -35,7 +39,7 @@ describe('a warning before the session ends', () => {
   });
 
   test('"Stay signed in" (extend) refreshes and moves the end', async () => {
-    const { session, kc } = sessionWithFake((k) => (k.refreshLifespanSeconds = 300));
+    const { session, kc } = sessionWithFake((k) => (k.refreshLifespanSeconds = 300), {}, UNWATCHED);
     await session.ready();
     await jest.advanceTimersByTimeAsync(250_000);
 

@@ -89,7 +89,7 @@ describe('the snapshot and the event say how the session is watched', () => {
     await jest.advanceTimersByTimeAsync(120_000);
 
     expect(session.getSnapshot().sessionWatch).toBe('none');
-    expect(kc().userInfoCalls).toBe(0);
+    expect([kc().userInfoCalls, kc().networkRefreshes]).toEqual([0, 0]);
   });
 
   test('in development the console says why and what to do (put the provider on the same site or proxy it)', async () => {
@@ -177,11 +177,69 @@ describe('without the frame, the leading tab asks the provider for the whole bro
     expect(providerRequests()).toBe(2);
   });
 
-  test('with the frame running, nothing is asked on a timer', async () => {
+  test('with sessionWatchSeconds: 0 and the frame running, nothing is asked, on a timer or when the tab shows again', async () => {
     const b = browser();
-    const tab = await b.open(() => undefined, { window: providerFrames().window, development: false });
+    const visibility = pageVisibility();
+    const tab = await b.open(
+      () => undefined,
+      { window: providerFrames().window, visibility: visibility.page, development: false },
+      { sessionWatchSeconds: 0 },
+    );
     await jest.advanceTimersByTimeAsync(120_000);
-    expect(tab.kc().userInfoCalls).toBe(0);
+    visibility.set(false);
+    visibility.set(true);
+    await flush();
+    expect([tab.kc().userInfoCalls, tab.kc().networkRefreshes]).toEqual([0, 0]);
     expect(tab.session.getSnapshot().sessionWatch).toBe('frame');
+  });
+});
+
+describe('with the frame running, the leading tab asks the provider too (the frame can miss a revocation)', () => {
+  /** `count` signed-in tabs of one browser whose login-status frame keeps running */
+  async function frameTabs(count: number) {
+    const b = browser();
+    const tabs = [];
+    for (let i = 0; i < count; i += 1) {
+      const visibility = pageVisibility();
+      const tab = await b.open(() => undefined, { window: providerFrames().window, visibility: visibility.page, development: false });
+      tabs.push({ ...tab, visibility });
+    }
+    await flush();
+    const instances = () => b.tabs.flatMap((t) => t.instances);
+    const userInfoCalls = () => instances().reduce((sum, kc) => sum + kc.userInfoCalls, 0);
+    /** user-info requests and refresh grants (a check with an expired token is the refresh) */
+    const providerRequests = () => userInfoCalls() + instances().reduce((sum, kc) => sum + kc.networkRefreshes, 0);
+    return { tabs, userInfoCalls, providerRequests };
+  }
+
+  test("one user-info request per check across three tabs, every 15 s; the snapshot still says 'frame'", async () => {
+    const { tabs, userInfoCalls } = await frameTabs(3);
+
+    await jest.advanceTimersByTimeAsync(15_000);
+    expect(userInfoCalls()).toBe(1);
+    await jest.advanceTimersByTimeAsync(30_000);
+    expect(userInfoCalls()).toBe(3);
+    for (const tab of tabs) expect(tab.session.getSnapshot().sessionWatch).toBe('frame');
+  });
+
+  test('a session ended at the provider (the frame saw nothing) signs every tab out as session-ended at the next check', async () => {
+    const { tabs } = await frameTabs(2);
+    for (const kc of tabs.flatMap((t) => t.instances)) kc.userInfoOutcome = 'ended';
+
+    await jest.advanceTimersByTimeAsync(15_000);
+
+    for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
+  });
+
+  test('paused while every tab is hidden; runs at once when one becomes visible', async () => {
+    const { tabs, providerRequests } = await frameTabs(2);
+    for (const tab of tabs) tab.visibility.set(false);
+
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(providerRequests()).toBe(0);
+
+    tabs[1]!.visibility.set(true); // a follower
+    await flush();
+    expect(providerRequests()).toBe(1);
   });
 });

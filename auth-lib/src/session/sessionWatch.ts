@@ -22,8 +22,9 @@ export interface WatchHost {
 }
 
 /**
- * Notices a session ended at the provider when keycloak-js's login-status frame cannot run (third-party
- * cookies blocked): every `intervalSeconds` the leading tab asks the provider once for the whole browser,
+ * Notices a session ended at the provider, whether or not keycloak-js's login-status frame runs (Keycloak's
+ * frame only compares a cookie, so it misses a revocation; decisions/0044): every `intervalSeconds` (0: never)
+ * the leading tab asks the provider once for the whole browser,
  * only while some tab of the browser is visible; a check that fell due while all were hidden runs as soon
  * as one becomes visible. Every tab keeps the timer, the visibility of the others and the time of the last
  * check, so a tab that takes the lead over carries on. Also owns the snapshot's `sessionWatch` and its event.
@@ -48,9 +49,13 @@ export class SessionWatch {
     );
     frame.onUnavailable(() => this.sync());
     this.sync();
+    if (intervalSeconds > 0) this.start();
   }
 
-  /** `frame` while keycloak-js's frame can run; else `refresh`, or `none` when the checks are turned off. */
+  /**
+   * `frame` while keycloak-js's frame can run (plus the server check unless it is turned off); else `refresh`
+   * (the server check only), or `none` when the checks are turned off.
+   */
   get mode(): SessionWatchMode {
     if (this.frame.available) return 'frame';
     return this.intervalSeconds > 0 ? 'refresh' : 'none';
@@ -69,7 +74,6 @@ export class SessionWatch {
     if (this.host.readWatch() !== mode) this.host.writeWatch(mode);
     if (!changed) return;
     this.host.emit({ type: 'sessionWatchChanged', watch: mode });
-    if (mode === 'refresh') this.start();
   }
 
   /** Messages of the other tabs' watches. */
@@ -91,8 +95,9 @@ export class SessionWatch {
 
   private start(): void {
     this.lastCheckAt = Date.now();
-    this.visibility.announce(true);
     this.schedule();
+    // after construction: the other tabs' answers come back through this tab's session, which must exist by then
+    void Promise.resolve().then(() => this.visibility.announce(true));
   }
 
   private schedule(): void {
@@ -105,7 +110,7 @@ export class SessionWatch {
   }
 
   private someTabVisible(): void {
-    if (this.announced !== 'refresh' || Date.now() - this.lastCheckAt < this.intervalSeconds * 1000) return;
+    if (this.intervalSeconds <= 0 || Date.now() - this.lastCheckAt < this.intervalSeconds * 1000) return;
     void this.checkNow();
     this.schedule();
   }

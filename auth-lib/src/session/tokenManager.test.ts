@@ -5,7 +5,12 @@ beforeEach(() => jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') }));
 afterEach(() => jest.useRealTimers());
 
 async function signedIn(configure: Parameters<typeof sessionWithFake>[0] = () => undefined) {
-  const setup = sessionWithFake(configure, { backoff: { initialDelayMs: 1000, maxDelayMs: 4000, maxAttempts: 3 } });
+  // without the provider watch (sessionWatchSeconds: 0), whose check would refresh an expired token on its own timer
+  const setup = sessionWithFake(
+    configure,
+    { backoff: { initialDelayMs: 1000, maxDelayMs: 4000, maxAttempts: 3 } },
+    { sessionWatchSeconds: 0 },
+  );
   await setup.session.ready();
   return setup;
 }

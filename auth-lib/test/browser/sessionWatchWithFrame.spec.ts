@@ -1,0 +1,37 @@
+import { endSessionsOf } from '@gatehouse/testkit/admin';
+import { expect, signIn, status, test } from './support/fixtures';
+import { openSignedInTabs } from './support/tabs';
+
+// With the login-status frame running, a revocation is noticed by the leading tab's server check within
+// sessionWatchSeconds (15) + the request's time (decisions/0044).
+const NOTICED_WITHIN_MS = 30_000;
+
+test('with the frame running, an admin revocation the frame cannot see signs every idle tab out within 30 s', async ({
+  page,
+  context,
+  app,
+  idp,
+  realm,
+}) => {
+  // Keycloak's frame only compares its KEYCLOAK_SESSION cookie, which a revocation leaves in place: its answer
+  // stays `unchanged`. The dev provider's frame asks the server, so its answer is replaced by Keycloak's here.
+  const frameChecks = { count: 0 };
+  await context.route(`${idp.url}/realms/${realm}/protocol/openid-connect/login-status-iframe.html/status?*`, async (route) => {
+    frameChecks.count += 1;
+    await route.fulfill({ contentType: 'text/plain', headers: { 'Cache-Control': 'no-store' }, body: 'unchanged' });
+  });
+  await signIn(page, app);
+  const tabs = [page, ...(await openSignedInTabs(context, app, 2))];
+  for (const tab of tabs) expect(await tab.evaluate(() => window.gatehouse!.snapshot().sessionWatch)).toBe('frame');
+  await expect.poll(() => frameChecks.count).toBeGreaterThan(0); // the frame runs
+
+  const revokedAt = Date.now();
+  await endSessionsOf(idp.url, realm, 'alice');
+  for (const tab of tabs) {
+    await expect.poll(() => status(tab), { timeout: NOTICED_WITHIN_MS - (Date.now() - revokedAt), intervals: [100] }).toBe('anonymous');
+  }
+  test.info().annotations.push({ type: 'noticed after (ms)', description: String(Date.now() - revokedAt) });
+  for (const tab of tabs) {
+    expect(await tab.evaluate(() => window.gatehouse!.snapshot())).toMatchObject({ signOutReason: 'session-ended', sessionWatch: 'frame' });
+  }
+});
