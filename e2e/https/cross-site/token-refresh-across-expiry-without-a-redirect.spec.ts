@@ -30,7 +30,7 @@ test('after the access token expires, the next navigation refreshes it with no t
   await expect.poll(() => refreshes).toEqual([200]);
   await expect(page.getByTestId('user-name')).toHaveText('Alice Anders');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
-  await expect(page.getByTestId('token-countdown')).toHaveText(/^in \d+ s /);
+  await expect(page.getByTestId('token-countdown')).toHaveText(/^expires in \d+ s /);
   await expect(page.getByTestId('session-notice')).toHaveCount(0);
   expect(documentLoads).toEqual([]);
 });
