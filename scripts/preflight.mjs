@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { findChromium, noChromiumMessage } from '../tooling/testkit/src/chromium.cjs';
 import { findNginx, nginxInstallCommand } from '../tooling/testkit/src/nginx.cjs';
 import { canInstallSystemPackages, osName } from '../tooling/testkit/src/systemTools.cjs';
+import { endOfLifeWarning } from './nodeEndOfLife.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -50,6 +51,8 @@ function checkNode() {
       `Node ${process.versions.node} is not supported: Gatehouse needs Node ${range} (20.19+, 22.12+ or 24; .nvmrc names the one to use). With nvm: \`nvm install\` in this folder.`,
     );
   }
+  const endOfLife = endOfLifeWarning(process.versions.node, new Date());
+  if (endOfLife) say(`warning: ${endOfLife}`);
 }
 
 /**

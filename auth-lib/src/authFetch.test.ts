@@ -29,7 +29,7 @@ test('adds the bearer token for the page origin', async () => {
   const { session, calls, kc } = await signedIn([200]);
   const response = await session.authFetch('/api/reports', { headers: { accept: 'application/json' } });
   expect(response.status).toBe(200);
-  expect(calls).toEqual([{ url: '/api/reports', authorization: `Bearer ${kc().token}` }]);
+  expect(calls).toEqual([{ url: 'http://localhost/api/reports', authorization: `Bearer ${kc().token}` }]);
 });
 
 test('on 401 refreshes once (forced) and retries once', async () => {

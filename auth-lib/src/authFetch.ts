@@ -4,8 +4,13 @@ export interface AuthFetchDependencies {
   readonly getToken: (options?: TokenOptions) => Promise<string>;
   /** origins besides the page's own that may receive the token */
   readonly trustedOrigins: readonly string[];
-  /** the page's origin and address (relative request URLs resolve against `href`) */
+  /** the page's origin and address (relative request URLs resolve against `href` when there is no document) */
   readonly location: Pick<Location, 'origin' | 'href'>;
+  /**
+   * The base relative request URLs resolve against; defaults to `document.baseURI` at call time (what
+   * `fetch` itself would use, so a `<base href>` in the page moves the check along with the request).
+   */
+  readonly baseUrl?: () => string;
   /** defaults to the global `fetch` at call time */
   readonly fetch?: typeof fetch;
   /** warn about untrusted origins; defaults to "not a production build" */
@@ -36,10 +41,18 @@ function requestUrl(input: RequestInfo | URL, base: string): URL | null {
   }
 }
 
+function documentBase(location: Pick<Location, 'href'>): string {
+  return globalThis.document?.baseURI ?? location.href;
+}
+
 /**
  * Builds `fetch` with the session's bearer token. The token goes only to the page's origin and the
  * configured trusted origins, so a typo'd or third-party URL never receives it. A 401 means the
  * token was refused (revoked, rotated keys): refresh once, regardless of expiry, and retry once.
+ *
+ * The URL is resolved once, and the request goes to exactly the URL that was checked: the check never
+ * resolves against one base while `fetch` resolves against another (an injected `<base href>` would
+ * otherwise send the token to the base's origin).
  */
 export function createAuthFetch(deps: AuthFetchDependencies): (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> {
   const warned = new Set<string>();
@@ -48,11 +61,11 @@ export function createAuthFetch(deps: AuthFetchDependencies): (input: RequestInf
 
   return async (input, init) => {
     const send = deps.fetch ?? globalThis.fetch.bind(globalThis);
-    const url = requestUrl(input, deps.location.href);
+    const url = requestUrl(input, deps.baseUrl ? deps.baseUrl() : documentBase(deps.location));
     const origin = url?.origin ?? null;
     const trusted = origin !== null && (origin === deps.location.origin || deps.trustedOrigins.includes(origin));
 
-    if (!trusted) {
+    if (url === null || !trusted) {
       const name = origin ?? String(input);
       if (development && !warned.has(name)) {
         warned.add(name);
@@ -67,8 +80,9 @@ export function createAuthFetch(deps: AuthFetchDependencies): (input: RequestInf
     const attempt = (token: string): Promise<Response> => {
       const headers = new Headers(init?.headers ?? (isRequest(input) ? input.headers : undefined));
       headers.set('Authorization', `Bearer ${token}`);
-      // a Request's body can be read once: send a copy so the retry still has it
-      return send(isRequest(input) ? input.clone() : input, { ...init, headers });
+      // a Request's body can be read once: send a copy so the retry still has it. A Request's URL is
+      // absolute already; anything else goes out as the URL that was checked.
+      return send(isRequest(input) ? input.clone() : url.href, { ...init, headers });
     };
 
     const response = await attempt(await deps.getToken());

@@ -19,6 +19,7 @@ export type {
   SessionEvent,
   SessionSnapshot,
   SessionStatus,
+  SessionWatch,
   SignOutReason,
   TokenOptions,
   User,

@@ -51,6 +51,7 @@ test("the public entry exports exactly these types and values, and the testing e
       'SessionExpiryState',
       'SessionSnapshot',
       'SessionStatus',
+      'SessionWatch',
       'SignOutReason',
       'SignedInUserProps',
       'TokenOptions',

@@ -75,7 +75,16 @@ export interface SessionSnapshot {
    * SSO idle and max lifespan) or the idle deadline, whichever is first; the same in every tab
    */
   readonly expiresAt: number | null;
+  /**
+   * how this browser notices a session ended at the provider while the page sits idle: `frame` (keycloak-js's
+   * login-status frame), `refresh` (the frame is unavailable — third-party cookies blocked — so the leading tab
+   * asks the provider every `sessionWatchSeconds`), `none` (signed out, or the fallback is turned off)
+   */
+  readonly sessionWatch: SessionWatch;
 }
+
+/** How the session watches the provider for a session ended elsewhere (see `SessionSnapshot.sessionWatch`). */
+export type SessionWatch = 'frame' | 'refresh' | 'none';
 
 /** Events for listeners that care about transitions rather than state. */
 export type SessionEvent =
@@ -83,7 +92,8 @@ export type SessionEvent =
   | { readonly type: 'tokenRefreshed'; readonly tokenExpiresAt: number }
   | { readonly type: 'refreshFailed'; readonly reason: RefreshFailure }
   | { readonly type: 'sessionExpiring'; readonly expiresAt: number }
-  | { readonly type: 'signedOut'; readonly reason: SignOutReason };
+  | { readonly type: 'signedOut'; readonly reason: SignOutReason }
+  | { readonly type: 'sessionWatchChanged'; readonly watch: SessionWatch };
 
 /** Why a token refresh failed: the provider ended the session (HTTP 400), or it could not be reached in time. */
 export type RefreshFailure = 'refused' | 'unreachable';
@@ -147,6 +157,11 @@ export interface SessionConfig {
   readonly expiryWarningSeconds?: number;
   /** sign out after this many minutes without activity in any tab; default 0 (never) */
   readonly idleTimeoutMinutes?: number;
+  /**
+   * seconds between the leading tab's checks of the session at the provider when the login-status frame is
+   * unavailable (third-party cookies blocked); default 15, 0 turns the checks off
+   */
+  readonly sessionWatchSeconds?: number;
 }
 
 /** The page's one session. Create it with `createSession`; read it with `getSession` or the React hooks. */

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Renders Gatehouse's nginx configuration from the templates beside this file.
 //
-//   node deploy/nginx/render.mjs <deployment.json> <out-dir>
+//   node deploy/nginx/render.mjs [--production] <deployment.json> <out-dir>
 //
+// --production refuses plain-http addresses and per-tab overrides (productionProblems).
 // writes <out-dir>/gatehouse-http.conf, shell.conf and remote-<name>.conf, ready to be included in
 // the `http { }` block of an nginx.conf. `npm run preview` (scripts/preview.mjs) uses the same
 // functions, so what the preview serves is what a deployment serves.
@@ -52,11 +53,24 @@ export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
  * @typedef {object} Deployment
  * @property {ShellConfig} config the shell's config.json (parsed)
  * @property {string} configFile absolute path served as the shell's /config.json
- * @property {Server & { origin: string }} shell
+ * @property {Server & { origin: string, identityProviderProxy?: IdentityProviderProxy }} shell
+ *   `identityProviderProxy`: the identity provider proxied under a path of the shell's origin
  * @property {Array<Server & { name: string }>} [remotes] the remotes this nginx serves (remotes hosted
  *   elsewhere still appear in the CSP via config.json)
  * @property {string[]} [extraShellOrigins] more origins allowed to load the remotes (CORS)
  * @property {CspAdditions} [csp] extra CSP sources, see shellCsp
+ * @property {Omit<Server, 'root'> & IdentityProviderProxy} [identityProvider] the identity provider on a host
+ *   of its own behind this nginx (TLS ends here): `listen`, `serverName`, `directives`, `upstream`
+ */
+
+/**
+ * The identity provider behind this nginx (decisions/0032): where it really listens, and under which path
+ * of the public origin.
+ *
+ * @typedef {object} IdentityProviderProxy
+ * @property {string} upstream proxy_pass target, e.g. "http://127.0.0.1:8080" (no path: the prefix is passed on)
+ * @property {string} [path] the path prefix under the shell's origin, e.g. "/auth" (identityProvider: always "/")
+ * @property {string[]} [proxyDirectives] more directives inside the proxy location
  */
 
 /**
@@ -210,6 +224,17 @@ export function shellCsp(config, extra = {}) {
 }
 
 /**
+ * What the shell's dev server adds to the production CSP: the WebSocket of each code origin's dev server (hot
+ * reload; CSP's http sources do not cover ws:). Nothing else differs from production.
+ *
+ * @param {ShellConfig} config @returns {CspAdditions}
+ */
+export function devCspAdditions(config) {
+  const code = [...remotesOf(config).map((r) => r.origin), ...overrideOriginsOf(config)].filter((o) => o !== null);
+  return { connectSrc: [...new Set(code.map((origin) => origin.replace(/^http/, 'ws')))] };
+}
+
+/**
  * The Content-Security-Policy of a remote's own page, its standalone app (decisions/0018): its own code
  * only, the identity provider for sign-in and the login-status frame, framed by nobody but itself
  * (keycloak-js's silent check-sso frame).
@@ -233,6 +258,71 @@ export function remoteCsp(config) {
   ]
     .map(([name, value]) => `${name} ${value}`)
     .join('; ');
+}
+
+/**
+ * What a Gatehouse page may use of the browser's powerful features: none of these. One place for nginx and the
+ * dev servers (tooling/federation's defineApp takes the same headers), so development cannot hide a hole behind
+ * production's headers.
+ */
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
+
+/** A year, subdomains included: only sent over HTTPS (a browser ignores it over http). */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The security headers of every page (the shell's and each remote's own), given its CSP. `https` adds
+ * Strict-Transport-Security: only a deployment that serves this origin over HTTPS may promise it.
+ *
+ * @param {string} csp @param {{ https?: boolean }} [options] @returns {Record<string, string>}
+ */
+export function securityHeaders(csp, { https = false } = {}) {
+  return {
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'Permissions-Policy': PERMISSIONS_POLICY,
+    ...(https ? { 'Strict-Transport-Security': HSTS } : {}),
+  };
+}
+
+/** nginx `add_header … always;` lines for headers. @param {Readonly<Record<string, string>>} headers */
+function addHeaderLines(headers) {
+  return Object.entries(headers)
+    .map(([name, value]) => `    add_header ${name} "${nginxString(value, name)}" always;\n`)
+    .join('');
+}
+
+/** Whether a server block is served over HTTPS. @param {Server} server @param {string} [origin] */
+function servesHttps(server, origin) {
+  if (origin?.startsWith('https:')) return true;
+  return (Array.isArray(server.listen) ? server.listen : [server.listen]).some((l) => /\bssl\b/.test(String(l)));
+}
+
+/**
+ * What a production render refuses (`--production`): plain-http addresses for the identity provider, the
+ * remotes, the APIs and the shell, and per-tab overrides (a development aid that lets a tab run code from
+ * other origins).
+ *
+ * @param {Deployment} deployment @returns {string[]} one sentence per problem
+ */
+export function productionProblems(deployment) {
+  const { config, shell } = deployment;
+  /** @type {string[]} */
+  const problems = [];
+  /** @param {unknown} url @param {string} what */
+  const https = (url, what) => {
+    if (typeof url === 'string' && url.startsWith('http:')) problems.push(`${what} is "${url}": production needs https.`);
+  };
+  https(config?.identityProvider?.url, 'config.json identityProvider.url');
+  for (const origin of config?.identityProvider?.trustedOrigins ?? []) https(origin, 'config.json identityProvider.trustedOrigins');
+  for (const remote of config?.remotes ?? []) https(remote?.manifest, `config.json remote "${remote?.name}" manifest`);
+  https(shell?.origin, 'shell.origin');
+  for (const origin of deployment.extraShellOrigins ?? []) https(origin, 'extraShellOrigins');
+  if (config?.overrides !== undefined) {
+    problems.push('config.json has "overrides": per-tab overrides load code from other origins; leave them out in production.');
+  }
+  return problems;
 }
 
 /**
@@ -272,13 +362,43 @@ function nginxString(value, what) {
 }
 
 /**
+ * The proxy location of the identity provider (identity-provider-location.conf.template) at `path`.
+ *
+ * @param {IdentityProviderProxy} proxy @param {string} path @param {string} what names the field in errors
+ */
+function identityProviderLocation(proxy, path, what) {
+  const upstream = required(proxy?.upstream, `${what}.upstream`);
+  if (!/^https?:\/\/[^\s;{}'"]+$/.test(upstream)) {
+    throw new Error(`${what}.upstream: "${upstream}" is not an http(s) URL. Use where the provider listens, e.g. "http://127.0.0.1:8080".`);
+  }
+  if (!/^\/([A-Za-z0-9._~-]+\/?)*$/.test(path) || path.includes('//')) {
+    throw new Error(`${what}.path: "${path}" is not a path prefix. Use e.g. "/auth" (the path Keycloak's --http-relative-path names).`);
+  }
+  const prefix = path.endsWith('/') ? path : `${path}/`;
+  return renderTemplate(
+    readFileSync(join(TEMPLATE_DIR, 'identity-provider-location.conf.template'), 'utf8'),
+    {
+      IDP_PROXY_PATH: path,
+      // ^~: a prefix match that wins over the regex locations (a provider page ending in .html is not a shell file).
+      IDP_PROXY_LOCATION: `^~ ${prefix}`,
+      IDP_PROXY_UPSTREAM: upstream,
+      IDP_PROXY_EXTRA: extraLines(proxy.proxyDirectives, `${what}.proxyDirectives`).replace(/^ {4}/gm, '        '),
+    },
+    'identity-provider-location.conf.template',
+  );
+}
+
+/**
  * Renders every Gatehouse nginx file for one deployment.
  *
  * @param {Deployment} deployment
+ * @param {{ production?: boolean }} [options] `production`: refuse what productionProblems lists
  * @returns {Record<string, string>} file name → content
  */
-export function renderDeployment(deployment) {
-  const { config, configFile, shell, remotes = [], extraShellOrigins = [], csp = {} } = deployment;
+export function renderDeployment(deployment, { production = false } = {}) {
+  const { config, configFile, shell, remotes = [], extraShellOrigins = [], csp = {}, identityProvider } = deployment;
+  const refused = production ? productionProblems(deployment) : [];
+  if (refused.length > 0) throw new Error(`not a production deployment (--production):\n  ${refused.join('\n  ')}`);
   const read = (/** @type {string} */ name) => readFileSync(join(TEMPLATE_DIR, name), 'utf8');
   const shellOrigins = [
     ...new Set([originOf(shell.origin, 'shell.origin'), ...extraShellOrigins.map((o) => originOf(o, 'extraShellOrigins'))]),
@@ -300,7 +420,14 @@ export function renderDeployment(deployment) {
       SHELL_ROOT: required(shell.root, 'shell.root'),
       SHELL_EXTRA: extraLines(shell.directives, 'shell'),
       SHELL_CONFIG_FILE: configFile,
-      SHELL_CSP: nginxString(shellCsp(config, csp), 'CSP'),
+      SHELL_SECURITY_HEADERS: addHeaderLines(securityHeaders(shellCsp(config, csp), { https: servesHttps(shell, shell.origin) })),
+      SHELL_IDP_PROXY_EXTRA: shell.identityProviderProxy
+        ? identityProviderLocation(
+            shell.identityProviderProxy,
+            required(shell.identityProviderProxy.path, 'shell.identityProviderProxy.path'),
+            'shell.identityProviderProxy',
+          )
+        : '',
     },
     'shell.conf.template',
   );
@@ -314,9 +441,21 @@ export function renderDeployment(deployment) {
         REMOTE_SERVER_NAME: required(remote.serverName, `remote ${remote.name} serverName`),
         REMOTE_ROOT: required(remote.root, `remote ${remote.name} root`),
         REMOTE_EXTRA: extraLines(remote.directives, `remote ${remote.name}`),
-        REMOTE_CSP: nginxString(remoteCsp(config), 'CSP'),
+        REMOTE_SECURITY_HEADERS: addHeaderLines(securityHeaders(remoteCsp(config), { https: servesHttps(remote, shell.origin) })),
       },
       'remote.conf.template',
+    );
+  }
+  if (identityProvider) {
+    files['identity-provider.conf'] = renderTemplate(
+      read('identity-provider.conf.template'),
+      {
+        IDP_LISTEN: listenLines(identityProvider.listen, 'identityProvider'),
+        IDP_SERVER_NAME: required(identityProvider.serverName, 'identityProvider.serverName'),
+        IDP_EXTRA: extraLines(identityProvider.directives, 'identityProvider'),
+        IDP_LOCATION: identityProviderLocation(identityProvider, '/', 'identityProvider'),
+      },
+      'identity-provider.conf.template',
     );
   }
   return files;
@@ -329,6 +468,22 @@ export function writeFiles(dir, files) {
 }
 
 /**
+ * A text file that must be UTF-8: invalid bytes are an error that names the file, never a silent "\uFFFD" in a
+ * name or a URL.
+ *
+ * @param {string} file @returns {string}
+ */
+export function readUtf8(file) {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(file));
+  } catch (error) {
+    if (error instanceof TypeError)
+      throw new Error(`${file} is not valid UTF-8: save it as UTF-8 (its strings must not carry other encodings).`, { cause: error });
+    throw error;
+  }
+}
+
+/**
  * Reads a deployment description (see deploy/nginx/deployment.example.json): paths in it are
  * relative to the description file.
  *
@@ -338,9 +493,9 @@ export function writeFiles(dir, files) {
 export function loadDeployment(file) {
   const base = dirname(resolve(file));
   const abs = (/** @type {string} */ p) => (isAbsolute(p) ? p : resolve(base, p));
-  const description = JSON.parse(readFileSync(file, 'utf8'));
+  const description = JSON.parse(readUtf8(file));
   const configFile = abs(description.configFile);
-  const config = JSON.parse(readFileSync(configFile, 'utf8'));
+  const config = JSON.parse(readUtf8(configFile));
   return {
     ...description,
     config,
@@ -351,13 +506,15 @@ export function loadDeployment(file) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [file, outDir] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const production = args.includes('--production');
+  const [file, outDir] = args.filter((a) => a !== '--production');
   if (!file || !outDir) {
-    console.error('usage: node deploy/nginx/render.mjs <deployment.json> <out-dir>');
+    console.error('usage: node deploy/nginx/render.mjs [--production] <deployment.json> <out-dir>');
     process.exit(2);
   }
   try {
-    const files = renderDeployment(loadDeployment(file));
+    const files = renderDeployment(loadDeployment(file), { production });
     writeFiles(outDir, files);
     console.log(
       `wrote ${Object.keys(files)

@@ -6,7 +6,9 @@ import { register } from 'tsx/esm/api';
 const usage =
   'usage: gatehouse-dev-idp [--port 8080] [--management-port 9000] [--host 127.0.0.1] --realm FILE [--realm FILE…]\n' +
   '                        [--admin-user admin] [--admin-password admin] [--quiet]\n' +
-  'The administrator of realm master can also come from KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD.';
+  '                        [--hostname https://sso.example.com] [--proxy-headers xforwarded]\n' +
+  'The administrator of realm master can also come from KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD;\n' +
+  '--hostname and --proxy-headers from KC_HOSTNAME and KC_PROXY_HEADERS (as Keycloak).';
 
 /** The command line's options; a malformed one ends the process with the usage. */
 function parseCommandLine() {
@@ -20,6 +22,8 @@ function parseCommandLine() {
         'admin-user': { type: 'string' },
         'admin-password': { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        hostname: { type: 'string' },
+        'proxy-headers': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }).values;
@@ -50,7 +54,7 @@ const port = portOption('port');
 const managementPort = portOption('management-port');
 
 register();
-const { startDevIdp, RealmFileError } = await import('../src/index.js');
+const { startDevIdp, RealmFileError, FrontendOptionError } = await import('../src/index.js');
 try {
   const idp = await startDevIdp({
     port,
@@ -60,12 +64,14 @@ try {
     adminUser: args['admin-user'] ?? process.env.KC_BOOTSTRAP_ADMIN_USERNAME,
     adminPassword: args['admin-password'] ?? process.env.KC_BOOTSTRAP_ADMIN_PASSWORD,
     quiet: args.quiet,
+    hostname: args.hostname ?? (process.env.KC_HOSTNAME || undefined),
+    proxyHeaders: args['proxy-headers'] ?? (process.env.KC_PROXY_HEADERS || undefined),
   });
   const stop = () => idp.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 } catch (error) {
-  if (error instanceof RealmFileError) console.error(`error: ${error.message}`);
+  if (error instanceof RealmFileError || error instanceof FrontendOptionError) console.error(`error: ${error.message}`);
   else if (isAddressInUse(error)) console.error(`error: port ${error.port ?? port} is already in use (--port, --management-port)`);
   else console.error(error);
   process.exit(1);

@@ -1,14 +1,23 @@
+import { randomBytes } from 'node:crypto';
+
 import type Provider from 'oidc-provider';
 
 import type { LoaMap } from './acr.js';
 
+import { BruteForceProtector } from './bruteForce.js';
+import { DPOP_PROOF_LIFETIME } from './dpop.js';
 import { createRealmKeys } from './keys.js';
 import type { RealmKeys } from './keys.js';
-import { createProvider } from './provider/createProvider.js';
 import { MemoryStore } from './provider/MemoryStore.js';
 import type { Client, Realm, User } from './realm/model.js';
+import { OneTimeCodes } from './OneTimeCodes.js';
 import { RevokedTokens } from './RevokedTokens.js';
 import { SessionRegistry } from './sessions.js';
+
+const MAX_FRONTENDS = 16;
+
+/** Makes the realm's oidc-provider for one issuer (provider/createProvider.ts; injected, so this module does not import it). */
+export type ProviderFactory = (runtime: RealmRuntime, issuer: string) => Provider;
 
 /**
  * One realm being served: its configuration (mutable through the admin API), signing key,
@@ -16,19 +25,29 @@ import { SessionRegistry } from './sessions.js';
  */
 export class RealmRuntime {
   readonly realm: Realm;
-  readonly issuer: string;
   /** `/realms/{realm}` */
   readonly path: string;
   readonly keys: RealmKeys;
+  /** Signs oidc-provider's cookies; one per realm, so every frontend origin's provider reads the others' cookies. */
+  readonly cookieKey = randomBytes(32).toString('base64url');
   readonly store = new MemoryStore();
   readonly revoked = new RevokedTokens();
+  /** Codes of the logout confirmations shown, each bound to the browser it was shown to (Keycloak: its logout session). */
+  /** Failed sign-ins and lockouts (Keycloak's brute-force detection; off unless the admin API turns it on). */
+  readonly bruteForce = new BruteForceProtector();
+  readonly logoutConfirmations = new OneTimeCodes(1800);
+  /** `jti`s of the DPoP proofs accepted, so none is replayed (Keycloak: within the proof's lifetime). */
+  readonly dpopProofs = new OneTimeCodes(DPOP_PROOF_LIFETIME * 2);
   readonly sessions: SessionRegistry;
-  readonly provider: Provider;
+  readonly #baseUrl: () => string;
+  readonly #providers = new Map<string, Provider>();
+  readonly #createProvider: ProviderFactory;
 
-  private constructor(realm: Realm, baseUrl: string, keys: RealmKeys) {
+  private constructor(realm: Realm, baseUrl: () => string, keys: RealmKeys, createProvider: ProviderFactory) {
     this.realm = realm;
+    this.#createProvider = createProvider;
     this.path = `/realms/${encodeURIComponent(realm.name)}`;
-    this.issuer = `${baseUrl}${this.path}`;
+    this.#baseUrl = baseUrl;
     this.keys = keys;
     this.sessions = new SessionRegistry(
       () => ({ idle: this.realm.ssoSessionIdleTimeout, max: this.realm.ssoSessionMaxLifespan }),
@@ -37,11 +56,31 @@ export class RealmRuntime {
         for (const key of this.clientAcr.keys()) if (key.startsWith(`${session.id} `)) this.clientAcr.delete(key);
       },
     );
-    this.provider = createProvider(this);
   }
 
-  static async create(realm: Realm, baseUrl: string): Promise<RealmRuntime> {
-    return new RealmRuntime(realm, baseUrl, await createRealmKeys());
+  /** `{frontend URL}/realms/{realm}` of the request being handled: as Keycloak, the issuer follows the frontend URL. */
+  get issuer(): string {
+    return `${this.#baseUrl()}${this.path}`;
+  }
+
+  /**
+   * The realm's oidc-provider for the request's frontend URL (its issuer is fixed at construction). Providers
+   * of one realm share store, keys and cookie key, so they differ only in the URLs they build.
+   */
+  get provider(): Provider {
+    const { issuer } = this;
+    let provider = this.#providers.get(issuer);
+    if (!provider) {
+      provider = this.#createProvider(this, issuer);
+      // *.localhost names are unbounded: keep the most recent few.
+      if (this.#providers.size >= MAX_FRONTENDS) this.#providers.delete(this.#providers.keys().next().value ?? '');
+      this.#providers.set(issuer, provider);
+    }
+    return provider;
+  }
+
+  static async create(realm: Realm, baseUrl: () => string, createProvider: ProviderFactory): Promise<RealmRuntime> {
+    return new RealmRuntime(realm, baseUrl, await createRealmKeys(), createProvider);
   }
 
   /** Drops what has expired: SSO sessions, then codes, tokens and abandoned logins (and their step-ups). */
@@ -49,6 +88,9 @@ export class RealmRuntime {
     this.sessions.sweep();
     this.store.sweep();
     this.revoked.sweep();
+    this.logoutConfirmations.sweep();
+    this.bruteForce.sweep();
+    this.dpopProofs.sweep();
     for (const uid of this.stepUps.keys()) if (!this.store.get('Interaction', uid)) this.stepUps.delete(uid);
   }
 

@@ -84,7 +84,7 @@ export function accountRepresentation(user: User): Claims {
     lastName: user.lastName,
     email: user.email,
     emailVerified: user.emailVerified,
-    attributes: {},
+    // Keycloak leaves `attributes` out when the user has none (the dev IdP keeps no custom attributes).
     userProfileMetadata: {
       attributes: [
         { name: 'username', displayName: '${username}', required: true, readOnly: true, multivalued: false },

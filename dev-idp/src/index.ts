@@ -3,9 +3,11 @@ import type { LoadedRealm } from './realm/loadRealm.js';
 import { masterRealm } from './realm/masterRealm.js';
 import { ManagementServer } from './ManagementServer.js';
 import { DevIdpServer } from './server.js';
+import { parseHostname, parseProxyHeaders } from './http/frontendUrl.js';
 import type { RealmRepresentation } from './realm/representation.js';
 
 export { RealmFileError } from './realm/RealmFileError.js';
+export { FrontendOptionError } from './http/frontendUrl.js';
 export { loadRealmFile } from './realm/loadRealm.js';
 export { testRealm } from './testRealm.js';
 export type { TestRealmOptions } from './testRealm.js';
@@ -43,6 +45,17 @@ export interface DevIdpOptions {
    * 0 = a free one. Absent: no management interface.
    */
   managementPort?: number;
+  /**
+   * Keycloak's `--hostname` (`KC_HOSTNAME`): the full URL browsers reach the dev IdP at, e.g.
+   * `https://sso.example.com` behind a TLS proxy. Issuer, endpoints and redirects are built on it, and requests
+   * for that host name are accepted besides the loopback names.
+   */
+  hostname?: string;
+  /**
+   * Keycloak's `--proxy-headers xforwarded` (`KC_PROXY_HEADERS`): issuer and redirects follow
+   * `X-Forwarded-Proto/Host/Port` (ignored without it). Only behind a proxy that sets them.
+   */
+  proxyHeaders?: string;
 }
 
 /** A running dev IdP. */
@@ -75,7 +88,10 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
   loaded.forEach(({ warnings }) => warnings.forEach(warn));
 
   const host = options.host ?? DEFAULT_HOST;
-  const server = new DevIdpServer();
+  const server = new DevIdpServer({
+    hostname: options.hostname === undefined ? undefined : parseHostname(options.hostname),
+    proxyHeaders: options.proxyHeaders === undefined ? undefined : parseProxyHeaders(options.proxyHeaders),
+  });
   let started!: () => void;
   server.holdRequestsUntil(new Promise<void>((resolve) => (started = resolve)));
   const port = await server.listen(options.port ?? 0, host);
@@ -105,6 +121,8 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
   log(`  admin API: ${server.baseUrl}/admin (realm master, ${options.adminUser ?? 'admin'})`);
   if (managementUrl) log(`  health: ${managementUrl}/health/live, /health/ready`);
   if (host !== DEFAULT_HOST) log(`  listening on ${host}: the admin API is reachable from other machines`);
+  if (options.proxyHeaders)
+    log(`  trusting X-Forwarded-Proto/Host/Port (--proxy-headers ${options.proxyHeaders}): only behind a proxy that sets them`);
   return {
     url: server.baseUrl,
     port,

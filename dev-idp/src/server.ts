@@ -3,14 +3,21 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 import { handleAdmin } from './admin/adminRouter.js';
 import { REALM_ROUTES } from './endpoints/realmRoutes.js';
+import { currentFrontendOrigin, frontendOrigin, HostRefusedError, withFrontendOrigin } from './http/frontendUrl.js';
+import type { FrontendOptions } from './http/frontendUrl.js';
 import { BodyTooLargeError, sendHtml, sendJson, sendPage } from './http/respond.js';
 import { errorPage } from './pages/errorPage.js';
 import { layout } from './pages/layout.js';
 import { escapeHtml } from './pages/html.js';
 import type { Realm } from './realm/model.js';
 import { RealmRuntime } from './RealmRuntime.js';
+import type { RealmDirectory } from './RealmDirectory.js';
+import { createProvider } from './provider/createProvider.js';
 
 type Callback = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Headers through which oidc-provider (koa with `proxy` on) learns the frontend URL; set only by the server. */
+const FORWARDED = ['x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-forwarded-for', 'forwarded'];
 
 function refuse(res: ServerResponse, status: number, description: string): void {
   if (res.headersSent) {
@@ -25,17 +32,20 @@ function refuse(res: ServerResponse, status: number, description: string): void 
  * oidc-provider, `/admin/…` to the admin REST subset. Realms can be added and removed while
  * it runs (that is how each test gets a fresh realm).
  */
-export class DevIdpServer {
+export class DevIdpServer implements RealmDirectory {
   readonly realms = new Map<string, RealmRuntime>();
-  readonly #callbacks = new WeakMap<RealmRuntime, Callback>();
+  readonly #callbacks = new WeakMap<object, Callback>();
   readonly #server: Server;
   readonly #sweeper: NodeJS.Timeout;
-  #baseUrl = '';
+  readonly #frontend: FrontendOptions;
+  #listenOrigin = '';
   #held: Promise<void> = Promise.resolve();
 
-  constructor() {
+  constructor(frontend: FrontendOptions = {}) {
+    this.#frontend = frontend;
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((error: unknown) => {
+        if (error instanceof HostRefusedError) return refuse(res, 403, error.message);
         if (error instanceof URIError) {
           // decodeURIComponent of a path, cookie or Basic credential: the client sent it wrong.
           return refuse(
@@ -54,8 +64,12 @@ export class DevIdpServer {
     this.#sweeper.unref();
   }
 
+  /**
+   * The frontend URL: of the request being handled (Keycloak's hostname v2: `--hostname`, else the forwarded
+   * headers when trusted, else `http://localhost:<port>`), or the configured one outside a request.
+   */
   get baseUrl(): string {
-    return this.#baseUrl;
+    return currentFrontendOrigin() ?? this.#frontend.hostname?.origin ?? this.#listenOrigin;
   }
 
   async listen(port: number, host?: string): Promise<number> {
@@ -65,12 +79,12 @@ export class DevIdpServer {
     });
     const address = this.#server.address();
     const actual = typeof address === 'object' && address ? address.port : port;
-    this.#baseUrl = `http://localhost:${actual}`;
+    this.#listenOrigin = `http://localhost:${actual}`;
     return actual;
   }
 
   async addRealm(realm: Realm): Promise<RealmRuntime> {
-    const runtime = await RealmRuntime.create(realm, this.#baseUrl);
+    const runtime = await RealmRuntime.create(realm, () => this.baseUrl, createProvider);
     this.realms.set(realm.name, runtime);
     return runtime;
   }
@@ -95,7 +109,18 @@ export class DevIdpServer {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     await this.#held;
-    const url = new URL(req.url ?? '/', this.#baseUrl);
+    const origin = frontendOrigin(req, this.#listenOrigin, this.#frontend);
+    // oidc-provider builds its redirects from these (koa `proxy`): only the frontend origin may reach it.
+    for (const name of FORWARDED) delete req.headers[name];
+    if (origin !== this.#listenOrigin) {
+      const { protocol, host } = new URL(origin);
+      Object.assign(req.headers, { 'x-forwarded-proto': protocol.slice(0, -1), 'x-forwarded-host': host });
+    }
+    return withFrontendOrigin(origin, () => this.#route(req, res));
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.baseUrl);
     if (url.pathname.startsWith('/admin/')) return handleAdmin(this, req, res, url);
     const match = /^\/realms\/([^/]+)(\/.*)?$/.exec(url.pathname);
     if (!match) return this.#home(url, res);
@@ -125,10 +150,11 @@ export class DevIdpServer {
   }
 
   #callback(runtime: RealmRuntime): Callback {
-    let callback = this.#callbacks.get(runtime);
+    const { provider } = runtime;
+    let callback = this.#callbacks.get(provider);
     if (!callback) {
-      callback = runtime.provider.callback();
-      this.#callbacks.set(runtime, callback);
+      callback = provider.callback();
+      this.#callbacks.set(provider, callback);
     }
     return callback;
   }

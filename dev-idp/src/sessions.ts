@@ -14,9 +14,9 @@ export interface SessionLifespans {
   max: number;
 }
 
-/** `KEYCLOAK_SESSION` cookie value for a session id: base64url(SHA-256(sid)), as Keycloak. */
+/** `KEYCLOAK_SESSION` cookie value for a session id: base64url(SHA-384(sid)), as Keycloak 26.7's status frame computes it. */
 export function sessionCookieValue(sid: string): string {
-  return createHash('sha256').update(sid).digest('base64url');
+  return createHash('sha384').update(sid).digest('base64url');
 }
 
 const now = (): number => Math.floor(Date.now() / 1000);

@@ -4,6 +4,8 @@ import { SignJWT, compactVerify, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
 
 import { accessTokenClaims } from './claims.js';
+import { DPOP_ALGORITHMS, dpopProofValid, presentedToken } from './dpop.js';
+import type { PresentedToken } from './dpop.js';
 import type { RealmRuntime } from './RealmRuntime.js';
 import type { Client, User } from './realm/model.js';
 import type { SsoSession } from './sessions.js';
@@ -41,6 +43,34 @@ export async function verifyAccessToken(runtime: RealmRuntime, token: string | u
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The request's access token, verified, and presented as its binding requires: a DPoP-bound token
+ * (`cnf.jkt`) only with the `DPoP` scheme and a valid proof, any other only as `Bearer` — Keycloak refuses
+ * a DPoP-bound token sent as a bearer token, so a stolen one is useless without the key.
+ * `requestUrl` is the URL the client called (the proof's `htu`).
+ */
+export async function verifyRequestAccess(
+  runtime: RealmRuntime,
+  req: IncomingMessage,
+  requestUrl: URL,
+): Promise<{ access?: VerifiedAccess; scheme: PresentedToken['scheme'] }> {
+  const presented = presentedToken(req);
+  const access = await verifyAccessToken(runtime, presented?.token);
+  const jkt = (access?.payload.cnf as { jkt?: unknown } | undefined)?.jkt;
+  const scheme = presented?.scheme ?? 'Bearer';
+  if (!access || !presented) return { scheme };
+  if (typeof jkt !== 'string') return { access: presented.scheme === 'Bearer' ? access : undefined, scheme };
+  const proven = presented.scheme === 'DPoP' && (await dpopProofValid(req, requestUrl, presented.token, jkt, runtime.dpopProofs));
+  return { access: proven ? access : undefined, scheme };
+}
+
+/** `WWW-Authenticate` of a refused token, in the scheme it came with (Keycloak names the proof algorithms for DPoP). */
+export function tokenChallenge(runtime: RealmRuntime, scheme: PresentedToken['scheme'], error?: string): string {
+  const realm = `realm="${runtime.realm.name}"`;
+  const detail = error ? `, error="invalid_token", error_description="${error}"` : '';
+  return scheme === 'DPoP' ? `DPoP algs="${DPOP_ALGORITHMS.join(' ')}", ${realm}${detail}` : `Bearer ${realm}${detail}`;
 }
 
 export interface RefreshTokenFields {

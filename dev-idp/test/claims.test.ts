@@ -66,7 +66,6 @@ describe('claims', () => {
       lastName: 'Chen',
       email: 'carol@example.com',
       emailVerified: false,
-      attributes: {},
     });
   });
 });

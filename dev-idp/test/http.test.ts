@@ -265,9 +265,12 @@ describe('refusals', () => {
       assert.equal(error.error_description, 'Session not active');
       return true;
     });
+    // as Keycloak's, the refusal carries CORS for the client's web origins, so a page can read the 401
     const info = await fetch(`${idp.url}/realms/http-test/protocol/openid-connect/userinfo`, {
-      headers: { authorization: `Bearer ${tokens.access_token}` },
+      headers: { authorization: `Bearer ${tokens.access_token}`, origin: APP },
     });
     assert.equal(info.status, 401);
+    assert.equal(info.headers.get('access-control-allow-origin'), APP);
+    assert.equal(info.headers.get('access-control-allow-credentials'), 'true');
   });
 });

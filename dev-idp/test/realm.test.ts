@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -101,6 +101,74 @@ describe('realm files', () => {
       'test.json: unknown field clients[0].redirectUri (ignored)',
       'test.json: ignoring Keycloak settings the dev IdP does not implement: bruteForceProtected, protocol, sslRequired',
     ]);
+  });
+
+  test("the demo realm's browser flow asks for every level of its acr.loa.map: no step-up warning", async () => {
+    const { warnings } = await loadRealmFile(DEMO);
+    assert.deepEqual(
+      warnings.filter((w) => w.includes('acr.loa.map')),
+      [],
+    );
+    assert.ok(warnings.length <= 1, `only the summary of ignored Keycloak settings, got ${JSON.stringify(warnings)}`);
+  });
+
+  test('a level of acr.loa.map that the browser flow never asks for warns (Keycloak cannot step up to it)', async () => {
+    const demo = JSON.parse(await readFile(DEMO, 'utf8')) as Record<string, unknown>;
+    const gold = (flows: unknown, browserFlow: unknown): string[] =>
+      realmFromRepresentation('test.json', { ...demo, authenticationFlows: flows, browserFlow }).warnings.filter((w) =>
+        w.includes('"gold"'),
+      );
+
+    assert.deepEqual(gold(undefined, undefined), [
+      'test.json: acr.loa.map names "gold" (level 2), but browserFlow "browser" has no Condition - Level of Authentication ' +
+        'for level 2: Keycloak cannot step up to "gold" (the dev IdP can). Add a conditional sub-flow for it, as deploy/keycloak/README.md shows.',
+    ]);
+    const flows = demo.authenticationFlows as { authenticationExecutions: { requirement: string }[] }[];
+    const withoutLevel2 = structuredClone(flows);
+    withoutLevel2[1]!.authenticationExecutions[1]!.requirement = 'DISABLED';
+    assert.equal(gold(withoutLevel2, demo.browserFlow).length, 1);
+    assert.deepEqual(gold(flows, demo.browserFlow), []);
+  });
+
+  test("a flow reference Keycloak's import cannot resolve names the field", async () => {
+    const demo = JSON.parse(await readFile(DEMO, 'utf8')) as {
+      authenticationFlows: { authenticationExecutions: Record<string, unknown>[] }[];
+    };
+    const broken = (change: (rep: typeof demo) => void): unknown => {
+      const rep = structuredClone(demo);
+      change(rep);
+      return rep;
+    };
+    rejectsWith('browserFlow', () =>
+      realmFromRepresentation(
+        'test.json',
+        broken((r) => Object.assign(r, { browserFlow: 'nope' })),
+      ),
+    );
+    rejectsWith('authenticationFlows[1].authenticationExecutions[1].flowAlias', () =>
+      realmFromRepresentation(
+        'test.json',
+        broken((r) => (r.authenticationFlows[1]!.authenticationExecutions[1]!.flowAlias = 'nope')),
+      ),
+    );
+    rejectsWith('authenticationFlows[2].authenticationExecutions[0].authenticatorConfig', () =>
+      realmFromRepresentation(
+        'test.json',
+        broken((r) => (r.authenticationFlows[2]!.authenticationExecutions[0]!.authenticatorConfig = 'nope')),
+      ),
+    );
+    rejectsWith('authenticationFlows[0].authenticationExecutions[0].requirement', () =>
+      realmFromRepresentation(
+        'test.json',
+        broken((r) => (r.authenticationFlows[0]!.authenticationExecutions[0]!.requirement = 'OPTIONAL')),
+      ),
+    );
+    rejectsWith('authenticationFlows[3].alias', () =>
+      realmFromRepresentation(
+        'test.json',
+        broken((r) => Object.assign(r.authenticationFlows[3]!, { alias: 'browser step-up' })),
+      ),
+    );
   });
 
   test('the CLI exits non-zero with the file and field on an invalid realm', async () => {

@@ -148,7 +148,11 @@ describe('sessions', () => {
     const done = await browser.fetch(`${idp.url}/realms/frames/protocol/openid-connect/logout`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: 'spa', confirm: 'true' }),
+      body: new URLSearchParams({
+        client_id: 'spa',
+        confirm: 'true',
+        session_code: /name="session_code" value="([^"]+)"/.exec(confirm)?.[1] ?? '',
+      }),
     });
     assert.equal(done.status, 200);
     assert.equal(browser.cookies.get('KEYCLOAK_SESSION'), undefined);

@@ -35,6 +35,9 @@ for (const { name, scenario, problems } of cases) {
       await page.goto(`${SHELL}/profile`);
       await expect(page.getByRole('heading', { level: 1, name: 'Gatehouse cannot start' })).toBeVisible();
       const alert = page.getByRole('alert');
+      // plain words for the visitor; the problems, for whoever deploys the shell, behind "Details"
+      await expect(alert).toContainText('its settings have a mistake');
+      await alert.getByText('Details').click();
       for (const problem of problems) {
         await expect(alert.getByRole('listitem').filter({ hasText: problem })).toHaveCount(1);
       }

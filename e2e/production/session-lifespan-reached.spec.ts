@@ -46,7 +46,7 @@ for (const { name, lifespans } of cases) {
       await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
 
       // The provider ends the session by itself; the next login-status check reports it.
-      await expect(page.getByTestId('session-notice')).toHaveText(/session ended at the identity provider/, { timeout: 20_000 });
+      await expect(page.getByTestId('session-notice')).toHaveText(/Your session ended/, { timeout: 20_000 });
       await expect(page.getByTestId('user-name')).toHaveCount(0);
 
       // The page stays where it was and asks to sign in; signing in returns to this route.

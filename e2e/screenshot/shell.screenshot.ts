@@ -1,13 +1,35 @@
-// Takes docs/screenshot-shell.png (the README's picture): alice signed in, on her profile.
+// Takes the README's pictures into docs/: docs/screenshot-shell.png (alice signed in, on her profile) and, at a
+// phone's 360 px and a desktop's 1280 px, Profile and a failed slot (the reports remote's server down).
 // Run with the system up (`npm start`): npx playwright test -c screenshot/playwright.config.ts
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
 import { openSignedIn } from '../support/flows';
+import { REMOTES } from '../support/system';
 
-test('screenshot of the signed-in shell', async ({ page }) => {
+const DOCS = path.join(__dirname, '..', '..', 'docs');
+const WIDTHS = [
+  { width: 360, height: 740 },
+  { width: 1280, height: 640 },
+];
+
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: path.join(DOCS, `screenshot-${name}-${size.width}.png`), fullPage: true });
+  }
+}
+
+test('screenshots of the signed-in shell: Profile and a failed slot at 360 and 1280 px', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 640 });
   await openSignedIn(page, 'alice', '/profile');
   await expect(page.getByTestId('full-name')).toHaveText('Alice Anders');
   await expect(page.getByText('Loading your account details…')).toHaveCount(0);
-  await page.screenshot({ path: path.join(__dirname, '..', '..', 'docs', 'screenshot-shell.png') });
+  await page.screenshot({ path: path.join(DOCS, 'screenshot-shell.png') });
+  await shoot(page, 'profile');
+
+  await page.route(`${REMOTES.reports}/**`, (route) => route.abort('connectionrefused'));
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reports is unavailable');
+  await page.getByText('Details').click();
+  await shoot(page, 'failed-slot');
 });

@@ -12,6 +12,9 @@ test('a config.json with mistakes gets a page that lists them, not a blank scree
   );
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Gatehouse cannot start');
+  await expect(page.getByRole('alert')).toContainText('its settings have a mistake');
+  // the problems, written for whoever deploys the shell, are behind "Details"
+  await page.getByText('Details').click();
   const problems = page.getByRole('alert').getByRole('listitem');
   await expect(problems.filter({ hasText: "identityProvider.url must be the provider's absolute http(s) base URL" })).toHaveCount(1);
   await expect(problems.filter({ hasText: 'identityProvider.clientId is missing' })).toHaveCount(1);

@@ -15,7 +15,7 @@ test('a logout at the identity provider (another tab) is noticed by the shell wi
   await provider.waitForLoadState();
   const loggedOutAt = Date.now();
 
-  await expect(page.getByTestId('session-notice')).toContainText('Your session ended at the identity provider', {
+  await expect(page.getByTestId('session-notice')).toContainText('Your session ended', {
     timeout: NOTICED_WITHIN,
   });
   expect(Date.now() - loggedOutAt).toBeLessThan(NOTICED_WITHIN);

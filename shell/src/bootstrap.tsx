@@ -8,6 +8,7 @@ import { loadPageConfig } from './config/load';
 import { clearOverrides, resolveOverrides, tabStorage } from './overrides/RemoteOverrides';
 import { RemoteOverridesBanner } from './overrides/RemoteOverridesBanner';
 import { FailureLog } from './registry/FailureLog';
+import { codeOriginPlugin } from './registry/codeOriginPlugin';
 import { compatibilityPlugin } from './registry/compatibilityPlugin';
 import { loadErrorPlugin } from './registry/loadErrorPlugin';
 import { redeployRecoveryPlugin } from './registry/redeployRecoveryPlugin';
@@ -16,6 +17,7 @@ import type { RemotePhaseEvent } from './registry/RemoteTimeline';
 import { remoteToFetchEarly } from './routing/access';
 import { ShellApp } from './ShellApp';
 import { ShellContext } from './ShellContext';
+import { ShellErrorBoundary } from './ShellErrorBoundary';
 
 async function start(): Promise<void> {
   const container = document.getElementById('root');
@@ -51,6 +53,7 @@ async function start(): Promise<void> {
   const failures = new FailureLog();
   const registry = new RemoteRegistry(config.remotes, { registerRemotes, loadRemote }, failures);
   registerPlugins([
+    codeOriginPlugin(failures, (name) => (overrides.active.some((o) => o.name === name) ? (config.overrides?.allowedOrigins ?? []) : null)),
     loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name), registry),
     compatibilityPlugin(failures),
     redeployRecoveryPlugin(() => config.remotes),
@@ -67,14 +70,16 @@ async function start(): Promise<void> {
 
   root.render(
     <StrictMode>
-      <AuthProvider session={session}>
-        <ShellContext.Provider value={{ config, registry }}>
-          <RemoteOverridesBanner overrides={overrides} onClear={clearAndReload} />
-          <BrowserRouter>
-            <ShellApp />
-          </BrowserRouter>
-        </ShellContext.Provider>
-      </AuthProvider>
+      <ShellErrorBoundary>
+        <AuthProvider session={session}>
+          <ShellContext.Provider value={{ config, registry }}>
+            <RemoteOverridesBanner overrides={overrides} onClear={clearAndReload} />
+            <BrowserRouter>
+              <ShellApp />
+            </BrowserRouter>
+          </ShellContext.Provider>
+        </AuthProvider>
+      </ShellErrorBoundary>
     </StrictMode>,
   );
 }
@@ -83,6 +88,6 @@ start().catch((error: unknown) => {
   // Last resort: a visitor gets a sentence instead of a blank page, the console gets the error.
   console.error('Gatehouse: the shell failed to start', error);
   const message = document.createElement('p');
-  message.textContent = `Gatehouse failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  message.textContent = 'Gatehouse could not start. Reload the page to try again; if it stays like this, tell the site’s administrators.';
   document.body.append(message);
 });

@@ -1,3 +1,4 @@
+import { heldClientRoles } from '../session/roles';
 import { useMemo } from 'react';
 import type { Session, SessionSnapshot } from '../types';
 import { useSessionSnapshot } from './useSession';
@@ -41,7 +42,7 @@ export function useAuth(): AuthState {
       loadProfile: () => session.loadProfile(),
       retry: () => session.retry(),
       hasRealmRole: (role) => snapshot.realmRoles.includes(role),
-      hasClientRole: (clientId, role) => snapshot.clientRoles[clientId]?.includes(role) ?? false,
+      hasClientRole: (clientId, role) => heldClientRoles(snapshot.clientRoles, clientId).includes(role),
     }),
     [session, snapshot],
   );

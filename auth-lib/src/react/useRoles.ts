@@ -1,3 +1,4 @@
+import { heldClientRoles } from '../session/roles';
 import { useMemo } from 'react';
 import { useSessionSnapshot } from './useSession';
 
@@ -26,7 +27,7 @@ export function useRoles(): Roles {
       realm: realmRoles,
       client: clientRoles,
       hasRealmRole: (role) => realmRoles.includes(role),
-      hasClientRole: (clientId, role) => clientRoles[clientId]?.includes(role) ?? false,
+      hasClientRole: (clientId, role) => heldClientRoles(clientRoles, clientId).includes(role),
     }),
     [realmRoles, clientRoles],
   );

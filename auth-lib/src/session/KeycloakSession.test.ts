@@ -29,6 +29,7 @@ describe('session state', () => {
     expect(kc().initCalls).toEqual([
       {
         onLoad: 'check-sso',
+        redirectUri: 'http://localhost/',
         silentCheckSsoRedirectUri: 'http://localhost/silent-check-sso.html',
         pkceMethod: 'S256',
         checkLoginIframe: true,
@@ -141,6 +142,23 @@ describe('login and logout', () => {
     const { session, kc } = sessionWithFake((k) => (k.initOutcome = 'anonymous'));
     await session.login();
     expect(kc().loginCalls).toEqual([{ redirectUri: 'http://localhost/profile?tab=1' }]);
+    window.history.pushState({}, '', '/');
+  });
+
+  test('no callback parameter of an earlier round trip reaches the redirect_uri, whichever way the address was read', async () => {
+    // a full-page check-sso came back with #error=login_required&state=…; the router still holds it
+    window.history.pushState({}, '', '/profile?code=c1&tab=1#error=login_required&state=s0&iss=http%3A%2F%2Fidp');
+    const { session, kc } = sessionWithFake((k) => (k.initOutcome = 'anonymous'));
+    await session.ready();
+    await session.login();
+    await session.login({ redirectTo: '/profile#session_state=x&error_description=Login+required&section' });
+    await session.login({ redirectTo: '/admin?state=s0', acr: 'gold' });
+    expect(kc().initCalls[0]?.redirectUri).toBe('http://localhost/profile?tab=1');
+    expect((kc().loginCalls as { redirectUri?: string }[]).map((call) => call.redirectUri)).toEqual([
+      'http://localhost/profile?tab=1',
+      'http://localhost/profile#section',
+      'http://localhost/admin',
+    ]);
     window.history.pushState({}, '', '/');
   });
 

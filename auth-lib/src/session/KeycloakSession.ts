@@ -1,6 +1,5 @@
 import { createAuthFetch } from '../authFetch';
 import type { PageLocation, SessionDependencies } from './dependencies';
-import { AuthError } from '../errors';
 import type { LoginOptions, LogoutOptions, Profile, Session, SessionEvent, SessionSnapshot, SignOutReason, TokenOptions } from '../types';
 import type { ResolvedConfig } from './config';
 import { initOptions } from './initOptions';
@@ -9,16 +8,20 @@ import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloa
 import { unwireKeycloak, wireKeycloak } from './keycloakCallbacks';
 import { defaultTabChannel } from './otherTabs';
 import { loadProfile } from './profile';
+import { heldClientRoles } from './roles';
 import { SeedCheck } from './seedCheck';
-import { SessionExpiry, watchActivity, type ExpiryHost } from './sessionExpiry';
+import { sessionExpiryFor, type ExpiryHost, type SessionExpiry } from './sessionExpiry';
 import { SessionCheckWatch, sessionCheckRefusedMessage } from './sessionCheck';
-import { initError, isLoginCallback, pageUrl, unreachableError } from './sessionErrors';
+import type { SessionWatch } from './sessionWatch';
+import { initError, isLoginCallback, unreachableError } from './sessionErrors';
+import { currentPageUrl, pageUrl } from './redirectUri';
 import { LOADING_SNAPSHOT, SIGNED_OUT, signedInSnapshot } from './snapshot';
 import { EventEmitter, SnapshotStore } from './store';
 import { TabCoordinator, type TabHost } from './tabCoordinator';
 import { defaultTabLocks } from './tabLeader';
 import { TokenManager } from './tokenManager';
-import { adoptTokenSet, decodeClaims, expiryOf, isNewerTokenSet, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
+import { watchSession } from './watchSession';
+import { adoptTokenSet, decodeClaims, expiryOf, readTokenSet, replacesCurrent, seedProblem, type TokenSet } from './tokenSet';
 import { withTimeout } from './withTimeout';
 
 export type { PageLocation, SessionDependencies } from './dependencies';
@@ -46,6 +49,7 @@ export class KeycloakSession implements Session {
   private readonly endedSessions = new Set<string>();
   /** keycloak-js confirming, behind the signed-in tab, the tokens a live tab handed over */
   private readonly seedCheck = new SeedCheck();
+  private readonly watch: SessionWatch; // a session ended at the provider, noticed without the frame (decisions/0029)
 
   constructor(config: ResolvedConfig, deps: SessionDependencies = {}) {
     this.config = config;
@@ -56,7 +60,7 @@ export class KeycloakSession implements Session {
       isSignedIn: () => this.store.get().status === 'authenticated',
       minValidity: config.minValidity,
       timeout: config.timeout,
-      unreachable: () => this.unreachable(),
+      unreachable: () => unreachableError(this.config),
       unconfirmed: () => this.seedCheck.pending,
       onRefused: () => {
         this.end('refresh-refused');
@@ -77,13 +81,9 @@ export class KeycloakSession implements Session {
       ...(deps.development === undefined ? {} : { development: deps.development }),
     });
     this.sessionCheck = new SessionCheckWatch(deps.window === undefined ? globalThis.window : deps.window, config.url);
-    this.expiry = new SessionExpiry(this.expiryHost(), {
-      warningSeconds: config.expiryWarningSeconds,
-      idleTimeoutMinutes: config.idleTimeoutMinutes || null,
-      handlerBudgetMs: deps.beforeEndBudgetMs ?? 5000,
-    });
-    if (config.idleTimeoutMinutes)
-      watchActivity(deps.activityTarget === undefined ? globalThis.window : deps.activityTarget, () => this.expiry.activity());
+    const parts = { store: this.store, events: this.events, tabs: this.tabs, keycloak: () => this.kc, getToken: () => this.getToken() };
+    this.watch = watchSession({ config, origin: this.location.origin, deps, ...parts, endAndDrop: () => this.endAndDrop('session-ended') });
+    this.expiry = sessionExpiryFor(this.expiryHost(), config, deps);
     void this.start();
   }
 
@@ -101,7 +101,8 @@ export class KeycloakSession implements Session {
   }
 
   readonly hasRealmRole = (role: string): boolean => this.store.get().realmRoles.includes(role);
-  readonly hasClientRole = (clientId: string, role: string): boolean => this.store.get().clientRoles[clientId]?.includes(role) ?? false;
+  readonly hasClientRole = (clientId: string, role: string): boolean =>
+    heldClientRoles(this.store.get().clientRoles, clientId).includes(role);
   readonly getToken = (options?: TokenOptions): Promise<string> => this.tokens.getToken(options);
 
   async login(options: LoginOptions = {}): Promise<void> {
@@ -150,14 +151,14 @@ export class KeycloakSession implements Session {
     this.kc = null;
     this.seedCheck.forget();
     this.tokens.reset();
-    if (!options.quiet) this.store.set({ ...LOADING_SNAPSHOT, signOutReason: this.store.get().signOutReason });
+    if (!options.quiet) this.store.set({ ...SIGNED_OUT, status: 'loading' }); // keeps signOutReason and sessionWatch
     try {
       const askTabs = !options.seed && this.tabs && !isLoginCallback(this.location);
       const [kc, seed] = await Promise.all([
         withTimeout(
           Promise.resolve().then(() => this.factory(this.config)),
           this.config.timeout,
-          () => this.unreachable(),
+          () => unreachableError(this.config),
         ),
         options.seed ?? (askTabs ? this.tabs!.seed() : null),
       ]);
@@ -167,13 +168,15 @@ export class KeycloakSession implements Session {
       this.wire(kc, generation);
       if (seed) {
         // signed in at once from a live tab's tokens; keycloak-js's init confirms them behind it (seedCheck.ts)
-        this.seedCheck.start(kc, seed, initOptions(this.config, seed), this.config.timeout, {
+        this.seedCheck.start(kc, seed, initOptions(this.config, currentPageUrl(this.location), seed), this.config.timeout, {
           current: () => generation === this.generation && this.kc === kc && this.store.get().status === 'authenticated',
           ended: () => this.sessionEnded('session-ended'),
         });
         return this.signIn(kc);
       }
-      const authenticated = await withTimeout(kc.init(initOptions(this.config)), this.config.timeout, () => this.unreachable());
+      const authenticated = await withTimeout(kc.init(initOptions(this.config, currentPageUrl(this.location))), this.config.timeout, () =>
+        unreachableError(this.config),
+      );
       if (generation !== this.generation) return;
       if (authenticated && kc.token) {
         this.signIn(kc);
@@ -199,6 +202,7 @@ export class KeycloakSession implements Session {
       refreshForFollower: (force) => this.tokens.getToken({ forceRefresh: force }),
       receiveOther: (message) => {
         if (message.type === 'activity' && typeof message.at === 'number') this.expiry.activity(message.at, true);
+        else if (message.type.startsWith('watch-')) this.watch.receive(message);
       },
     };
   }
@@ -226,7 +230,8 @@ export class KeycloakSession implements Session {
     const { status } = this.store.get();
     const kc = this.kc;
     if (status === 'authenticated' && kc) {
-      if (!isNewerTokenSet(set, readTokenSet(kc))) return;
+      // only newer tokens of this tab's own session (user, SSO session, issuer, client) are adopted
+      if (!replacesCurrent(set, readTokenSet(kc), this.config)) return;
       adoptTokenSet(kc, set);
       this.tokensChanged(kc);
     } else if (status === 'anonymous' && seedProblem(set, this.config, Date.now()) === null) {
@@ -256,6 +261,7 @@ export class KeycloakSession implements Session {
 
   /** keycloak-js dropped the session (or never confirmed a seeded one); a frame check the provider refused says what to fix. */
   private sessionEnded(reason: 'session-ended' | 'refresh-refused'): void {
+    if (reason === 'refresh-refused' && this.watch.inCheck) return this.watch.sessionEnded(); // the watch's check was refused
     if (reason === 'session-ended' && this.sessionCheck.takeRefused()) {
       console.warn(sessionCheckRefusedMessage(this.config, this.location.origin));
       this.end('session-check-refused');
@@ -286,11 +292,7 @@ export class KeycloakSession implements Session {
 
   private async liveKeycloak(): Promise<KeycloakLike> {
     await this.seedCheck.pending;
-    if (!this.kc) throw this.store.get().error ?? this.unreachable();
+    if (!this.kc) throw this.store.get().error ?? unreachableError(this.config);
     return this.kc;
-  }
-
-  private unreachable(): AuthError {
-    return unreachableError(this.config);
   }
 }

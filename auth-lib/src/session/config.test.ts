@@ -16,7 +16,13 @@ test('fills in the defaults', () => {
     messageReceiveTimeout: 10000,
     minValidity: 5,
     timeout: 10000,
+    sessionWatchSeconds: 15,
   });
+});
+
+test('sessionWatchSeconds: 0 turns the checks without the frame off', () => {
+  expect(resolve({ ...base, sessionWatchSeconds: 0 }).sessionWatchSeconds).toBe(0);
+  expect(resolve({ ...base, sessionWatchSeconds: 20 }).sessionWatchSeconds).toBe(20);
 });
 
 test('normalises the url and trusted origins', () => {
@@ -37,6 +43,10 @@ test.each([
   [{ ...base, minValidity: 'five' }, /config\.minValidity is "five"/],
   [{ ...base, trustedOrigins: 'https://api.example.com' }, /trustedOrigins must be an array/],
   [{ ...base, trustedOrigins: ['https://api.example.com/v1'] }, /list origins only.*"https:\/\/api\.example\.com"/],
+  [
+    { ...base, sessionWatchSeconds: -1 },
+    /config\.sessionWatchSeconds is -1: it must be a positive number of seconds \(0: off\) \(default 15\)/,
+  ],
   [{ ...base, checkLoginIframInterval: 5 }, /unknown option "checkLoginIframInterval": the options are/],
 ])('refuses %j with a message that says what to fix', (config, message) => {
   expect(() => resolve(config)).toThrow(message);

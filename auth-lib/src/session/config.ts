@@ -16,6 +16,7 @@ const KNOWN_KEYS: readonly (keyof SessionConfig)[] = [
   'timeout',
   'expiryWarningSeconds',
   'idleTimeoutMinutes',
+  'sessionWatchSeconds',
 ];
 
 function invalid(message: string): AuthError {
@@ -113,6 +114,8 @@ export function resolveConfig(input: unknown, origin: string): ResolvedConfig {
     timeout: positiveNumber(config, 'timeout', 10000, 'milliseconds'),
     expiryWarningSeconds: positiveNumber(config, 'expiryWarningSeconds', 60, 'seconds'),
     idleTimeoutMinutes: config.idleTimeoutMinutes === 0 ? 0 : positiveNumber(config, 'idleTimeoutMinutes', 0, 'minutes'),
+    // decisions/0029: a session ended at the provider is noticed within 30 s with a check every 15 s
+    sessionWatchSeconds: config.sessionWatchSeconds === 0 ? 0 : positiveNumber(config, 'sessionWatchSeconds', 15, 'seconds (0: off)'),
   };
 }
 

@@ -2,6 +2,7 @@ import { AuthError } from '../errors';
 import type { Session, SessionConfig } from '../types';
 import { configDifferences, resolveConfig } from './config';
 import { KeycloakSession, type SessionDependencies } from './KeycloakSession';
+import { publicSession } from './publicSession';
 import { pageRegistry, registerSession } from './registry';
 
 /**
@@ -31,7 +32,8 @@ export function createSession(config: SessionConfig, dependencies: SessionDepend
         `instance: create the session once in the shell and read it with getSession() or the React hooks.`,
     );
   }
-  const session = new KeycloakSession(resolved, dependencies);
+  // the contract only: the KeycloakSession (and its keycloak-js) is not reachable from the registry entry
+  const session = publicSession(new KeycloakSession(resolved, dependencies));
   registerSession(session);
   return session;
 }

@@ -2,6 +2,7 @@ import type { KeycloakFactory } from './keycloak';
 import type { TabChannelFactory } from './otherTabs';
 import type { MessageTarget } from './sessionCheck';
 import type { TabLocks } from './tabLeader';
+import type { PageVisibility } from './tabVisibility';
 import type { BackoffSettings } from './tokenManager';
 
 /** The address parts of the page the session needs. */
@@ -27,4 +28,6 @@ export interface SessionDependencies {
   readonly activityTarget?: Pick<Window, 'addEventListener' | 'removeEventListener'> | null;
   /** milliseconds the `onBeforeSessionEnd` handlers get together; default 5000 */
   readonly beforeEndBudgetMs?: number;
+  /** whether this tab is visible (the session watch pauses while every tab is hidden); default the document's */
+  readonly visibility?: PageVisibility | null;
 }

@@ -30,17 +30,6 @@ export function initError(config: ResolvedConfig, error: unknown): AuthError {
   );
 }
 
-/** Only paths of this app: an absolute or protocol-relative URL here would be an open redirect. */
-export function pageUrl(origin: string, path: string, method: 'login' | 'logout'): string {
-  if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) {
-    throw new AuthError(
-      'invalid-argument',
-      `${method}({ redirectTo: ${JSON.stringify(path)} }): redirectTo must be a path of this app starting with "/", e.g. "/reports".`,
-    );
-  }
-  return `${origin}${path}`;
-}
-
 /** Whether the address carries a sign-in callback (keycloak-js then exchanges its code; nothing to seed). */
 export function isLoginCallback(location: Pick<Location, 'hash' | 'search'>): boolean {
   const params = `${location.hash.replace(/^#/, '&')}&${location.search.replace(/^\?/, '')}`;

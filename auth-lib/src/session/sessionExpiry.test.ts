@@ -94,10 +94,16 @@ describe('idle sign-out', () => {
 });
 
 test('no event ever carries a token', async () => {
-  const { session, kc } = sessionWithFake((k) => (k.refreshLifespanSeconds = 120));
+  const frames = new EventTarget();
+  const { session, kc } = sessionWithFake(
+    (k) => (k.refreshLifespanSeconds = 120),
+    { window: frames as unknown as Window, development: false },
+    { sessionWatchSeconds: 0 },
+  );
   const events: SessionEvent[] = [];
   session.on((e) => events.push(e));
   await session.ready();
+  frames.dispatchEvent(new MessageEvent('message', { origin: 'http://localhost:8080', data: 'unsupported' })); // no frame
   const secrets = [kc().token, kc().refreshToken];
   await session.getToken({ forceRefresh: true });
   secrets.push(kc().token, kc().refreshToken);
@@ -106,7 +112,14 @@ test('no event ever carries a token', async () => {
   await jest.advanceTimersByTimeAsync(120_000);
   await flush();
 
-  expect(events.map((e) => e.type)).toEqual(['signedIn', 'tokenRefreshed', 'refreshFailed', 'sessionExpiring', 'signedOut']);
+  expect(events.map((e) => e.type)).toEqual([
+    'signedIn',
+    'sessionWatchChanged',
+    'tokenRefreshed',
+    'refreshFailed',
+    'sessionExpiring',
+    'signedOut',
+  ]);
   const text = JSON.stringify(events);
   for (const secret of secrets) expect(text).not.toContain(secret);
   expect(text).not.toMatch(/eyJ/);

@@ -1,4 +1,6 @@
 import type { SessionEvent, SessionSnapshot, SignOutReason } from '../types';
+import type { ResolvedConfig } from './config';
+import type { SessionDependencies } from './dependencies';
 import { withTimeout } from './withTimeout';
 
 /** What the expiry watch needs from its session. */
@@ -124,4 +126,21 @@ export function watchActivity(
   return () => {
     for (const kind of kinds) target.removeEventListener(kind, listener, { capture: true });
   };
+}
+
+/** The session's expiry watch and, with an idle timeout, the activity listener that feeds it. */
+export function sessionExpiryFor(
+  host: ExpiryHost,
+  config: Pick<ResolvedConfig, 'expiryWarningSeconds' | 'idleTimeoutMinutes'>,
+  deps: Pick<SessionDependencies, 'beforeEndBudgetMs' | 'activityTarget'>,
+): SessionExpiry {
+  const expiry = new SessionExpiry(host, {
+    warningSeconds: config.expiryWarningSeconds,
+    idleTimeoutMinutes: config.idleTimeoutMinutes || null,
+    handlerBudgetMs: deps.beforeEndBudgetMs ?? 5000,
+  });
+  if (config.idleTimeoutMinutes) {
+    watchActivity(deps.activityTarget === undefined ? globalThis.window : deps.activityTarget, () => expiry.activity());
+  }
+  return expiry;
 }

@@ -26,13 +26,12 @@ export function userFromClaims(claims: Claims): User | null {
 
 /** Roles from `realm_access` and `resource_access`, as Keycloak puts them in the access token. */
 export function rolesFromClaims(claims: Claims): Pick<SessionSnapshot, 'realmRoles' | 'clientRoles'> {
-  const clientRoles: Record<string, readonly string[]> = {};
   const access = claims.resource_access;
-  if (typeof access === 'object' && access !== null) {
-    for (const [client, entry] of Object.entries(access as Record<string, unknown>)) {
-      clientRoles[client] = roleList(entry);
-    }
-  }
+  // Object.fromEntries defines own keys: a client named "__proto__" stays a key, never the prototype
+  const clientRoles: Record<string, readonly string[]> =
+    typeof access === 'object' && access !== null
+      ? Object.fromEntries(Object.entries(access as Record<string, unknown>).map(([client, entry]) => [client, roleList(entry)]))
+      : {};
   return { realmRoles: roleList(claims.realm_access), clientRoles: Object.freeze(clientRoles) };
 }
 
@@ -80,4 +79,6 @@ export const LOADING_SNAPSHOT: SessionSnapshot = Object.freeze({
   ...(SIGNED_OUT as SessionSnapshot),
   status: 'loading',
   signOutReason: null,
+  // keycloak-js's default until its third-party-cookie check says otherwise (owned by SessionWatch)
+  sessionWatch: 'frame',
 });

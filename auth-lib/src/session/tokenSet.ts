@@ -107,3 +107,32 @@ export function fingerprint(jwt: string | undefined | null): string {
   for (const char of jwt ?? '') hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
   return hash.toString(36);
 }
+
+const SESSION_CLAIMS = ['sub', 'sid', 'iss', 'azp'] as const;
+
+/**
+ * Why tokens from another tab do not belong to the session this tab holds, or null when they do: the
+ * access token must name the same user, SSO session, issuer and client (`sub`, `sid`, `iss`, `azp`), and the
+ * refresh and ID tokens the same session. A same-origin message with edited claims is never adopted.
+ */
+export function sessionMismatch(incoming: TokenSet, current: TokenSet): string | null {
+  const mine = decodeClaims(current.token);
+  const theirs = decodeClaims(incoming.token);
+  if (!mine || !theirs) return 'not JWTs';
+  for (const claim of SESSION_CLAIMS) {
+    if (typeof theirs[claim] !== 'string' || theirs[claim] !== mine[claim]) return `another ${claim}`;
+  }
+  const refresh = decodeClaims(incoming.refreshToken);
+  if (refresh?.sid !== mine.sid) return 'a refresh token of another session';
+  if (incoming.idToken !== null) {
+    const id = decodeClaims(incoming.idToken);
+    if (!id || id.sub !== mine.sub || (id.sid !== undefined && id.sid !== mine.sid)) return 'an ID token of another session';
+  }
+  return null;
+}
+
+/** Whether another tab's tokens replace `current`: newer, still valid for this realm and client, and of the same session. */
+export function replacesCurrent(incoming: TokenSet, current: TokenSet | null, config: ResolvedConfig): boolean {
+  if (!isNewerTokenSet(incoming, current) || seedProblem(incoming, config, Date.now()) !== null) return false;
+  return current === null || sessionMismatch(incoming, current) === null;
+}

@@ -203,7 +203,20 @@ export class FakeKeycloak implements KeycloakLike {
     this.logoutCalls.push(options);
   };
 
-  loadUserInfo = async () => this.userInfo as never;
+  /** what the user-info endpoint answers: the user, 401 (the session ended at the provider), or nothing */
+  userInfoOutcome: 'ok' | 'ended' | 'network-error' = 'ok';
+  userInfoCalls = 0;
+
+  loadUserInfo = async () => {
+    this.userInfoCalls += 1;
+    await Promise.resolve();
+    if (this.userInfoOutcome === 'ended') {
+      // keycloak-js's NetworkError carries the response
+      throw Object.assign(new Error('Server responded with an invalid status.'), { response: { status: 401 } });
+    }
+    if (this.userInfoOutcome === 'network-error') throw new TypeError('Failed to fetch');
+    return this.userInfo as never;
+  };
   loadUserProfile = async () => this.account as never;
 }
 

@@ -35,8 +35,12 @@ export function browser() {
   const bus = fakeTabBus();
   const locks = fakeTabLocks();
   const tabs: ReturnType<typeof sessionWithFake>[] = [];
-  const open = async (configure: (kc: FakeKeycloak) => void = () => undefined) => {
-    const tab = sessionWithFake(configure, { tabChannel: bus.factory, tabLocks: locks.locks });
+  const open = async (
+    configure: (kc: FakeKeycloak) => void = () => undefined,
+    deps: SessionDependencies = {},
+    config: Partial<SessionConfig> = {},
+  ) => {
+    const tab = sessionWithFake(configure, { tabChannel: bus.factory, tabLocks: locks.locks, ...deps }, config);
     tabs.push(tab);
     await jest.advanceTimersByTimeAsync(0);
     await tab.session.ready();

@@ -1,3 +1,4 @@
+import { heldClientRoles } from '../session/roles';
 import { createAuthFetch } from '../authFetch';
 import { AuthError } from '../errors';
 import { resolveConfig } from '../session/config';
@@ -108,7 +109,7 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
     error: null,
     signOutReason: null,
   });
-  const store = new SnapshotStore({ ...(SIGNED_OUT as SessionSnapshot), signOutReason: null });
+  const store = new SnapshotStore({ ...(SIGNED_OUT as SessionSnapshot), signOutReason: null, sessionWatch: 'frame' });
   const status = options.status ?? (options.user === null ? 'anonymous' : 'authenticated');
   if (status === 'authenticated') {
     store.set(signedInState(options));
@@ -137,7 +138,7 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
       return store.get();
     },
     hasRealmRole: (role) => store.get().realmRoles.includes(role),
-    hasClientRole: (clientId, role) => store.get().clientRoles[clientId]?.includes(role) ?? false,
+    hasClientRole: (clientId, role) => heldClientRoles(store.get().clientRoles, clientId).includes(role),
     getToken,
     authFetch: createAuthFetch({
       getToken,

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { RealmRuntime } from '../RealmRuntime.js';
-import type { DevIdpServer } from '../server.js';
+import type { RealmDirectory } from '../RealmDirectory.js';
 
 /** One admin REST call, authorised, with the realm of its path resolved (when it names one). */
 export interface AdminRequest {
-  server: DevIdpServer;
+  server: RealmDirectory;
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import type { DevIdpServer } from '../server.js';
+import type { RealmDirectory } from '../RealmDirectory.js';
 import { bearerToken, verifyAccessToken } from '../tokens.js';
 import { AdminError } from './AdminRequest.js';
 
@@ -8,7 +8,7 @@ import { AdminError } from './AdminRequest.js';
  * The admin API accepts access tokens of realm `master` whose user has its realm role
  * `admin` (what `admin-cli` gets for the administrator by the password grant).
  */
-export async function authorizeAdmin(server: DevIdpServer, req: IncomingMessage): Promise<void> {
+export async function authorizeAdmin(server: RealmDirectory, req: IncomingMessage): Promise<void> {
   const master = server.realms.get('master');
   const access = master ? await verifyAccessToken(master, bearerToken(req)) : undefined;
   if (!access) throw new AdminError(401, 'HTTP 401 Unauthorized');

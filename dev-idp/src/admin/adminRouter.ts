@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { readBody, sendJson } from '../http/respond.js';
-import type { DevIdpServer } from '../server.js';
+import type { RealmDirectory } from '../RealmDirectory.js';
 import { authorizeAdmin } from './adminAuth.js';
 import type { AdminHandler } from './AdminRequest.js';
 import { AdminError } from './AdminRequest.js';
@@ -45,7 +45,7 @@ const COMPILED = Object.entries(REALM_ROUTES).map(([path, handlers]) => ({
 }));
 
 /** Dispatches `/admin/…`; errors answer `{"errorMessage": …}` with Keycloak's status codes. */
-export async function handleAdmin(server: DevIdpServer, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleAdmin(server: RealmDirectory, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   try {
     await authorizeAdmin(server, req);
     const raw = req.method === 'GET' || req.method === 'HEAD' ? '' : (await readBody(req)).toString('utf8');

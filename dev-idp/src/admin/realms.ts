@@ -1,15 +1,16 @@
+import { BruteForceProtector, BruteForceSettingError } from '../bruteForce.js';
 import { sendJson } from '../http/respond.js';
 import { realmFromRepresentation } from '../realm/loadRealm.js';
 import { RealmFileError } from '../realm/RealmFileError.js';
 import { MAX_SECONDS, validSeconds } from '../realm/validate.js';
-import type { DevIdpServer } from '../server.js';
+import type { RealmDirectory } from '../RealmDirectory.js';
 import type { AdminRequest } from './AdminRequest.js';
 import { AdminError } from './AdminRequest.js';
 import { realmOut } from './representations.js';
 import type { ServerResponse } from 'node:http';
 
 /** `POST /admin/realms`: imports a full realm representation (roles, clients, users). */
-export async function createRealm(server: DevIdpServer, res: ServerResponse, body: unknown): Promise<void> {
+export async function createRealm(server: RealmDirectory, res: ServerResponse, body: unknown): Promise<void> {
   let loaded;
   try {
     loaded = realmFromRepresentation('realm representation', body);
@@ -18,27 +19,30 @@ export async function createRealm(server: DevIdpServer, res: ServerResponse, bod
     throw error;
   }
   if (server.realms.has(loaded.realm.name)) throw new AdminError(409, `Conflict detected. Realm ${loaded.realm.name} already exists`);
-  await server.addRealm(loaded.realm);
+  const settings = bruteForceOf(body);
+  const runtime = await server.addRealm(loaded.realm);
+  runtime.bruteForce.configure(settings);
   res.writeHead(201, { Location: `${server.baseUrl}/admin/realms/${encodeURIComponent(loaded.realm.name)}`, 'Content-Length': 0 });
   res.end();
 }
 
-export function listRealms(server: DevIdpServer, res: ServerResponse): void {
+export function listRealms(server: RealmDirectory, res: ServerResponse): void {
   sendJson(
     res,
     200,
-    [...server.realms.values()].map((r) => realmOut(r.realm)),
+    [...server.realms.values()].map((r) => ({ ...realmOut(r.realm), ...r.bruteForce.settings })),
   );
 }
 
 export function getRealm({ runtime, res }: AdminRequest): void {
-  sendJson(res, 200, realmOut(runtime.realm));
+  sendJson(res, 200, { ...realmOut(runtime.realm), ...runtime.bruteForce.settings });
 }
 
-/** `PUT /admin/realms/{realm}`: enabled, displayName and the lifespans; they apply at once. */
+/** `PUT /admin/realms/{realm}`: enabled, displayName, the lifespans and brute-force detection; they apply at once. */
 export function updateRealm({ runtime, res, body }: AdminRequest): void {
   const update = (body ?? {}) as Record<string, unknown>;
   const { realm } = runtime;
+  runtime.bruteForce.configure(bruteForceOf(update));
   for (const key of [
     'accessTokenLifespan',
     'accessTokenLifespanForImplicitFlow',
@@ -67,4 +71,16 @@ export function deleteRealm({ server, runtime, res }: AdminRequest): void {
   for (const user of runtime.realm.users) runtime.sessions.endForUser(user.id);
   server.removeRealm(runtime.realm.name);
   res.writeHead(204).end();
+}
+
+/** The brute-force fields of a realm representation, checked (a wrong one is a 400 naming it). */
+function bruteForceOf(body: unknown): Record<string, unknown> {
+  const rep = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  try {
+    new BruteForceProtector().configure(rep);
+  } catch (error) {
+    if (error instanceof BruteForceSettingError) throw new AdminError(400, error.message);
+    throw error;
+  }
+  return rep;
 }

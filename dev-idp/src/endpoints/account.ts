@@ -2,7 +2,7 @@ import { accountRepresentation } from '../claims.js';
 import { answerPreflight, applyCors } from '../http/cors.js';
 import { sendHtml, sendJson } from '../http/respond.js';
 import { layout } from '../pages/layout.js';
-import { bearerToken, verifyAccessToken } from '../tokens.js';
+import { verifyRequestAccess } from '../tokens.js';
 import { anyClientOrigin, tokenOrigins } from './bearerCors.js';
 import type { RealmRequest } from './RealmRequest.js';
 
@@ -13,12 +13,12 @@ const ACCOUNT_ROLES = ['view-profile', 'manage-account'];
  * profile as Keycloak's account REST answers it (keycloak-js `loadUserProfile()`); the token
  * needs `account` in its audience and role view-profile or manage-account of client `account`.
  */
-export async function accountEndpoint({ runtime, req, res }: RealmRequest): Promise<void> {
+export async function accountEndpoint({ runtime, req, res, url }: RealmRequest): Promise<void> {
   if (req.method === 'OPTIONS') return answerPreflight(req, res, anyClientOrigin(runtime), 'GET, OPTIONS');
   if (!(req.headers.accept ?? '').includes('application/json')) {
     return sendHtml(res, 200, layout(runtime.realm, 'Account', '<p>The account console is not part of the dev identity provider.</p>'));
   }
-  const access = await verifyAccessToken(runtime, bearerToken(req));
+  const { access } = await verifyRequestAccess(runtime, req, url);
   applyCors(req, res, tokenOrigins(access));
   if (!access)
     return sendJson(res, 401, { error: 'HTTP 401 Unauthorized' }, { 'WWW-Authenticate': `Bearer realm="${runtime.realm.name}"` });

@@ -1,12 +1,13 @@
 import type { ServerResponse } from 'node:http';
 
 import { acrRequest, requestedLevel } from '../acr.js';
-import { redirect, sendPage } from '../http/respond.js';
+import { readParams, redirect, sendPage } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { redirectUriMatches } from '../redirect.js';
 import { withParameters } from '../responseMode.js';
-import { interactionPage, LOGIN_ACTIONS } from './login.js';
+import { LOGIN_ACTIONS } from '../provider/routes.js';
+import { interactionPage } from './login.js';
 import type { LoginInteraction } from './login.js';
 import type { RealmRequest } from './RealmRequest.js';
 
@@ -14,12 +15,18 @@ type ResponseMode = 'query' | 'fragment';
 const NOT_ALLOWED = 'Client is not allowed to initiate browser login with given response_type.';
 
 /**
- * `…/protocol/openid-connect/auth`: oidc-provider validates the request and runs the flow;
+ * `…/protocol/openid-connect/auth` (GET, or POST with a form): oidc-provider validates the request and runs the flow;
  * around it, Keycloak's refusals of flows a client has not enabled (checked before oidc-provider,
  * with Keycloak's wording), and the login form answered right here with 200, as Keycloak does,
  * where oidc-provider would redirect to its interaction URL.
  */
-export async function authorizationEndpoint({ runtime, res, url, forward }: RealmRequest): Promise<void> {
+export async function authorizationEndpoint({ runtime, req, res, url, forward }: RealmRequest): Promise<void> {
+  if (req.method === 'POST') {
+    // Keycloak also takes the request as a form POST (OIDC Core 3.1.2.1); oidc-provider only as GET here
+    // (its POST support needs SameSite=None cookies), so the form's fields become the query.
+    url.search = (await readParams(req, url)).toString();
+    req.method = 'GET';
+  }
   const refusal = flowRefusal(runtime, url.searchParams);
   if (refusal) return redirect(res, refusal);
   const unknownAcr = unknownEssentialAcr(runtime, url.searchParams);

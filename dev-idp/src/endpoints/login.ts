@@ -7,11 +7,10 @@ import { pageLocale } from '../pages/locale.js';
 import { loginPage } from '../pages/loginPage.js';
 import { stepUpPage } from '../pages/stepUpPage.js';
 import { heldLevel, STEP_UP, targetLevel } from '../provider/stepUp.js';
+import { passwordAccepted } from '../passwordCheck.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import type { RealmRequest } from './RealmRequest.js';
 
-/** Where the login form posts, below `/realms/{realm}` (Keycloak's path). */
-export const LOGIN_ACTIONS = '/login-actions/authenticate';
 const INVALID = 'Invalid username or password.';
 const INVALID_PASSWORD = 'Invalid password.';
 const TIMED_OUT = 'Your login attempt timed out. Login will start from the beginning.';
@@ -33,10 +32,12 @@ function stepState(runtime: RealmRuntime, interaction: LoginInteraction): { user
 
 /**
  * The page an interaction shows: the step for the next level when a step-up is under way, else the
- * login form (prefilled from `login_hint`). Both in the language `ui_locales` asks for, where the realm allows.
+ * login form (prefilled from `login_hint`), posting to `path` on the frontend URL. Both in the language `ui_locales` asks for, where the realm allows.
  */
-export function interactionPage(runtime: RealmRuntime, interaction: LoginInteraction, action: string, error?: string): string {
+export function interactionPage(runtime: RealmRuntime, interaction: LoginInteraction, path: string, error?: string): string {
   const { realm } = runtime;
+  // Absolute on the frontend URL, as Keycloak's form action.
+  const action = new URL(path, runtime.issuer).href;
   const lang = pageLocale(realm, interaction.params.ui_locales);
   const step = stepState(runtime, interaction);
   const user = step && runtime.user(step.userId);
@@ -45,7 +46,9 @@ export function interactionPage(runtime: RealmRuntime, interaction: LoginInterac
     return stepUpPage(realm, { action, username: user.username, level: levelName(step.level + 1, map), error, lang });
   }
   const hint = typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined;
-  return loginPage(realm, { action, username: hint, error, lang });
+  // Re-authentication (a signed-in browser asked to log in again) shows the session's user, as Keycloak does.
+  const current = runtime.user(interaction.session?.accountId)?.username;
+  return loginPage(realm, { action, username: current ?? hint, error, lang });
 }
 
 /**
@@ -83,7 +86,7 @@ export async function loginEndpoint({ runtime, req, res, url }: RealmRequest): P
     const step = stepState(runtime, interaction);
     const user = step && runtime.user(step.userId);
     if (!step || !user || !user.enabled) return sendPage(res, 400, errorPage(realm, TIMED_OUT));
-    if (user.password === undefined || user.password !== form.get('password')) {
+    if (!passwordAccepted(runtime, user, form.get('password'))) {
       return sendPage(res, 200, interactionPage(runtime, interaction, action, INVALID_PASSWORD));
     }
     const level = step.level + 1;
@@ -95,7 +98,11 @@ export async function loginEndpoint({ runtime, req, res, url }: RealmRequest): P
   const username = form.get('username') ?? '';
   const user = runtime.userByLogin(username);
   const lang = pageLocale(realm, interaction.params.ui_locales);
-  if (!user || user.password === undefined || user.password !== form.get('password')) {
+  // A browser already signed in re-authenticates its own user (prompt=login, max_age): Keycloak's form checks
+  // the password of the session's user whatever name is typed, so another user's credentials are refused.
+  const signedIn = interaction.session?.accountId;
+  const otherUser = signedIn !== undefined && user?.id !== signedIn;
+  if (!user || otherUser || !passwordAccepted(runtime, user, form.get('password'))) {
     return sendPage(res, 200, loginPage(realm, { action, username, error: INVALID, lang }));
   }
   if (!user.enabled) {

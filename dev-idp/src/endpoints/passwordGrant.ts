@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { grantedScope } from '../claims.js';
 import { sendJson, sendOAuthError } from '../http/respond.js';
+import { passwordAccepted } from '../passwordCheck.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import type { Client } from '../realm/model.js';
 import { signAccessToken, signRefreshToken } from '../tokens.js';
@@ -45,7 +46,7 @@ export async function passwordGrant(
     return sendOAuthError(res, 400, 'unauthorized_client', 'Client not allowed for direct access grants');
   }
   const user = runtime.userByLogin(params.get('username') ?? '');
-  if (!user || user.password === undefined || user.password !== params.get('password')) {
+  if (!user || !passwordAccepted(runtime, user, params.get('password'))) {
     return sendOAuthError(res, 401, 'invalid_grant', 'Invalid user credentials');
   }
   if (!user.enabled) return sendOAuthError(res, 400, 'invalid_grant', 'Account disabled');

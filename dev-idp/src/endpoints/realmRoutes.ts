@@ -1,8 +1,8 @@
-import { OPENID_CONNECT } from '../provider/routes.js';
+import { LOGIN_ACTIONS, OPENID_CONNECT } from '../provider/routes.js';
 import { accountEndpoint } from './account.js';
 import { discoveryEndpoint, realmInfoEndpoint } from './discovery.js';
 import { authorizationEndpoint } from './authorization.js';
-import { LOGIN_ACTIONS, loginEndpoint } from './login.js';
+import { loginEndpoint } from './login.js';
 import {
   loginStatusCheckEndpoint,
   loginStatusFrameEndpoint,

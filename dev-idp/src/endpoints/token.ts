@@ -1,10 +1,13 @@
+import type { IncomingMessage } from 'node:http';
+
 import { decodeJwt } from 'jose';
 
 import { grantedScope } from '../claims.js';
 import { answerPreflight, applyCors, suppressForeignCors } from '../http/cors.js';
 import { interceptJson } from '../http/interceptJson.js';
 import type { JsonResponse } from '../http/interceptJson.js';
-import { readBody, replayBody, sendOAuthError } from '../http/respond.js';
+import { readBody, replayBody, sendJson, sendOAuthError } from '../http/respond.js';
+import { keycloakGrantDescription } from '../provider/grantErrors.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { originAllowed } from '../redirect.js';
 import { refreshTokenIssued, refreshTokenReuseError } from '../refreshTokenReuse.js';
@@ -26,6 +29,10 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
   const client = runtime.client(params.get('client_id') ?? basicClientId(req));
   applyCors(req, res, (origin) => client !== undefined && originAllowed(client, origin));
   suppressForeignCors(res);
+  if (!client || !client.enabled) return sendOAuthError(res, 401, 'invalid_client', 'Invalid client or Invalid client credentials');
+  // A browser call from an origin the client does not allow is refused before the grant (the code stays unused).
+  const origin = req.headers.origin;
+  if (origin && !originAllowed(client, origin)) return sendJson(res, 403, { error: 'Invalid origin' });
 
   const grantType = params.get('grant_type');
   if (grantType === 'password') {
@@ -48,9 +55,18 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
   interceptJson(res, async (response) => {
     // Keycloak removes a code at its first use, even a failed one (a wrong PKCE verifier): no second guess.
     if (grantType === 'authorization_code' && response.status !== 200) runtime.store.delete('AuthorizationCode', params.get('code') ?? '');
+    if (response.status === 400) return keycloakTokenError(req, response);
     return keycloakTokenResponse(runtime, response, grantType === 'refresh_token');
   });
   forward();
+}
+
+/** oidc-provider's refusals with Keycloak's descriptions, where the dev IdP knows them. */
+function keycloakTokenError(req: IncomingMessage, response: JsonResponse): JsonResponse {
+  const { body } = response;
+  if (body.error === 'unsupported_grant_type') return { ...response, body: { ...body, error_description: 'Unsupported grant_type' } };
+  const description = body.error === 'invalid_grant' ? keycloakGrantDescription(req) : undefined;
+  return description ? { ...response, body: { ...body, error_description: description } } : response;
 }
 
 async function keycloakTokenResponse(runtime: RealmRuntime, response: JsonResponse, refreshing: boolean): Promise<JsonResponse> {
@@ -84,7 +100,8 @@ async function keycloakTokenResponse(runtime: RealmRuntime, response: JsonRespon
       expires_in: body.expires_in,
       refresh_expires_in: refreshToken ? refreshExp - now : undefined,
       refresh_token: refreshToken,
-      token_type: 'Bearer',
+      // `DPoP` when oidc-provider bound the token to the proof's key (RFC 9449), as Keycloak answers.
+      token_type: body.token_type === 'DPoP' ? 'DPoP' : 'Bearer',
       id_token: body.id_token,
       'not-before-policy': 0,
       session_state: session.id,

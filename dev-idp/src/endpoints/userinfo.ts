@@ -1,23 +1,23 @@
 import { userinfoClaims } from '../claims.js';
 import { answerPreflight, applyCors } from '../http/cors.js';
 import { sendJson } from '../http/respond.js';
-import { bearerToken, verifyAccessToken } from '../tokens.js';
+import { tokenChallenge, verifyRequestAccess } from '../tokens.js';
 import { anyClientOrigin, tokenOrigins } from './bearerCors.js';
 import type { RealmRequest } from './RealmRequest.js';
 
-/** `…/userinfo` (GET or POST with a bearer token); 401 with `WWW-Authenticate` for a bad or expired token. */
-export async function userinfoEndpoint({ runtime, req, res }: RealmRequest): Promise<void> {
+/** `…/userinfo` (GET or POST with a bearer token, or a DPoP-bound one and its proof); 401 with `WWW-Authenticate` for a bad or expired token. */
+export async function userinfoEndpoint({ runtime, req, res, url }: RealmRequest): Promise<void> {
   if (req.method === 'OPTIONS') return answerPreflight(req, res, anyClientOrigin(runtime), 'GET, POST, OPTIONS');
-  const access = await verifyAccessToken(runtime, bearerToken(req));
-  applyCors(req, res, tokenOrigins(access));
+  const { access, scheme } = await verifyRequestAccess(runtime, req, url);
+  // Keycloak answers a refusal with CORS too (before it knows the token's client: any origin; then the
+  // client's), so a page reads the 401 of an ended session instead of a network error.
+  applyCors(req, res, access ? tokenOrigins(access) : anyClientOrigin(runtime));
   if (!access) {
     return sendJson(
       res,
       401,
       { error: 'invalid_token', error_description: 'Token verification failed' },
-      {
-        'WWW-Authenticate': `Bearer realm="${runtime.realm.name}", error="invalid_token", error_description="Token verification failed"`,
-      },
+      { 'WWW-Authenticate': tokenChallenge(runtime, scheme, 'Token verification failed') },
     );
   }
   sendJson(res, 200, userinfoClaims(access.user));

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import type { RealmRuntime } from '../RealmRuntime.js';
+import { cookieAttributes } from './frontendUrl.js';
 
 /** The request's cookies by name (first value wins). */
 export function readCookies(req: IncomingMessage): Record<string, string> {
@@ -17,13 +18,13 @@ export function readCookies(req: IncomingMessage): Record<string, string> {
 /** `KEYCLOAK_SESSION`: readable by the login-status frame's script, so not HttpOnly. `value` empty clears it. */
 export function sessionCookie(runtime: RealmRuntime, value: string): string {
   const maxAge = value ? runtime.realm.ssoSessionMaxLifespan : 0;
-  return `KEYCLOAK_SESSION=${value}; Path=${runtime.path}/; Max-Age=${maxAge}; SameSite=Lax`;
+  return `KEYCLOAK_SESSION=${value}; Path=${runtime.path}/; Max-Age=${maxAge}; ${cookieAttributes()}`;
 }
 
 /** Set-Cookie headers that end the browser's SSO session for the realm. */
 export function clearedSessionCookies(runtime: RealmRuntime): string[] {
   const expire = (name: string, httpOnly: boolean): string =>
-    `${name}=; Path=${runtime.path}/; Max-Age=0; SameSite=Lax${httpOnly ? '; HttpOnly' : ''}`;
+    `${name}=; Path=${runtime.path}/; Max-Age=0; ${cookieAttributes()}${httpOnly ? '; HttpOnly' : ''}`;
   return [
     sessionCookie(runtime, ''),
     expire('KEYCLOAK_IDENTITY', true),

@@ -16,6 +16,14 @@ button:hover,input[type=submit]:hover{background:#1b45a6}
 .note{color:#5b6578;font-size:.85rem;margin-top:1.5rem}
 `;
 
+/**
+ * The provider's icon, inline: its pages are served from many paths and need no file of their own. Without one
+ * (or with an empty `data:,`) the browser asks for `/favicon.ico`, a 404 in the console of every page.
+ */
+const ICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2456c9"/><circle cx="16" cy="13" r="5" fill="#fff"/><path d="M8 27c1-5 4-7 8-7s7 2 8 7z" fill="#fff"/></svg>',
+)}`;
+
 /** The frame every dev IdP page shares: realm name, a heading, the page's content. */
 export function layout(realm: Pick<Realm, 'name' | 'displayName'>, title: string, content: string, lang = 'en'): string {
   return `<!doctype html>
@@ -24,6 +32,7 @@ export function layout(realm: Pick<Realm, 'name' | 'displayName'>, title: string
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${escapeHtml(realm.displayName ?? realm.name)}</title>
+<link rel="icon" href="${ICON}">
 <style>${STYLE}</style>
 </head>
 <body>

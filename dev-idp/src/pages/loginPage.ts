@@ -17,7 +17,7 @@ export function loginPage(realm: Realm, { action, username = '', error, lang }: 
     realm,
     'Sign in to your account',
     `
-${error ? `<p id="input-error" class="alert" role="alert" aria-live="polite">${escapeHtml(error)}</p>` : ''}
+${error ? `<p id="input-error" class="alert" role="alert">${escapeHtml(error)}</p>` : ''}
 <form id="kc-form-login" action="${escapeHtml(action)}" method="post">
 <label for="username">Username or email</label>
 <input id="username" name="username" type="text" value="${escapeHtml(username)}" autocomplete="username" autofocus required${invalid}>

@@ -19,12 +19,12 @@ export function loginStatusFrame(framePath: string): string {
   var init = null;
   // Keycloak's own frame compares the KEYCLOAK_SESSION cookie with the sid locally, so a provider
   // that stops answering after init still reads as "unchanged". When the server cannot be asked,
-  // this frame does the same comparison (the cookie holds the sid's SHA-256, base64url).
+  // this frame does the same comparison (the cookie holds the sid's SHA-384, base64url).
   function fromCookie(sid) {
     var match = /(?:^|; )KEYCLOAK_SESSION=([^;]*)/.exec(document.cookie);
     var cookie = match ? decodeURIComponent(match[1]) : '';
     if (!cookie) return Promise.resolve(sid ? 'changed' : 'unchanged');
-    return crypto.subtle.digest('SHA-256', new TextEncoder().encode(sid)).then(function (digest) {
+    return crypto.subtle.digest('SHA-384', new TextEncoder().encode(sid)).then(function (digest) {
       var base64 = btoa(String.fromCharCode.apply(null, new Uint8Array(digest)));
       // base64url without a regular expression: backslashes would be eaten by this template literal
       var hashed = base64.split('+').join('-').split('/').join('_').split('=').join('');

@@ -24,7 +24,7 @@ export function stepUpPage(realm: Realm, { action, username, level, error, lang 
     realm,
     'Confirm it is you',
     `
-${error ? `<p id="input-error" class="alert" role="alert" aria-live="polite">${escapeHtml(error)}</p>` : ''}
+${error ? `<p id="input-error" class="alert" role="alert">${escapeHtml(error)}</p>` : ''}
 <p id="kc-step-up">Level “${escapeHtml(level)}” needs one more step. Enter your password again.</p>
 <label for="kc-attempted-username">Username</label>
 <input id="kc-attempted-username" value="${escapeHtml(username)}" readonly>

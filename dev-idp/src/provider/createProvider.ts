@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 import type { KoaContext, TokenInstance } from 'oidc-provider';
 import Provider from 'oidc-provider';
 
@@ -9,6 +7,7 @@ import { errorPage } from '../pages/errorPage.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { redirectUriMatches } from '../redirect.js';
 import { createAdapterClass } from './adapter.js';
+import { recordGrantError } from './grantErrors.js';
 import { toClientMetadata } from './clientMetadata.js';
 import { loginActionUrl } from './loginActionUrl.js';
 import type { InteractionInfo } from './loginActionUrl.js';
@@ -26,9 +25,11 @@ const PROFILE_CLAIMS = ['preferred_username', 'name', 'given_name', 'family_name
  * An oidc-provider instance configured to look like a Keycloak realm. Each Keycloak behaviour
  * that oidc-provider does not have by default is one setting here; decisions/0001 lists them.
  */
-export function createProvider(runtime: RealmRuntime): Provider {
+export function createProvider(runtime: RealmRuntime, issuer: string): Provider {
   const { realm } = runtime;
-  const provider = new Provider(runtime.issuer, {
+  // Keycloak's browser-session cookies are `Secure; SameSite=None` over HTTPS (koa adds Secure), else Lax.
+  const sameSite = issuer.startsWith('https:') ? 'none' : 'lax';
+  const provider = new Provider(issuer, {
     adapter: createAdapterClass(
       runtime.store,
       (id) => {
@@ -42,9 +43,9 @@ export function createProvider(runtime: RealmRuntime): Provider {
     routes: KEYCLOAK_ROUTES,
     cookies: {
       names: { session: 'KEYCLOAK_IDENTITY', interaction: 'KC_INTERACTION', resume: 'KC_RESUME' },
-      long: { httpOnly: true, sameSite: 'lax', path: `${runtime.path}/` },
-      short: { httpOnly: true, sameSite: 'lax', path: `${runtime.path}/` },
-      keys: [randomBytes(32).toString('base64url')],
+      long: { httpOnly: true, sameSite, path: `${runtime.path}/` },
+      short: { httpOnly: true, sameSite, path: `${runtime.path}/` },
+      keys: [runtime.cookieKey],
     },
     interactions: {
       url: (_ctx: unknown, interaction: InteractionInfo) => loginActionUrl(runtime, interaction),
@@ -103,6 +104,12 @@ export function createProvider(runtime: RealmRuntime): Provider {
     loadExistingGrant: async (ctx: KoaContext) => {
       const { session, client } = ctx.oidc;
       if (!session?.accountId || !client) return undefined;
+      // One grant per client and session, reused by each later authorization (another tab, check-sso,
+      // prompt=login): oidc-provider binds refresh tokens to the session's current grant, so a new one
+      // would end the refresh tokens issued before it, which Keycloak keeps.
+      const existing = session.grantIdFor(client.clientId);
+      const found = existing ? await provider.Grant.find(existing) : undefined;
+      if (found && found.accountId === session.accountId) return found;
       // Keycloak asks no consent by default: every requested scope is granted.
       const grant = new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
       grant.addOIDCScope(ALL_SCOPES);
@@ -168,8 +175,13 @@ export function createProvider(runtime: RealmRuntime): Provider {
     if (acr !== undefined) this.available.acr = acr;
     return issueIdToken.apply(this, args);
   };
+  // The server sets X-Forwarded-* to the frontend URL (and strips what clients sent), so koa may read them.
+  provider.proxy = true;
   provider.use(trackSsoSession(runtime));
   provider.use(preserveFragment);
+  provider.on('grant.error', (ctx, error) =>
+    recordGrantError((ctx as KoaContext).req, error as { error_detail?: string; cause?: unknown }),
+  );
   provider.on('server_error', (_ctx, error) => console.error(`dev-idp: realm ${realm.name}:`, error));
   return provider;
 }

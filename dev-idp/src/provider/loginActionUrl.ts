@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { LOGIN_ACTIONS } from '../endpoints/login.js';
+import { LOGIN_ACTIONS } from './routes.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 
 /** What oidc-provider tells about an interaction when it asks for its URL. */

@@ -15,3 +15,6 @@ export const KEYCLOAK_ROUTES = {
   code_verification: `${OPENID_CONNECT}/device`,
   registration: '/clients-registrations/openid-connect',
 };
+
+/** Where the login form posts, below `/realms/{realm}` (Keycloak's path). */
+export const LOGIN_ACTIONS = '/login-actions/authenticate';

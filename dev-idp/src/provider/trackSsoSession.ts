@@ -20,7 +20,25 @@ export function trackSsoSession(runtime: RealmRuntime) {
     runtime.sessions.touch(sso.id);
     recordClientAcr(runtime, ctx, sso.id);
     ctx.res.appendHeader('Set-Cookie', sessionCookie(runtime, sessionCookieValue(sso.id)));
+    addSessionState(ctx, sso.id);
   };
+}
+
+/** Keycloak's authorization response names the SSO session: `session_state` beside the code or tokens. */
+function addSessionState(ctx: KoaContext, sid: string): void {
+  if (ctx.status !== 303) return;
+  const location = String(ctx.response.get('Location') ?? '');
+  const hash = location.includes('#') ? location.slice(location.indexOf('#') + 1) : '';
+  const granted = /(^|&)(code|access_token|id_token)=/;
+  if (granted.test(hash)) {
+    ctx.set('Location', `${location}&session_state=${encodeURIComponent(sid)}`);
+    return;
+  }
+  // A relative Location is oidc-provider's own interaction URL, not the client's.
+  const url = URL.canParse(location) ? new URL(location) : undefined;
+  if (!url?.searchParams.has('code')) return;
+  url.searchParams.append('session_state', sid);
+  ctx.set('Location', url.href);
 }
 
 /**

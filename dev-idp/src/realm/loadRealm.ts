@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 
+import { checkAuthenticationFlows } from './authenticationFlows.js';
 import { buildRealm } from './buildRealm.js';
 import type { Realm } from './model.js';
 import { RealmFileError } from './RealmFileError.js';
-import type { RealmRepresentation } from './representation.js';
 import { validateRealm } from './validate.js';
 
 /** A loaded realm plus the warnings its file produced. */
@@ -15,8 +15,10 @@ export interface LoadedRealm {
 
 /** Validates and builds a realm representation; `source` names it in errors and warnings. */
 export function realmFromRepresentation(source: string, rep: unknown): LoadedRealm {
-  const { realm, warnings } = validateRealm(source, rep);
-  return { realm: buildRealm(source, realm as RealmRepresentation), warnings };
+  const { realm: representation, warnings } = validateRealm(source, rep);
+  const realm = buildRealm(source, representation);
+  const maps = [realm.acrLoaMap, ...realm.clients.map((client) => client.acrLoaMap)];
+  return { realm, warnings: [...warnings, ...checkAuthenticationFlows(source, representation, maps)] };
 }
 
 /** Reads a Keycloak realm file; a missing file or bad JSON throws a {@link RealmFileError} naming it. */

@@ -44,6 +44,32 @@ export interface RoleRepresentation {
   description?: string;
 }
 
+/** One step of a flow: an authenticator, or (`authenticatorFlow`) the sub-flow named `flowAlias`. */
+export interface AuthenticationExecutionRepresentation {
+  authenticator?: string;
+  authenticatorFlow?: boolean;
+  flowAlias?: string;
+  requirement?: string;
+  priority?: number;
+  authenticatorConfig?: string;
+}
+
+/** A flow of `authenticationFlows`, in Keycloak's export shape. */
+export interface AuthenticationFlowRepresentation {
+  alias?: string;
+  description?: string;
+  providerId?: string;
+  topLevel?: boolean;
+  builtIn?: boolean;
+  authenticationExecutions?: AuthenticationExecutionRepresentation[];
+}
+
+/** An entry of `authenticatorConfig`: settings an execution names by `alias`. */
+export interface AuthenticatorConfigRepresentation {
+  alias?: string;
+  config?: Record<string, string>;
+}
+
 export interface RealmRepresentation {
   id?: string;
   realm?: string;
@@ -64,4 +90,7 @@ export interface RealmRepresentation {
   internationalizationEnabled?: boolean;
   supportedLocales?: string[];
   defaultLocale?: string;
+  browserFlow?: string;
+  authenticationFlows?: AuthenticationFlowRepresentation[];
+  authenticatorConfig?: AuthenticatorConfigRepresentation[];
 }

@@ -8,7 +8,7 @@ import {
 } from './keycloakFields.js';
 import type { RealmRepresentation } from './representation.js';
 
-type Kind = 'string' | 'boolean' | 'seconds' | 'strings' | 'object' | 'array' | 'stringMap' | 'stringListMap';
+type Kind = 'string' | 'boolean' | 'integer' | 'seconds' | 'strings' | 'object' | 'array' | 'stringMap' | 'stringListMap';
 type Shape = Record<string, Kind>;
 
 const REALM: Shape = {
@@ -27,6 +27,9 @@ const REALM: Shape = {
   internationalizationEnabled: 'boolean',
   supportedLocales: 'strings',
   defaultLocale: 'string',
+  browserFlow: 'string',
+  authenticationFlows: 'array',
+  authenticatorConfig: 'array',
 };
 const CLIENT: Shape = {
   clientId: 'string',
@@ -55,6 +58,25 @@ const USER: Shape = {
 };
 const ROLE: Shape = { name: 'string', description: 'string' };
 const CREDENTIAL: Shape = { type: 'string', value: 'string' };
+const FLOW: Shape = {
+  alias: 'string',
+  description: 'string',
+  providerId: 'string',
+  topLevel: 'boolean',
+  builtIn: 'boolean',
+  authenticationExecutions: 'array',
+};
+const EXECUTION: Shape = {
+  authenticator: 'string',
+  authenticatorFlow: 'boolean',
+  flowAlias: 'string',
+  requirement: 'string',
+  priority: 'integer',
+  authenticatorConfig: 'string',
+};
+const AUTHENTICATOR_CONFIG: Shape = { alias: 'string', config: 'stringMap' };
+/** Export fields of flows that Keycloak fills in itself (ids, a misspelt copy of authenticatorFlow). */
+const IGNORED_FLOW_FIELDS = new Set(['id', 'autheticatorFlow', 'userSetupAllowed']);
 
 /** What validation found besides errors: one line per problem the server can live with. */
 export interface ValidationResult {
@@ -118,6 +140,26 @@ export function validateRealm(source: string, json: unknown): ValidationResult {
     });
   });
 
+  ((realm.authenticationFlows ?? []) as unknown[]).forEach((flow, i) => {
+    const f = check(flow, `authenticationFlows[${i}]`, FLOW, IGNORED_FLOW_FIELDS);
+    requireString(f.alias, `authenticationFlows[${i}].alias`);
+    ((f.authenticationExecutions ?? []) as unknown[]).forEach((execution, j) => {
+      const at = `authenticationFlows[${i}].authenticationExecutions[${j}]`;
+      const e = check(execution, at, EXECUTION, IGNORED_FLOW_FIELDS);
+      if (e.requirement !== undefined && !REQUIREMENTS.includes(e.requirement as string)) {
+        throw new RealmFileError(
+          source,
+          `${at}.requirement`,
+          `expected one of ${REQUIREMENTS.join(', ')}, got ${JSON.stringify(e.requirement)}`,
+        );
+      }
+    });
+  });
+  ((realm.authenticatorConfig ?? []) as unknown[]).forEach((config, i) => {
+    const c = check(config, `authenticatorConfig[${i}]`, AUTHENTICATOR_CONFIG, IGNORED_FLOW_FIELDS);
+    requireString(c.alias, `authenticatorConfig[${i}].alias`);
+  });
+
   const warnings = unknown.map((field) => `${source}: unknown field ${field} (ignored)`);
   if (ignored.size > 0) {
     warnings.push(`${source}: ignoring Keycloak settings the dev IdP does not implement: ${[...ignored].sort().join(', ')}`);
@@ -145,6 +187,9 @@ function checkKind(source: string, at: string, kind: Kind, field: unknown): void
     case 'boolean':
       if (typeof field !== 'boolean') fail('true or false');
       break;
+    case 'integer':
+      if (!Number.isInteger(field)) fail('a whole number');
+      break;
     case 'seconds':
       if (!validSeconds(field)) fail(`a positive whole number of seconds (at most ${MAX_SECONDS})`);
       break;
@@ -171,6 +216,9 @@ function checkKind(source: string, at: string, kind: Kind, field: unknown): void
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Keycloak's execution requirements. */
+const REQUIREMENTS = ['REQUIRED', 'ALTERNATIVE', 'CONDITIONAL', 'DISABLED'];
 
 /** Keycloak stores lifespans as Java ints; beyond that a date computed from one is meaningless. */
 export const MAX_SECONDS = 2_147_483_647;

@@ -38,6 +38,7 @@ declare module 'oidc-provider' {
 
   export interface GrantInstance {
     jti: string;
+    accountId?: string;
     addOIDCScope(scope: string): void;
     addResourceScope(resource: string, scope: string): void;
     save(): Promise<string>;

@@ -30,9 +30,6 @@ const BUILD_STAMP = join(REPO_ROOT, '.preview/build-stamp');
 /** Why the builds must be made again, or null when they are newer than every source. */
 function whyRebuild(builds: string[]): string | null {
   if (process.env.GATEHOUSE_REBUILD === '1') return 'GATEHOUSE_REBUILD=1';
-  // GATEHOUSE_REBUILD=0: the builds of this CI run are fresh already (npm run test:keycloak after npm test); the
-  // checks below still rebuild when a source is newer.
-  if (process.env.CI && process.env.GATEHOUSE_REBUILD !== '0') return 'CI always tests a fresh build';
   const missing = builds.find((file) => !existsSync(file));
   if (missing) return `${relative(REPO_ROOT, missing)} is missing`;
   if (!existsSync(BUILD_STAMP)) return 'no build made by these tests yet (.preview/build-stamp)';
@@ -42,12 +39,11 @@ function whyRebuild(builds: string[]): string | null {
 }
 
 /**
- * Once for all production specs: make sure the production builds are those of the sources as they are
- * now (build them when missing, when a source is newer, or always in CI), say which builds are under
- * test, and start the identity provider of deploy/config/config.preview.json unless it answers (a real
- * Keycloak with GATEHOUSE_IDP=keycloak). Returns the teardown.
+ * Makes sure the production builds are those of the sources as they are now (builds them when missing, when
+ * a source is newer; CI's clean clone has no builds, so it builds once and every suite of the run shares it) and says which builds are under test. Shared by every suite that
+ * tests the production builds (this one, e2e/https), so one build serves them all.
  */
-export default async function globalSetup(): Promise<() => Promise<void>> {
+export function ensureProductionBuilds(suite = 'production e2e'): void {
   const config = JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8')) as {
     remotes: Array<{ name: string }>;
   };
@@ -57,7 +53,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   ];
   const reason = whyRebuild(builds);
   if (reason) {
-    process.stderr.write(`[production e2e] building the apps (npm run build): ${reason}\n`);
+    process.stderr.write(`[${suite}] building the apps (npm run build): ${reason}\n`);
     const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (build.status !== 0) throw new Error('npm run build failed (its errors are above); the production specs need the builds.');
     mkdirSync(dirname(BUILD_STAMP), { recursive: true });
@@ -65,8 +61,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   }
   const builtAt = statSync(BUILD_STAMP).mtime.toISOString();
   process.stderr.write(
-    `[production e2e] testing the builds in shell/dist and remotes/*/dist made at ${builtAt}${reason ? ' (just now)' : ' (newer than every source)'}\n`,
+    `[${suite}] testing the builds in shell/dist and remotes/*/dist made at ${builtAt}${reason ? ' (just now)' : ' (newer than every source)'}\n`,
   );
+}
+
+/**
+ * Once for all production specs: the builds of the sources as they are now (ensureProductionBuilds), and
+ * the identity provider of deploy/config/config.preview.json unless it answers. Returns the teardown.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  ensureProductionBuilds();
   if (onKeycloak) return startKeycloakUnlessRunning();
   const idp = await runPreview(['--idp-only']);
   return async () => {

@@ -29,7 +29,7 @@ describe('ProfileApp', () => {
     expect(screen.getByTestId('email').textContent).toContain('verified');
     expect(screen.getByTestId('realm-roles').textContent).toBe('user');
     expect(screen.getByTestId('client-roles').textContent).toBe('reports: viewer');
-    expect(screen.getByTestId('token-countdown').textContent).toMatch(/^in [45] min/);
+    expect(screen.getByTestId('token-countdown').textContent).toMatch(/^expires in [45] min/);
     expect(session.calls.loadProfile).toBe(1);
   });
 });

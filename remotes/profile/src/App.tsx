@@ -31,7 +31,10 @@ function ProfilePage() {
     let current = true;
     session.loadProfile().then(
       (profile) => current && setState({ status: 'loaded', profile }),
-      (error: unknown) => current && setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => {
+        console.error('Profile: the account details could not be loaded', error);
+        if (current) setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
+      },
     );
     return () => {
       current = false;
@@ -73,8 +76,13 @@ function ProfilePage() {
               )),
             )}
           </dd>
-          <dt>Access token expires</dt>
-          <dd>{snapshot.tokenExpiresAt ? <Countdown at={snapshot.tokenExpiresAt} /> : '—'}</dd>
+          {/* Not the session's end (the shell's warning says that): the token renews by itself while the session lasts. */}
+          <dt>Current access token</dt>
+          <dd>
+            {snapshot.tokenExpiresAt ? <Countdown at={snapshot.tokenExpiresAt} /> : '—'}
+            <br />
+            <span className="gh-muted">Renews by itself while you are signed in; this is not when your session ends.</span>
+          </dd>
         </dl>
         {state.status === 'loading' && (
           <p className="gh-muted" role="status">
@@ -82,9 +90,13 @@ function ProfilePage() {
           </p>
         )}
         {state.status === 'failed' && (
-          <p className="gh-error" role="alert">
-            Your account details could not be loaded: {state.message}
-          </p>
+          <div className="gh-error" role="alert">
+            <p>Your account details could not be loaded right now. Reload the page to try again.</p>
+            <details className="gh-details">
+              <summary>Details</summary>
+              <p>{state.message}</p>
+            </details>
+          </div>
         )}
       </section>
     </>

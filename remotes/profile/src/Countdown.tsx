@@ -15,9 +15,10 @@ export function Countdown({ at }: { at: number }) {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
+  const remaining = formatRemaining(at, now);
   return (
     <span data-testid="token-countdown">
-      {formatRemaining(at, now)} <span className="gh-muted">({new Date(at).toLocaleTimeString()})</span>
+      {remaining === 'expired' ? remaining : `expires ${remaining}`} <span className="gh-muted">({new Date(at).toLocaleTimeString()})</span>
     </span>
   );
 }

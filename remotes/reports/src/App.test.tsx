@@ -28,6 +28,19 @@ describe('ReportsApp', () => {
     renderAs(['user', 'admin']);
     expect(screen.getByTestId('admin-part').textContent).toContain('Failure rate');
   });
+
+  it('puts the totals of both tables in the same kind of row, and each table in a box that scrolls', () => {
+    renderAs(['user', 'admin']);
+    const tables = screen.getAllByRole('table');
+    expect(tables).toHaveLength(2);
+    for (const table of tables) {
+      const totalRows = Array.from(table.querySelectorAll('tr')).filter((row) => row.cells[0]?.textContent === 'Total');
+      expect(totalRows.map((row) => [row.parentElement?.tagName, row.cells[0]?.tagName, row.cells[0]?.getAttribute('scope')])).toEqual([
+        ['TFOOT', 'TH', 'row'],
+      ]);
+      expect(table.parentElement?.className).toBe('gh-table-scroll');
+    }
+  });
 });
 
 describe('report', () => {

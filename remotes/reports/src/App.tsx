@@ -26,26 +26,30 @@ function ReportPage() {
       <h1>Reports</h1>
       <section className="gh-card">
         <h2>Sign-ins this week</h2>
-        <table className="gh-table">
-          <thead>
-            <tr>
-              <th>App</th>
-              <th>Sign-ins</th>
-            </tr>
-          </thead>
-          <tbody>
-            {WEEKLY_SIGN_INS.map((row) => (
-              <tr key={row.app}>
-                <td>{row.app}</td>
-                <td>{row.signIns}</td>
+        <div className="gh-table-scroll">
+          <table className="gh-table">
+            <thead>
+              <tr>
+                <th scope="col">App</th>
+                <th scope="col">Sign-ins</th>
               </tr>
-            ))}
-            <tr>
-              <th>{total.app}</th>
-              <th>{total.signIns}</th>
-            </tr>
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {WEEKLY_SIGN_INS.map((row) => (
+                <tr key={row.app}>
+                  <td>{row.app}</td>
+                  <td>{row.signIns}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">{total.app}</th>
+                <td>{total.signIns}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
       </section>
       <RequireRole
         realm="admin"
@@ -57,24 +61,33 @@ function ReportPage() {
       >
         <section className="gh-card" data-testid="admin-part">
           <h2>Failed sign-ins (administrators)</h2>
-          <table className="gh-table">
-            <thead>
-              <tr>
-                <th>App</th>
-                <th>Failures</th>
-                <th>Failure rate</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...WEEKLY_SIGN_INS, total].map((row) => (
-                <tr key={row.app}>
-                  <td>{row.app}</td>
-                  <td>{row.failures}</td>
-                  <td>{failureRate(row)}</td>
+          <div className="gh-table-scroll">
+            <table className="gh-table">
+              <thead>
+                <tr>
+                  <th scope="col">App</th>
+                  <th scope="col">Failures</th>
+                  <th scope="col">Failure rate</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {WEEKLY_SIGN_INS.map((row) => (
+                  <tr key={row.app}>
+                    <td>{row.app}</td>
+                    <td>{row.failures}</td>
+                    <td>{failureRate(row)}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <th scope="row">{total.app}</th>
+                  <td>{total.failures}</td>
+                  <td>{failureRate(total)}</td>
+                </tr>
+              </tfoot>
+            </table>
+          </div>
         </section>
       </RequireRole>
     </>

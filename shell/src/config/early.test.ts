@@ -7,10 +7,10 @@ function singleUseResponse(body: string) {
   return {
     ok: true,
     status: 200,
-    text: async () => {
-      if (read) throw new TypeError("Failed to execute 'text' on 'Response': body stream already read");
+    arrayBuffer: async () => {
+      if (read) throw new TypeError("Failed to execute 'arrayBuffer' on 'Response': body stream already read");
       read = true;
-      return body;
+      return new TextEncoder().encode(body).buffer;
     },
   };
 }

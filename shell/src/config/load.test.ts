@@ -6,8 +6,9 @@ const valid = {
 };
 
 function answering(status: number, body: string): typeof fetch {
-  // jsdom has no Response: the loader only reads ok, status and text().
-  const response = { ok: status >= 200 && status < 300, status, text: async () => body };
+  // jsdom has no Response: the loader only reads ok, status and arrayBuffer().
+  const bytes = new TextEncoder().encode(body);
+  const response = { ok: status >= 200 && status < 300, status, arrayBuffer: async () => bytes.buffer };
   return jest.fn(async () => response) as unknown as typeof fetch;
 }
 

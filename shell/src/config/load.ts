@@ -18,9 +18,16 @@ export async function loadConfig(fetchConfig: typeof fetch = fetch, url: string 
   if (!response.ok) {
     return { ok: false, problems: [`${url} answered HTTP ${response.status}. Deploy a config.json next to the shell's index.html.`] };
   }
+  let text: string;
+  try {
+    // fatal: bytes that are not UTF-8 are a problem to fix, never a silent "\uFFFD" in a name or a URL
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await response.arrayBuffer());
+  } catch {
+    return { ok: false, problems: [`${url} is not valid UTF-8. Save it as UTF-8 (every string in it, too).`] };
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(await response.text());
+    raw = JSON.parse(text);
   } catch (error) {
     return { ok: false, problems: [`${url} is not valid JSON (${describe(error)}).`] };
   }

@@ -2,7 +2,7 @@
 /* eslint-disable */
 "use strict";
 exports.validateShellConfig = validate14;
-const schema17 = {"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":"must be an array of origins, e.g. [\"https://api.example.com\"]"},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"expiryWarningSeconds":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds"},"idleTimeoutMinutes":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of minutes"}}};
+const schema17 = {"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":"must be an array of origins, e.g. [\"https://api.example.com\"]"},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"expiryWarningSeconds":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds"},"idleTimeoutMinutes":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of minutes"},"sessionWatchSeconds":{"type":"number","minimum":0,"errorMessage":"must be a number of seconds, 0 or more (default 15; 0 turns the checks off)"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("/realms(/|$)", "u");
 const pattern1 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$", "u");
@@ -707,14 +707,66 @@ vErrors = emErrs23;
 errors = emErrs23.length;
 }
 }
-}
-else {
-const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.sessionWatchSeconds !== undefined){
+let data12 = data.sessionWatchSeconds;
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err65 = {instancePath:instancePath+"/sessionWatchSeconds",schemaPath:"#/properties/sessionWatchSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err65];
 }
 else {
 vErrors.push(err65);
+}
+errors++;
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/sessionWatchSeconds",schemaPath:"#/properties/sessionWatchSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs24 = [];
+for(const err67 of vErrors){
+if(((((err67.keyword !== "errorMessage") && (!err67.emUsed)) && ((err67.instancePath === instancePath+"/sessionWatchSeconds") || ((err67.instancePath.indexOf(instancePath+"/sessionWatchSeconds") === 0) && (err67.instancePath[instancePath+"/sessionWatchSeconds".length] === "/")))) && (err67.schemaPath.indexOf("#/properties/sessionWatchSeconds") === 0)) && (err67.schemaPath["#/properties/sessionWatchSeconds".length] === "/")){
+emErrs24.push(err67);
+err67.emUsed = true;
+}
+}
+if(emErrs24.length){
+const err68 = {instancePath:instancePath+"/sessionWatchSeconds",schemaPath:"#/properties/sessionWatchSeconds/errorMessage",keyword:"errorMessage",params:{errors: emErrs24},message:"must be a number of seconds, 0 or more (default 15; 0 turns the checks off)"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+const emErrs25 = [];
+for(const err69 of vErrors){
+if(!err69.emUsed){
+emErrs25.push(err69);
+}
+}
+vErrors = emErrs25;
+errors = emErrs25.length;
+}
+}
+}
+else {
+const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
 }
 errors++;
 }
@@ -726,7 +778,7 @@ const pattern6 = new RegExp("^[A-Za-z_$][A-Za-z0-9_$]*$", "u");
 const pattern7 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$", "u");
 const pattern8 = new RegExp("^/[^/\\\\\\s][^\\s\\\\]*$", "u");
 const pattern9 = new RegExp("^\\./\\S+$", "u");
-const pattern10 = new RegExp("^(/[A-Za-z0-9._~-]+)+$", "u");
+const pattern10 = new RegExp("^(/(?!\\.+(/|$))[A-Za-z0-9._~-]+)+$", "u");
 const pattern14 = new RegExp("^[^\\s\"]+$", "u");
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -787,9 +839,10 @@ errors++;
 }
 if(data.name !== undefined){
 let data0 = data.name;
-if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_$][A-Za-z0-9_$]*$"},message:"must match pattern \""+"^[A-Za-z_$][A-Za-z0-9_$]*$"+"\""};
+const _errs6 = errors;
+const _errs7 = errors;
+if(!(((((((((((((data0 === "__proto__") || (data0 === "constructor")) || (data0 === "prototype")) || (data0 === "hasOwnProperty")) || (data0 === "isPrototypeOf")) || (data0 === "propertyIsEnumerable")) || (data0 === "toString")) || (data0 === "toLocaleString")) || (data0 === "valueOf")) || (data0 === "__defineGetter__")) || (data0 === "__defineSetter__")) || (data0 === "__lookupGetter__")) || (data0 === "__lookupSetter__"))){
+const err5 = {};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -798,9 +851,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var valid3 = _errs7 === errors;
+if(valid3){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/definitions/notPrototypeKey/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -809,16 +862,27 @@ vErrors.push(err6);
 }
 errors++;
 }
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
 if(errors > 0){
 const emErrs0 = [];
 for(const err7 of vErrors){
-if(((((err7.keyword !== "errorMessage") && (!err7.emUsed)) && ((err7.instancePath === instancePath+"/name") || ((err7.instancePath.indexOf(instancePath+"/name") === 0) && (err7.instancePath[instancePath+"/name".length] === "/")))) && (err7.schemaPath.indexOf("#/properties/name") === 0)) && (err7.schemaPath["#/properties/name".length] === "/")){
+if(((((err7.keyword !== "errorMessage") && (!err7.emUsed)) && ((err7.instancePath === instancePath+"/name") || ((err7.instancePath.indexOf(instancePath+"/name") === 0) && (err7.instancePath[instancePath+"/name".length] === "/")))) && (err7.schemaPath.indexOf("#/definitions/notPrototypeKey") === 0)) && (err7.schemaPath["#/definitions/notPrototypeKey".length] === "/")){
 emErrs0.push(err7);
 err7.emUsed = true;
 }
 }
 if(emErrs0.length){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/errorMessage",keyword:"errorMessage",params:{errors: emErrs0},message:"must be the remote's federation name, a JavaScript identifier such as \"profile\""};
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/definitions/notPrototypeKey/errorMessage",keyword:"errorMessage",params:{errors: emErrs0},message:"must not be a name of Object.prototype such as \"constructor\" or \"__proto__\" (a look-up would find the prototype's property)"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -836,11 +900,9 @@ emErrs1.push(err9);
 vErrors = emErrs1;
 errors = emErrs1.length;
 }
-}
-if(data.manifest !== undefined){
-let data1 = data.manifest;
-if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data0 === "string"){
+if(!pattern6.test(data0)){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_$][A-Za-z0-9_$]*$"},message:"must match pattern \""+"^[A-Za-z_$][A-Za-z0-9_$]*$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -849,12 +911,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-const _errs6 = errors;
-let valid1 = false;
-const _errs7 = errors;
-if(typeof data1 === "string"){
-if(!pattern7.test(data1)){
-const err11 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$"},message:"must match pattern \""+"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$"+"\""};
+}
+else {
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -863,28 +922,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs8 = errors;
-if(typeof data1 === "string"){
-if(!pattern8.test(data1)){
-const err12 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^/[^/\\\\\\s][^\\s\\\\]*$"},message:"must match pattern \""+"^/[^/\\\\\\s][^\\s\\\\]*$"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(errors > 0){
+const emErrs2 = [];
+for(const err12 of vErrors){
+if(((((err12.keyword !== "errorMessage") && (!err12.emUsed)) && ((err12.instancePath === instancePath+"/name") || ((err12.instancePath.indexOf(instancePath+"/name") === 0) && (err12.instancePath[instancePath+"/name".length] === "/")))) && (err12.schemaPath.indexOf("#/properties/name") === 0)) && (err12.schemaPath["#/properties/name".length] === "/")){
+emErrs2.push(err12);
+err12.emUsed = true;
 }
 }
-var _valid0 = _errs8 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err13 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(emErrs2.length){
+const err13 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/errorMessage",keyword:"errorMessage",params:{errors: emErrs2},message:"must be the remote's federation name, a JavaScript identifier such as \"profile\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -893,27 +940,20 @@ vErrors.push(err13);
 }
 errors++;
 }
-else {
-errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(errors > 0){
-const emErrs2 = [];
+const emErrs3 = [];
 for(const err14 of vErrors){
-if(((((err14.keyword !== "errorMessage") && (!err14.emUsed)) && ((err14.instancePath === instancePath+"/manifest") || ((err14.instancePath.indexOf(instancePath+"/manifest") === 0) && (err14.instancePath[instancePath+"/manifest".length] === "/")))) && (err14.schemaPath.indexOf("#/properties/manifest") === 0)) && (err14.schemaPath["#/properties/manifest".length] === "/")){
-emErrs2.push(err14);
-err14.emUsed = true;
+if(!err14.emUsed){
+emErrs3.push(err14);
 }
 }
-if(emErrs2.length){
-const err15 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/errorMessage",keyword:"errorMessage",params:{errors: emErrs2},message:"must be the URL of the remote's mf-manifest.json: absolute http(s) (\"https://profile.example.com/mf-manifest.json\") or a path on the shell's origin (\"/remotes/profile/mf-manifest.json\"); no backslashes, no \"//\" at the start"};
+vErrors = emErrs3;
+errors = emErrs3.length;
+}
+}
+if(data.manifest !== undefined){
+let data1 = data.manifest;
+if(typeof data1 !== "string"){
+const err15 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -922,21 +962,28 @@ vErrors.push(err15);
 }
 errors++;
 }
-const emErrs3 = [];
-for(const err16 of vErrors){
-if(!err16.emUsed){
-emErrs3.push(err16);
+const _errs10 = errors;
+let valid4 = false;
+const _errs11 = errors;
+if(typeof data1 === "string"){
+if(!pattern7.test(data1)){
+const err16 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$"},message:"must match pattern \""+"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$"+"\""};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
 }
 }
-vErrors = emErrs3;
-errors = emErrs3.length;
-}
-}
-if(data.module !== undefined){
-let data2 = data.module;
-if(typeof data2 === "string"){
-if(!pattern9.test(data2)){
-const err17 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/pattern",keyword:"pattern",params:{pattern: "^\\./\\S+$"},message:"must match pattern \""+"^\\./\\S+$"+"\""};
+var _valid0 = _errs11 === errors;
+valid4 = valid4 || _valid0;
+if(!valid4){
+const _errs12 = errors;
+if(typeof data1 === "string"){
+if(!pattern8.test(data1)){
+const err17 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^/[^/\\\\\\s][^\\s\\\\]*$"},message:"must match pattern \""+"^/[^/\\\\\\s][^\\s\\\\]*$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -946,8 +993,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs12 === errors;
+valid4 = valid4 || _valid0;
+}
+if(!valid4){
+const err18 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -956,16 +1006,27 @@ vErrors.push(err18);
 }
 errors++;
 }
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
 if(errors > 0){
 const emErrs4 = [];
 for(const err19 of vErrors){
-if(((((err19.keyword !== "errorMessage") && (!err19.emUsed)) && ((err19.instancePath === instancePath+"/module") || ((err19.instancePath.indexOf(instancePath+"/module") === 0) && (err19.instancePath[instancePath+"/module".length] === "/")))) && (err19.schemaPath.indexOf("#/properties/module") === 0)) && (err19.schemaPath["#/properties/module".length] === "/")){
+if(((((err19.keyword !== "errorMessage") && (!err19.emUsed)) && ((err19.instancePath === instancePath+"/manifest") || ((err19.instancePath.indexOf(instancePath+"/manifest") === 0) && (err19.instancePath[instancePath+"/manifest".length] === "/")))) && (err19.schemaPath.indexOf("#/properties/manifest") === 0)) && (err19.schemaPath["#/properties/manifest".length] === "/")){
 emErrs4.push(err19);
 err19.emUsed = true;
 }
 }
 if(emErrs4.length){
-const err20 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/errorMessage",keyword:"errorMessage",params:{errors: emErrs4},message:"must name an exposed module such as \"./App\""};
+const err20 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/errorMessage",keyword:"errorMessage",params:{errors: emErrs4},message:"must be the URL of the remote's mf-manifest.json: absolute http(s) (\"https://profile.example.com/mf-manifest.json\") or a path on the shell's origin (\"/remotes/profile/mf-manifest.json\"); no backslashes, no \"//\" at the start"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -984,11 +1045,11 @@ vErrors = emErrs5;
 errors = emErrs5.length;
 }
 }
-if(data.route !== undefined){
-let data3 = data.route;
-if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
-const err22 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/pattern",keyword:"pattern",params:{pattern: "^(/[A-Za-z0-9._~-]+)+$"},message:"must match pattern \""+"^(/[A-Za-z0-9._~-]+)+$"+"\""};
+if(data.module !== undefined){
+let data2 = data.module;
+if(typeof data2 === "string"){
+if(!pattern9.test(data2)){
+const err22 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/pattern",keyword:"pattern",params:{pattern: "^\\./\\S+$"},message:"must match pattern \""+"^\\./\\S+$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -999,7 +1060,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err23 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1011,13 +1072,13 @@ errors++;
 if(errors > 0){
 const emErrs6 = [];
 for(const err24 of vErrors){
-if(((((err24.keyword !== "errorMessage") && (!err24.emUsed)) && ((err24.instancePath === instancePath+"/route") || ((err24.instancePath.indexOf(instancePath+"/route") === 0) && (err24.instancePath[instancePath+"/route".length] === "/")))) && (err24.schemaPath.indexOf("#/properties/route") === 0)) && (err24.schemaPath["#/properties/route".length] === "/")){
+if(((((err24.keyword !== "errorMessage") && (!err24.emUsed)) && ((err24.instancePath === instancePath+"/module") || ((err24.instancePath.indexOf(instancePath+"/module") === 0) && (err24.instancePath[instancePath+"/module".length] === "/")))) && (err24.schemaPath.indexOf("#/properties/module") === 0)) && (err24.schemaPath["#/properties/module".length] === "/")){
 emErrs6.push(err24);
 err24.emUsed = true;
 }
 }
 if(emErrs6.length){
-const err25 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/errorMessage",keyword:"errorMessage",params:{errors: emErrs6},message:"must be a path such as \"/profile\" (not \"/\", no trailing slash)"};
+const err25 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/errorMessage",keyword:"errorMessage",params:{errors: emErrs6},message:"must name an exposed module such as \"./App\""};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1036,11 +1097,11 @@ vErrors = emErrs7;
 errors = emErrs7.length;
 }
 }
-if(data.title !== undefined){
-let data4 = data.title;
-if(typeof data4 === "string"){
-if(!pattern2.test(data4)){
-const err27 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data.route !== undefined){
+let data3 = data.route;
+if(typeof data3 === "string"){
+if(!pattern10.test(data3)){
+const err27 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/pattern",keyword:"pattern",params:{pattern: "^(/(?!\\.+(/|$))[A-Za-z0-9._~-]+)+$"},message:"must match pattern \""+"^(/(?!\\.+(/|$))[A-Za-z0-9._~-]+)+$"+"\""};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1051,7 +1112,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err28 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1063,13 +1124,13 @@ errors++;
 if(errors > 0){
 const emErrs8 = [];
 for(const err29 of vErrors){
-if(((((err29.keyword !== "errorMessage") && (!err29.emUsed)) && ((err29.instancePath === instancePath+"/title") || ((err29.instancePath.indexOf(instancePath+"/title") === 0) && (err29.instancePath[instancePath+"/title".length] === "/")))) && (err29.schemaPath.indexOf("#/properties/title") === 0)) && (err29.schemaPath["#/properties/title".length] === "/")){
+if(((((err29.keyword !== "errorMessage") && (!err29.emUsed)) && ((err29.instancePath === instancePath+"/route") || ((err29.instancePath.indexOf(instancePath+"/route") === 0) && (err29.instancePath[instancePath+"/route".length] === "/")))) && (err29.schemaPath.indexOf("#/properties/route") === 0)) && (err29.schemaPath["#/properties/route".length] === "/")){
 emErrs8.push(err29);
 err29.emUsed = true;
 }
 }
 if(emErrs8.length){
-const err30 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/errorMessage",keyword:"errorMessage",params:{errors: emErrs8},message:"must be a non-empty string (the navigation title)"};
+const err30 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/errorMessage",keyword:"errorMessage",params:{errors: emErrs8},message:"must be a path such as \"/profile\" (not \"/\", no trailing slash, no \".\" or \"..\" segment)"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1088,15 +1149,11 @@ vErrors = emErrs9;
 errors = emErrs9.length;
 }
 }
-if(data.realmRoles !== undefined){
-let data5 = data.realmRoles;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(typeof data6 === "string"){
-if(!pattern2.test(data6)){
-const err32 = {instancePath:instancePath+"/realmRoles/" + i0,schemaPath:"#/definitions/roleName/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data.title !== undefined){
+let data4 = data.title;
+if(typeof data4 === "string"){
+if(!pattern2.test(data4)){
+const err32 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1107,7 +1164,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/realmRoles/" + i0,schemaPath:"#/definitions/roleName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err33 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1119,13 +1176,13 @@ errors++;
 if(errors > 0){
 const emErrs10 = [];
 for(const err34 of vErrors){
-if(((((err34.keyword !== "errorMessage") && (!err34.emUsed)) && ((err34.instancePath === instancePath+"/realmRoles/" + i0) || ((err34.instancePath.indexOf(instancePath+"/realmRoles/" + i0) === 0) && (err34.instancePath[instancePath+"/realmRoles/" + i0.length] === "/")))) && (err34.schemaPath.indexOf("#/definitions/roleName") === 0)) && (err34.schemaPath["#/definitions/roleName".length] === "/")){
+if(((((err34.keyword !== "errorMessage") && (!err34.emUsed)) && ((err34.instancePath === instancePath+"/title") || ((err34.instancePath.indexOf(instancePath+"/title") === 0) && (err34.instancePath[instancePath+"/title".length] === "/")))) && (err34.schemaPath.indexOf("#/properties/title") === 0)) && (err34.schemaPath["#/properties/title".length] === "/")){
 emErrs10.push(err34);
 err34.emUsed = true;
 }
 }
 if(emErrs10.length){
-const err35 = {instancePath:instancePath+"/realmRoles/" + i0,schemaPath:"#/definitions/roleName/errorMessage",keyword:"errorMessage",params:{errors: emErrs10},message:"must be a role name (a non-empty string)"};
+const err35 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/errorMessage",keyword:"errorMessage",params:{errors: emErrs10},message:"must be a non-empty string (the navigation title)"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1144,9 +1201,15 @@ vErrors = emErrs11;
 errors = emErrs11.length;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/realmRoles",schemaPath:"#/properties/realmRoles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.realmRoles !== undefined){
+let data5 = data.realmRoles;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(typeof data6 === "string"){
+if(!pattern2.test(data6)){
+const err37 = {instancePath:instancePath+"/realmRoles/" + i0,schemaPath:"#/definitions/roleName/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1155,57 +1218,48 @@ vErrors.push(err37);
 }
 errors++;
 }
+}
+else {
+const err38 = {instancePath:instancePath+"/realmRoles/" + i0,schemaPath:"#/definitions/roleName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
 if(errors > 0){
 const emErrs12 = [];
-for(const err38 of vErrors){
-if(((((err38.keyword !== "errorMessage") && (!err38.emUsed)) && ((err38.instancePath === instancePath+"/realmRoles") || ((err38.instancePath.indexOf(instancePath+"/realmRoles") === 0) && (err38.instancePath[instancePath+"/realmRoles".length] === "/")))) && (err38.schemaPath.indexOf("#/properties/realmRoles") === 0)) && (err38.schemaPath["#/properties/realmRoles".length] === "/")){
-emErrs12.push(err38);
-err38.emUsed = true;
+for(const err39 of vErrors){
+if(((((err39.keyword !== "errorMessage") && (!err39.emUsed)) && ((err39.instancePath === instancePath+"/realmRoles/" + i0) || ((err39.instancePath.indexOf(instancePath+"/realmRoles/" + i0) === 0) && (err39.instancePath[instancePath+"/realmRoles/" + i0.length] === "/")))) && (err39.schemaPath.indexOf("#/definitions/roleName") === 0)) && (err39.schemaPath["#/definitions/roleName".length] === "/")){
+emErrs12.push(err39);
+err39.emUsed = true;
 }
 }
 if(emErrs12.length){
-const err39 = {instancePath:instancePath+"/realmRoles",schemaPath:"#/properties/realmRoles/errorMessage",keyword:"errorMessage",params:{errors: emErrs12},message:"must be an array of role names, e.g. [\"admin\"]"};
+const err40 = {instancePath:instancePath+"/realmRoles/" + i0,schemaPath:"#/definitions/roleName/errorMessage",keyword:"errorMessage",params:{errors: emErrs12},message:"must be a role name (a non-empty string)"};
 if(vErrors === null){
-vErrors = [err39];
+vErrors = [err40];
 }
 else {
-vErrors.push(err39);
+vErrors.push(err40);
 }
 errors++;
 }
 const emErrs13 = [];
-for(const err40 of vErrors){
-if(!err40.emUsed){
-emErrs13.push(err40);
+for(const err41 of vErrors){
+if(!err41.emUsed){
+emErrs13.push(err41);
 }
 }
 vErrors = emErrs13;
 errors = emErrs13.length;
 }
 }
-if(data.clientRoles !== undefined){
-let data7 = data.clientRoles;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const key1 in data7){
-let data8 = data7[key1];
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-if(typeof data9 === "string"){
-if(!pattern2.test(data9)){
-const err41 = {instancePath:instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/roleName/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err41];
 }
 else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/roleName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err42 = {instancePath:instancePath+"/realmRoles",schemaPath:"#/properties/realmRoles/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1217,13 +1271,13 @@ errors++;
 if(errors > 0){
 const emErrs14 = [];
 for(const err43 of vErrors){
-if(((((err43.keyword !== "errorMessage") && (!err43.emUsed)) && ((err43.instancePath === instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1) || ((err43.instancePath.indexOf(instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1) === 0) && (err43.instancePath[instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1.length] === "/")))) && (err43.schemaPath.indexOf("#/definitions/roleName") === 0)) && (err43.schemaPath["#/definitions/roleName".length] === "/")){
+if(((((err43.keyword !== "errorMessage") && (!err43.emUsed)) && ((err43.instancePath === instancePath+"/realmRoles") || ((err43.instancePath.indexOf(instancePath+"/realmRoles") === 0) && (err43.instancePath[instancePath+"/realmRoles".length] === "/")))) && (err43.schemaPath.indexOf("#/properties/realmRoles") === 0)) && (err43.schemaPath["#/properties/realmRoles".length] === "/")){
 emErrs14.push(err43);
 err43.emUsed = true;
 }
 }
 if(emErrs14.length){
-const err44 = {instancePath:instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/roleName/errorMessage",keyword:"errorMessage",params:{errors: emErrs14},message:"must be a role name (a non-empty string)"};
+const err44 = {instancePath:instancePath+"/realmRoles",schemaPath:"#/properties/realmRoles/errorMessage",keyword:"errorMessage",params:{errors: emErrs14},message:"must be an array of role names, e.g. [\"admin\"]"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1242,9 +1296,15 @@ vErrors = emErrs15;
 errors = emErrs15.length;
 }
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/clientRoles/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.clientRoles !== undefined){
+let data7 = data.clientRoles;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key1 in data7){
+const _errs26 = errors;
+const _errs28 = errors;
+const _errs29 = errors;
+if(!(((((((((((((key1 === "__proto__") || (key1 === "constructor")) || (key1 === "prototype")) || (key1 === "hasOwnProperty")) || (key1 === "isPrototypeOf")) || (key1 === "propertyIsEnumerable")) || (key1 === "toString")) || (key1 === "toLocaleString")) || (key1 === "valueOf")) || (key1 === "__defineGetter__")) || (key1 === "__defineSetter__")) || (key1 === "__lookupGetter__")) || (key1 === "__lookupSetter__"))){
+const err46 = {};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1253,55 +1313,76 @@ vErrors.push(err46);
 }
 errors++;
 }
+var valid10 = _errs29 === errors;
+if(valid10){
+const err47 = {instancePath:instancePath+"/clientRoles",schemaPath:"#/definitions/notPrototypeKey/not",keyword:"not",params:{},message:"must NOT be valid",propertyName:key1};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+else {
+errors = _errs28;
+if(vErrors !== null){
+if(_errs28){
+vErrors.length = _errs28;
+}
+else {
+vErrors = null;
+}
+}
+}
 if(errors > 0){
 const emErrs16 = [];
-for(const err47 of vErrors){
-if(((((err47.keyword !== "errorMessage") && (!err47.emUsed)) && ((err47.instancePath === instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")) || ((err47.instancePath.indexOf(instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")) === 0) && (err47.instancePath[instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1").length] === "/")))) && (err47.schemaPath.indexOf("#/properties/clientRoles/additionalProperties") === 0)) && (err47.schemaPath["#/properties/clientRoles/additionalProperties".length] === "/")){
-emErrs16.push(err47);
-err47.emUsed = true;
+for(const err48 of vErrors){
+if(((((err48.keyword !== "errorMessage") && (!err48.emUsed)) && ((err48.instancePath === instancePath+"/clientRoles") || ((err48.instancePath.indexOf(instancePath+"/clientRoles") === 0) && (err48.instancePath[instancePath+"/clientRoles".length] === "/")))) && (err48.schemaPath.indexOf("#/definitions/notPrototypeKey") === 0)) && (err48.schemaPath["#/definitions/notPrototypeKey".length] === "/")){
+emErrs16.push(err48);
+err48.emUsed = true;
 }
 }
 if(emErrs16.length){
-const err48 = {instancePath:instancePath+"/clientRoles/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/clientRoles/additionalProperties/errorMessage",keyword:"errorMessage",params:{errors: emErrs16},message:"must be an array of role names, e.g. [\"viewer\"]"};
+const err49 = {instancePath:instancePath+"/clientRoles",schemaPath:"#/definitions/notPrototypeKey/errorMessage",keyword:"errorMessage",params:{errors: emErrs16},message:"must not be a name of Object.prototype such as \"constructor\" or \"__proto__\" (a look-up would find the prototype's property)",propertyName:key1};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err49];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err49);
 }
 errors++;
 }
 const emErrs17 = [];
-for(const err49 of vErrors){
-if(!err49.emUsed){
-emErrs17.push(err49);
+for(const err50 of vErrors){
+if(!err50.emUsed){
+emErrs17.push(err50);
 }
 }
 vErrors = emErrs17;
 errors = emErrs17.length;
 }
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/clientRoles",schemaPath:"#/properties/clientRoles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var valid8 = _errs26 === errors;
+if(!valid8){
+const err51 = {instancePath:instancePath+"/clientRoles",schemaPath:"#/properties/clientRoles/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
 if(vErrors === null){
-vErrors = [err50];
+vErrors = [err51];
 }
 else {
-vErrors.push(err50);
+vErrors.push(err51);
 }
 errors++;
 }
-if(errors > 0){
-const emErrs18 = [];
-for(const err51 of vErrors){
-if(((((err51.keyword !== "errorMessage") && (!err51.emUsed)) && ((err51.instancePath === instancePath+"/clientRoles") || ((err51.instancePath.indexOf(instancePath+"/clientRoles") === 0) && (err51.instancePath[instancePath+"/clientRoles".length] === "/")))) && (err51.schemaPath.indexOf("#/properties/clientRoles") === 0)) && (err51.schemaPath["#/properties/clientRoles".length] === "/")){
-emErrs18.push(err51);
-err51.emUsed = true;
 }
-}
-if(emErrs18.length){
-const err52 = {instancePath:instancePath+"/clientRoles",schemaPath:"#/properties/clientRoles/errorMessage",keyword:"errorMessage",params:{errors: emErrs18},message:"must map client ids to arrays of role names, e.g. {\"reports\": [\"viewer\"]}"};
+for(const key2 in data7){
+let data8 = data7[key2];
+if(Array.isArray(data8)){
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(typeof data9 === "string"){
+if(!pattern2.test(data9)){
+const err52 = {instancePath:instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/roleName/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1310,32 +1391,27 @@ vErrors.push(err52);
 }
 errors++;
 }
-const emErrs19 = [];
-for(const err53 of vErrors){
-if(!err53.emUsed){
-emErrs19.push(err53);
-}
-}
-vErrors = emErrs19;
-errors = emErrs19.length;
-}
-}
-if(data.acr !== undefined){
-let data10 = data.acr;
-if(typeof data10 === "string"){
-if(!pattern14.test(data10)){
-const err54 = {instancePath:instancePath+"/acr",schemaPath:"#/properties/acr/pattern",keyword:"pattern",params:{pattern: "^[^\\s\"]+$"},message:"must match pattern \""+"^[^\\s\"]+$"+"\""};
-if(vErrors === null){
-vErrors = [err54];
 }
 else {
-vErrors.push(err54);
+const err53 = {instancePath:instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/roleName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
 }
 errors++;
 }
+if(errors > 0){
+const emErrs18 = [];
+for(const err54 of vErrors){
+if(((((err54.keyword !== "errorMessage") && (!err54.emUsed)) && ((err54.instancePath === instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1) || ((err54.instancePath.indexOf(instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1) === 0) && (err54.instancePath[instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1.length] === "/")))) && (err54.schemaPath.indexOf("#/definitions/roleName") === 0)) && (err54.schemaPath["#/definitions/roleName".length] === "/")){
+emErrs18.push(err54);
+err54.emUsed = true;
 }
-else {
-const err55 = {instancePath:instancePath+"/acr",schemaPath:"#/properties/acr/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(emErrs18.length){
+const err55 = {instancePath:instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/roleName/errorMessage",keyword:"errorMessage",params:{errors: emErrs18},message:"must be a role name (a non-empty string)"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1344,16 +1420,19 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(errors > 0){
-const emErrs20 = [];
+const emErrs19 = [];
 for(const err56 of vErrors){
-if(((((err56.keyword !== "errorMessage") && (!err56.emUsed)) && ((err56.instancePath === instancePath+"/acr") || ((err56.instancePath.indexOf(instancePath+"/acr") === 0) && (err56.instancePath[instancePath+"/acr".length] === "/")))) && (err56.schemaPath.indexOf("#/properties/acr") === 0)) && (err56.schemaPath["#/properties/acr".length] === "/")){
-emErrs20.push(err56);
-err56.emUsed = true;
+if(!err56.emUsed){
+emErrs19.push(err56);
 }
 }
-if(emErrs20.length){
-const err57 = {instancePath:instancePath+"/acr",schemaPath:"#/properties/acr/errorMessage",keyword:"errorMessage",params:{errors: emErrs20},message:"must be one ACR value such as \"2\" or \"gold\""};
+vErrors = emErrs19;
+errors = emErrs19.length;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/clientRoles/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1362,10 +1441,28 @@ vErrors.push(err57);
 }
 errors++;
 }
-const emErrs21 = [];
+if(errors > 0){
+const emErrs20 = [];
 for(const err58 of vErrors){
-if(!err58.emUsed){
-emErrs21.push(err58);
+if(((((err58.keyword !== "errorMessage") && (!err58.emUsed)) && ((err58.instancePath === instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")) || ((err58.instancePath.indexOf(instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")) === 0) && (err58.instancePath[instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1").length] === "/")))) && (err58.schemaPath.indexOf("#/properties/clientRoles/additionalProperties") === 0)) && (err58.schemaPath["#/properties/clientRoles/additionalProperties".length] === "/")){
+emErrs20.push(err58);
+err58.emUsed = true;
+}
+}
+if(emErrs20.length){
+const err59 = {instancePath:instancePath+"/clientRoles/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/clientRoles/additionalProperties/errorMessage",keyword:"errorMessage",params:{errors: emErrs20},message:"must be an array of role names, e.g. [\"viewer\"]"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const emErrs21 = [];
+for(const err60 of vErrors){
+if(!err60.emUsed){
+emErrs21.push(err60);
 }
 }
 vErrors = emErrs21;
@@ -1374,12 +1471,103 @@ errors = emErrs21.length;
 }
 }
 else {
-const err59 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err61 = {instancePath:instancePath+"/clientRoles",schemaPath:"#/properties/clientRoles/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err59];
+vErrors = [err61];
 }
 else {
-vErrors.push(err59);
+vErrors.push(err61);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs22 = [];
+for(const err62 of vErrors){
+if(((((err62.keyword !== "errorMessage") && (!err62.emUsed)) && ((err62.instancePath === instancePath+"/clientRoles") || ((err62.instancePath.indexOf(instancePath+"/clientRoles") === 0) && (err62.instancePath[instancePath+"/clientRoles".length] === "/")))) && (err62.schemaPath.indexOf("#/properties/clientRoles") === 0)) && (err62.schemaPath["#/properties/clientRoles".length] === "/")){
+emErrs22.push(err62);
+err62.emUsed = true;
+}
+}
+if(emErrs22.length){
+const err63 = {instancePath:instancePath+"/clientRoles",schemaPath:"#/properties/clientRoles/errorMessage",keyword:"errorMessage",params:{errors: emErrs22},message:"must map client ids to arrays of role names, e.g. {\"reports\": [\"viewer\"]}"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+const emErrs23 = [];
+for(const err64 of vErrors){
+if(!err64.emUsed){
+emErrs23.push(err64);
+}
+}
+vErrors = emErrs23;
+errors = emErrs23.length;
+}
+}
+if(data.acr !== undefined){
+let data10 = data.acr;
+if(typeof data10 === "string"){
+if(!pattern14.test(data10)){
+const err65 = {instancePath:instancePath+"/acr",schemaPath:"#/properties/acr/pattern",keyword:"pattern",params:{pattern: "^[^\\s\"]+$"},message:"must match pattern \""+"^[^\\s\"]+$"+"\""};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/acr",schemaPath:"#/properties/acr/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs24 = [];
+for(const err67 of vErrors){
+if(((((err67.keyword !== "errorMessage") && (!err67.emUsed)) && ((err67.instancePath === instancePath+"/acr") || ((err67.instancePath.indexOf(instancePath+"/acr") === 0) && (err67.instancePath[instancePath+"/acr".length] === "/")))) && (err67.schemaPath.indexOf("#/properties/acr") === 0)) && (err67.schemaPath["#/properties/acr".length] === "/")){
+emErrs24.push(err67);
+err67.emUsed = true;
+}
+}
+if(emErrs24.length){
+const err68 = {instancePath:instancePath+"/acr",schemaPath:"#/properties/acr/errorMessage",keyword:"errorMessage",params:{errors: emErrs24},message:"must be one ACR value such as \"2\" or \"gold\""};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+const emErrs25 = [];
+for(const err69 of vErrors){
+if(!err69.emUsed){
+emErrs25.push(err69);
+}
+}
+vErrors = emErrs25;
+errors = emErrs25.length;
+}
+}
+}
+else {
+const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
 }
 errors++;
 }

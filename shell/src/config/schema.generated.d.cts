@@ -7,6 +7,8 @@ export interface SchemaError {
   readonly keyword: string;
   readonly params: Readonly<Record<string, unknown>>;
   readonly message?: string;
+  /** set when the problem is an object's key (`propertyNames`), not a value */
+  readonly propertyName?: string;
 }
 
 /** A validator compiled from shell/config.schema.json; after a call, `errors` lists the problems (null when valid). */

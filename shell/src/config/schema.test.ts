@@ -32,6 +32,7 @@ test("identityProvider in the schema has exactly auth-lib's session options, and
     timeout: 'optional',
     expiryWarningSeconds: 'optional',
     idleTimeoutMinutes: 'optional',
+    sessionWatchSeconds: 'optional',
   };
   const identityProvider = schema.definitions.identityProvider!;
   expect(Object.keys(identityProvider.properties).sort()).toEqual(Object.keys(options).sort());

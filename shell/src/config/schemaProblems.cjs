@@ -8,7 +8,7 @@
  * @returns {string[]} one sentence per problem, in the order found, without repeats
  */
 function describeSchemaErrors(errors, data, prefix = '') {
-  const sentences = (errors ?? []).map((error) => describe(error, data, prefix));
+  const sentences = (errors ?? []).filter((error) => !onlyAboutKeys(error)).map((error) => describe(error, data, prefix));
   return [...new Set(sentences)];
 }
 
@@ -19,7 +19,9 @@ function describe(error, data, prefix) {
   const { params } = error;
   switch (error.keyword) {
     case 'errorMessage':
-      return `${subject} ${error.message}${got(valueAt(error.instancePath, data))}.`;
+      return typeof error.propertyName === 'string'
+        ? `${subject} has the key ${JSON.stringify(error.propertyName)}, which ${error.message}.`
+        : `${subject} ${error.message}${got(valueAt(error.instancePath, data))}.`;
     case 'required':
       return `${field === '' ? '' : `${field}.`}${String(params.missingProperty)} is missing (see shell/config.schema.json).`;
     case 'additionalProperties':
@@ -31,6 +33,23 @@ function describe(error, data, prefix) {
     default:
       return `${subject} fails the schema's "${error.keyword}" rule (${JSON.stringify(params)}).`;
   }
+}
+
+/**
+ * Whether an error only restates, in an object's general message, a key problem that the key's own
+ * message already names (`propertyNames`).
+ *
+ * @param {import('./schema.generated.cjs').SchemaError} error
+ */
+function onlyAboutKeys(error) {
+  const original = error.params.errors;
+  return (
+    error.keyword === 'errorMessage' &&
+    error.propertyName === undefined &&
+    Array.isArray(original) &&
+    original.length > 0 &&
+    original.every((e) => isObject(e) && e.keyword === 'propertyNames')
+  );
 }
 
 /**
@@ -69,7 +88,8 @@ function segments(pointer) {
 /** An object's field or an array's item; undefined inside anything else. @param {unknown} value @param {string} segment */
 function child(value, segment) {
   if (Array.isArray(value)) return /** @type {unknown} */ (value[Number(segment)]);
-  return isObject(value) ? value[segment] : undefined;
+  // own keys only: a key such as "__proto__" in a hostile config must not walk into the prototype
+  return isObject(value) && Object.hasOwn(value, segment) ? value[segment] : undefined;
 }
 
 /** The offending value, when it is short enough to quote. @param {unknown} value */

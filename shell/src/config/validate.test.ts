@@ -187,3 +187,15 @@ test('the session keys: expiryWarningSeconds and idleTimeoutMinutes pass through
     /expiryWarningSeconds must be a positive number[\s\S]*idleTimeoutMinutes must be a positive number of minutes/,
   );
 });
+
+test('sessionWatchSeconds passes through (0 turns the checks off); a negative or non-number value is named', () => {
+  const base = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
+  for (const sessionWatchSeconds of [0, 20]) {
+    const ok = validateConfig({ identityProvider: { ...base, sessionWatchSeconds }, remotes: [] });
+    expect(ok).toMatchObject({ ok: true, config: { identityProvider: { sessionWatchSeconds } } });
+  }
+  for (const sessionWatchSeconds of [-5, 'fifteen']) {
+    const bad = validateConfig({ identityProvider: { ...base, sessionWatchSeconds }, remotes: [] });
+    expect(!bad.ok && bad.problems.join('\n')).toMatch(/identityProvider\.sessionWatchSeconds must be a number of seconds, 0 or more/);
+  }
+});

@@ -48,6 +48,32 @@ describe('Header', () => {
     expect(screen.getByTestId('user-name').textContent).toBe('Carol Chen');
   });
 
+  it('folds the navigation behind a Menu button that Escape closes, focus back on the button', () => {
+    renderHeader(createTestSession({ user: { username: 'bob' }, realmRoles: ['user'] }));
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(menu.getAttribute('aria-controls')).toBe('gh-nav gh-user');
+    expect(document.getElementById('gh-nav')?.tagName).toBe('NAV');
+    fireEvent.click(menu);
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('banner').className).toContain('gh-open');
+
+    const profile = screen.getByRole('link', { name: 'Profile' });
+    profile.focus();
+    fireEvent.keyDown(profile, { key: 'Escape' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.getByRole('banner').className).not.toContain('gh-open');
+    expect(document.activeElement).toBe(menu);
+  });
+
+  it('closes the menu when the visitor goes to another page', () => {
+    renderHeader(createTestSession({ user: { username: 'bob' }, realmRoles: ['user'] }));
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    fireEvent.click(menu);
+    fireEvent.click(screen.getByRole('link', { name: 'Profile' }));
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+  });
+
   it('signs out to Home', () => {
     const alice = createTestSession({ user: { username: 'alice' }, realmRoles: ['admin'], clientRoles: { reports: ['viewer'] } });
     expect(renderHeader(alice)).toEqual(['Home', 'Profile', 'Admin', 'Reports']);

@@ -10,8 +10,8 @@ export function SignInAgainPage({ title, redirectTo }: { title: string; redirect
     <section className="gh-card gh-notice" role="alert">
       <h1>Sign in again</h1>
       <p>
-        Your sign-in has expired and the identity provider cannot be reached to renew it. Sign in again once it is back to open {title}; you
-        will return to this page.
+        Your sign-in has expired and the sign-in service cannot be reached right now to renew it. Sign in again in a moment to open {title};
+        you will come back to this page.
       </p>
       <button type="button" className="gh-button" onClick={() => void session.login({ redirectTo })}>
         Sign in

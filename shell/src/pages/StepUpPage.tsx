@@ -1,5 +1,6 @@
 import { useAuth } from '@gatehouse/auth-lib';
 import { Link } from 'react-router-dom';
+import { Details } from '../layout/Details';
 
 /**
  * Shown instead of a remote that needs a stronger sign-in than the session has (its `acr` in the
@@ -13,16 +14,18 @@ export function StepUpPage({ title, acr, held }: { title: string; acr: string; h
   return (
     <>
       <h1>Confirm it is you</h1>
-      <p>
-        {title} needs a stronger sign-in (level “{acr}”) than your session has (level “{held ?? 'none'}”). Continue to confirm it is you;
-        you come back here afterwards.
-      </p>
+      <p>{title} asks you to confirm it is you before it opens. Choose Continue to confirm; you will come back here afterwards.</p>
       <button type="button" className="gh-button" onClick={() => void session.login({ acr })}>
         Continue
       </button>
       <p className="gh-muted">
         Or <Link to="/">go to Home</Link>.
       </p>
+      <Details code="step-up">
+        <p>
+          {title} needs acr level “{acr}”; this session has level “{held ?? 'none'}”.
+        </p>
+      </Details>
     </>
   );
 }

@@ -13,7 +13,9 @@ export type RemoteFailureCode =
   /** its code loaded but threw (while starting or rendering) */
   | 'code-failed'
   /** it does not expose the module the registry names, or that module is not a component */
-  | 'no-app';
+  | 'no-app'
+  /** its manifest names code the shell does not run: outside the override allowlist, or computed by a function */
+  | 'code-refused';
 
 /** A remote that failed to load or render; its slot shows `message` and offers a retry. `code` says why (the one
  * discriminator name across Gatehouse's errors, as `AuthError.code`). */

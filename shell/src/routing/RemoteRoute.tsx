@@ -4,6 +4,7 @@ import type { RemoteConfig } from '../config/types';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
 import { SignInAgainPage } from '../pages/SignInAgainPage';
 import { SignInPage } from '../pages/SignInPage';
+import { SignInUnavailablePage } from '../pages/SignInUnavailablePage';
 import { StepUpPage } from '../pages/StepUpPage';
 import { useShell } from '../ShellContext';
 import { RemoteSlot } from '../slots/RemoteSlot';
@@ -19,7 +20,6 @@ import { useTokenRenewal } from './useTokenRenewal';
 export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
   const { registry } = useShell();
   const snapshot = useAuth();
-  const { session } = snapshot;
   const location = useLocation();
   const route = location.pathname + location.search + location.hash;
   const renewal = useTokenRenewal(route);
@@ -32,15 +32,7 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
         </p>
       );
     case 'error':
-      return (
-        <section className="gh-card gh-error" role="alert">
-          <h1>Sign-in unavailable</h1>
-          <p>{snapshot.error?.message ?? 'The identity provider did not answer.'}</p>
-          <button type="button" className="gh-button" onClick={() => void session.retry()}>
-            Retry
-          </button>
-        </section>
-      );
+      return <SignInUnavailablePage />;
     case 'anonymous':
       return <SignInPage title={remote.title} redirectTo={route} automatic={snapshot.signOutReason === null} />;
     case 'authenticated': {

@@ -15,7 +15,8 @@ export function missingRoles(roles: Roles, requirements: Requirements): MissingR
     if (!roles.realmRoles.includes(role)) missing.push({ kind: 'realm', role });
   }
   for (const [client, clientRoles] of Object.entries(requirements.clientRoles)) {
-    const held = roles.clientRoles[client] ?? [];
+    // own keys only: a client id such as "constructor" must not find Object.prototype's
+    const held = Object.hasOwn(roles.clientRoles, client) ? (roles.clientRoles[client] ?? []) : [];
     for (const role of clientRoles) {
       if (!held.includes(role)) missing.push({ kind: 'client', client, role });
     }

@@ -1,6 +1,8 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Details } from '../layout/Details';
 import { classifyFailure } from '../registry/classify';
 import type { RemoteFailureCode, RemoteLoadError } from '../registry/RemoteLoadError';
+import { SLOT_MESSAGES } from './visitorMessages';
 
 interface Props {
   readonly remote: string;
@@ -18,7 +20,9 @@ interface State {
 
 /**
  * Keeps a remote's failure inside its slot: whatever the remote throws while loading or rendering,
- * the slot says which remote failed and why, and offers a retry. The rest of the page keeps working.
+ * the slot says which remote failed in plain words, and offers a retry; the failure code and the technical
+ * message sit behind "Details" (and in the console). The rest of the page keeps working. The slot's heading
+ * is the page's `h1`: the failed remote's own heading is gone with it.
  */
 export class RemoteErrorBoundary extends Component<Props, State> {
   override state: State = { error: null };
@@ -29,8 +33,9 @@ export class RemoteErrorBoundary extends Component<Props, State> {
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     // Not swallowed: the browser console keeps the original error and where it happened.
-    console.error(`Gatehouse: the remote "${this.props.remote}" failed`, error, info.componentStack);
-    this.props.onFailed?.(classifyFailure(this.props.remote, this.props.manifest, 'render', error).code);
+    const failure = classifyFailure(this.props.remote, this.props.manifest, 'render', error);
+    console.error(`Gatehouse: the remote "${this.props.remote}" failed (${failure.code}): ${failure.message}`, error, info.componentStack);
+    this.props.onFailed?.(failure.code);
   }
 
   private readonly retry = () => {
@@ -44,11 +49,14 @@ export class RemoteErrorBoundary extends Component<Props, State> {
     const failure = classifyFailure(this.props.remote, this.props.manifest, 'render', error);
     return (
       <section className="gh-card gh-error" role="alert" data-remote={this.props.remote} data-reason={failure.code}>
-        <h2>{this.props.title} is unavailable</h2>
-        <p>{failure.message}</p>
+        <h1>{this.props.title} is unavailable</h1>
+        <p>{SLOT_MESSAGES[failure.code](this.props.title)}</p>
         <button type="button" className="gh-button" onClick={this.retry}>
           Retry
         </button>
+        <Details code={failure.code}>
+          <p>{failure.message}</p>
+        </Details>
       </section>
     );
   }

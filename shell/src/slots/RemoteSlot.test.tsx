@@ -42,8 +42,16 @@ describe('RemoteSlot', () => {
       </>,
     );
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Reports is unavailable');
-    expect(alert.textContent).toContain('The remote "reports" is not reachable.');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Reports is unavailable');
+    // plain words for the visitor; the code and the technical message behind a closed "Details"
+    expect(alert.querySelector(':scope > p')?.textContent).toBe(
+      'Reports cannot be reached right now. Try again in a moment with Retry; the rest of Gatehouse still works.',
+    );
+    const details = screen.getByTestId('details');
+    expect(details.tagName).toBe('DETAILS');
+    expect(details.hasAttribute('open')).toBe(false);
+    expect(screen.getByTestId('details-code').textContent).toBe('unreachable');
+    expect(details.textContent).toContain('The remote "reports" is not reachable.');
     expect(alert.getAttribute('data-reason')).toBe('unreachable');
     expect(screen.getByText('the rest of the page')).toBeTruthy();
   });

@@ -18,9 +18,15 @@ export function checkConfigFiles(shellDir: string, remoteDir: string): string[] 
 
 function checkFile(file: string, validate: SchemaValidator): string[] {
   if (!existsSync(file)) return [];
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(file));
+  } catch {
+    return [`${file} is not valid UTF-8: save it as UTF-8 (every string in it, too).`];
+  }
   let config: unknown;
   try {
-    config = JSON.parse(readFileSync(file, 'utf8'));
+    config = JSON.parse(text);
   } catch (error) {
     return [`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`];
   }

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { SHARED_PACKAGES, STRICT_PACKAGES } from '@gatehouse/federation';
 import { runContractCheck, type CliIo } from './cli';
 import { formatReport } from './formatReport';
+import { printable } from './net/printable';
+import type { ReadOptions } from './net/readUrl';
 import {
   checkAgainstDeployedShell,
   defaultRemoteManifest,
@@ -23,13 +25,17 @@ Exit code: 0 the remote fits, 1 it does not (each mismatch is named with what to
 
 export interface DeployedShellIo extends CliIo {
   readonly fetchJson?: JsonFetcher;
+  /** Limits of the network reads (default: readUrl's 10 s and 2 MB). */
+  readonly readOptions?: ReadOptions;
 }
 
 /**
  * The \`gatehouse-contract-check\` command: against a deployed shell when --shell is an http(s) URL,
  * otherwise the local check (a shell folder). Resolves to the exit code.
  */
-export async function runContractCheckCli(argv: readonly string[], io: DeployedShellIo): Promise<number> {
+export async function runContractCheckCli(argv: readonly string[], rawIo: DeployedShellIo): Promise<number> {
+  // Names and versions come from servers: nothing they send may drive the terminal.
+  const io: DeployedShellIo = { ...rawIo, out: (t) => rawIo.out(printable(t)), err: (t) => rawIo.err(printable(t)) };
   const shellAt = argv.indexOf('--shell');
   const shell = shellAt >= 0 ? argv[shellAt + 1] : undefined;
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -50,7 +56,7 @@ export async function runContractCheckCli(argv: readonly string[], io: DeployedS
     if (flag === '--manifest') manifestFile = path.resolve(io.cwd, value);
   }
   const base = shell.endsWith('/') ? shell : `${shell}/`;
-  const read = io.fetchJson ?? fetchJson;
+  const read = io.fetchJson ?? ((url: string) => fetchJson(url, io.readOptions));
   try {
     const remote = readRemoteManifest(manifestFile ?? defaultRemoteManifest(remoteDir));
     const shellManifestUrl = new URL('mf-manifest.json', base).href;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import type { ContractReport, Finding, FindingStatus } from './checkContract';
+import { readUrl, type ReadOptions } from './net/readUrl';
 
 /** One entry of an mf-manifest.json `shared` list, as far as the check reads it. */
 export interface ManifestShared {
@@ -27,26 +28,19 @@ export interface RegistryEntry {
 /** How the check reads a URL (injectable for tests); resolves to the parsed JSON body. */
 export type JsonFetcher = (url: string) => Promise<unknown>;
 
-export const fetchJson: JsonFetcher = async (url) => {
-  let response: Response;
-  try {
-    response = await fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store' });
-  } catch (error) {
-    throw new Error(
-      `${url} did not answer (${error instanceof Error ? error.message : String(error)}). Is the shell's address right and reachable from here?`,
-      { cause: error },
-    );
-  }
-  if (!response.ok)
+/** Reads JSON over the bounded reader (time, size, same-origin redirects only); errors say what to check. */
+export async function fetchJson(url: string, options: ReadOptions = {}): Promise<unknown> {
+  const response = await readUrl(url, { ...options, headers: { accept: 'application/json' } });
+  if (response.status < 200 || response.status >= 300)
     throw new Error(
       `${url} answered HTTP ${response.status}. Pass the shell's base address (the folder that serves its index.html and mf-manifest.json).`,
     );
   try {
-    return await response.json();
+    return JSON.parse(response.body) as unknown;
   } catch {
     throw new Error(`${url} did not answer with JSON.`);
   }
-};
+}
 
 /** Parses a federation manifest; throws a message that names the source and what is wrong. */
 export function parseManifest(json: unknown, source: string): FederationManifest {

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import webpack, { type Configuration } from 'webpack';
 import { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY, ROUTER_SUBSET } from './appConfig';
 import { RouterSubsetPlugin } from './routerSubset';
 import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
+import { DEV_SECURITY_HEADERS } from './devSecurityHeaders';
 
 const dir = path.join(__dirname, '..', '..', '..', 'remotes', 'profile');
 const app = defineApp({ name: 'profile', dir, port: 3001, exposes: { './App': './src/App.tsx' } });
@@ -144,7 +146,7 @@ describe('defineApp', () => {
     expect(devServer.historyApiFallback).toBe(true);
     const headers = devServer.headers as (request: { headers: { origin?: string } }) => Record<string, string>;
     // same-site: the shell's <script> loads (no Origin header, another port) pass; other sites' do not
-    const base = { Vary: 'Origin', 'Cross-Origin-Resource-Policy': 'same-site' };
+    const base = { ...DEV_SECURITY_HEADERS, Vary: 'Origin', 'Cross-Origin-Resource-Policy': 'same-site' };
     expect(headers({ headers: { origin: 'http://localhost:3000' } })).toEqual({
       ...base,
       'Access-Control-Allow-Origin': 'http://localhost:3000',
@@ -173,5 +175,12 @@ describe('htmlPage', () => {
     expect(html).not.toMatch(/<script/);
     expect(html).toContain('<title>Profile &#60;dev&#62;</title>');
     expect(html).toContain('<div id="root"></div>');
+  });
+
+  it("links the one stylesheet and an icon of the app's origin (no /favicon.ico request, no 404)", () => {
+    const html = htmlPage('Profile');
+    expect(html).toContain('<link rel="stylesheet" href="/gatehouse.css" />');
+    expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml" />');
+    expect(fs.existsSync(path.join(__dirname, '..', 'assets', 'favicon.svg'))).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
@@ -9,6 +10,7 @@ import { ROUTER_REQUEST, RouterSubsetPlugin } from './routerSubset';
 import { installedVersion, sharedDependencies } from './shared';
 import { RUNS_FROM_SOURCE, siblingModule, SOURCE_CONDITION } from './workspaceSource';
 import { devServerCors, SHELL_DEV_ORIGIN } from './devServerCors';
+import { DEV_SECURITY_HEADERS } from './devSecurityHeaders';
 import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
 
 /** What an app's webpack config says about itself; everything else is common to every Gatehouse app. */
@@ -28,6 +30,12 @@ export interface AppDefinition {
    * (default `http://localhost:3000`) and e.g. a deployed shell that loads it through a per-tab override.
    */
   readonly shellOrigins?: readonly string[];
+  /**
+   * Headers every response of the dev server carries, over DEV_SECURITY_HEADERS (nosniff, Referrer-Policy,
+   * Permissions-Policy and a CSP that blocks framing and `<base>` elsewhere): the shell passes production's
+   * headers, its full Content-Security-Policy included, so a dev-only hole cannot hide behind production's CSP.
+   */
+  readonly pageHeaders?: Readonly<Record<string, string>>;
 }
 
 /** The arguments webpack-cli passes to a config function (`--mode`). */
@@ -197,13 +205,21 @@ export function defineApp(app: AppDefinition) {
         historyApiFallback: true,
         hot: true,
         // The shell (another origin) fetches this app's manifest and chunks; no other origin may read them.
-        headers: devServerCors(app.shellOrigins ?? [SHELL_DEV_ORIGIN]),
+        // Every page also gets production's security headers (frame-ancestors, base-uri, …).
+        headers: withPageHeaders({ ...DEV_SECURITY_HEADERS, ...app.pageHeaders }, devServerCors(app.shellOrigins ?? [SHELL_DEV_ORIGIN])),
         static: { directory: path.join(app.dir, 'public'), watch: true },
         // Errors of a remote are shown in its slot; an overlay over the whole page would hide that.
         client: { overlay: { errors: true, warnings: false, runtimeErrors: false } },
       },
     };
   };
+}
+
+function withPageHeaders(
+  page: Readonly<Record<string, string>>,
+  cors: (request: IncomingMessage) => Record<string, string>,
+): (request: IncomingMessage) => Record<string, string> {
+  return (request) => ({ ...page, ...cors(request) });
 }
 
 function isRouterModule(resource: string | undefined): boolean {
@@ -218,7 +234,7 @@ export function htmlPage(title: string): string {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${escapeHtml(title)}</title>
-    <link rel="icon" href="data:," />
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
     <link rel="stylesheet" href="/${STYLESHEET}" />
   </head>
   <body>

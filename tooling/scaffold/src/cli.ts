@@ -78,14 +78,13 @@ Next:
 /** `--outside <dir>`: a remote in its own repository; nothing in this checkout changes. */
 function writeOutside(options: NewRemoteOptions, root: string, io: CliIo): number {
   const dir = path.resolve(io.cwd, options.outside ?? '.');
-  const port = options.port !== null ? Number(options.port) : undefined;
   const result = newOutsideRemote(
     {
       name: options.name ?? '',
       dir,
       title: options.title ?? undefined,
       route: options.route ?? undefined,
-      port,
+      port: options.port ?? undefined,
       packages: options.packages !== null ? path.resolve(io.cwd, options.packages) : undefined,
       shellUrl: options.shellUrl ?? undefined,
     },

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { REMOTE_NAME, titleOf } from './plan';
+import { REMOTE_NAME, RESERVED, titleOf } from './plan';
 import { seedLockfile } from './seedLockfile';
 import { renderTemplate, TEMPLATE_DIR } from './template';
+import { parsePort, routeProblem, shellUrlProblem, titleProblem } from './values';
 import { readWorkspace } from './workspace';
 
 /** The files a remote in its own repository has on top of (or instead of) the in-repository template. */
@@ -17,7 +18,8 @@ export interface OutsideOptions {
   readonly dir: string;
   readonly title?: string | undefined;
   readonly route?: string | undefined;
-  readonly port?: number | undefined;
+  /** as typed (`--port`), or a number */
+  readonly port?: number | string | undefined;
   /** a folder of `npm pack` tarballs to depend on (`file:`), instead of the published versions */
   readonly packages?: string | undefined;
   /** the deployed shell the CI's contract check runs against */
@@ -37,6 +39,19 @@ export function newOutsideRemote(options: OutsideOptions, root: string): Outside
   const problems: string[] = [];
   if (!REMOTE_NAME.test(options.name))
     problems.push(`"${options.name}" is not a valid remote name: lower-case letters, digits and _ (e.g. "billing").`);
+  else if (RESERVED.has(options.name)) problems.push(`"${options.name}" is reserved; choose another name.`);
+  // the same checks as inside the repository: each value lands in generated code or a command line
+  const title = options.title ?? titleOf(options.name);
+  const route = options.route ?? `/${options.name.replace(/_/g, '-')}`;
+  const port = options.port === undefined ? { port: 3004 } : parsePort(String(options.port));
+  for (const problem of [
+    titleProblem(title),
+    routeProblem(route),
+    'problem' in port ? port.problem : null,
+    options.shellUrl === undefined ? null : shellUrlProblem(options.shellUrl),
+  ]) {
+    if (problem) problems.push(problem);
+  }
   if (fs.existsSync(options.dir) && fs.readdirSync(options.dir).length > 0)
     problems.push(`${options.dir} exists and is not empty; name a new folder.`);
   let gatehouse: Record<string, string> = {};
@@ -45,17 +60,16 @@ export function newOutsideRemote(options: OutsideOptions, root: string): Outside
   } catch (error) {
     problems.push(error instanceof Error ? error.message : String(error));
   }
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0 || 'problem' in port) return { ok: false, problems };
 
   const workspace = readWorkspace(root);
   const { identityProvider } = workspace.registry;
-  const title = options.title ?? titleOf(options.name);
   const values: Record<string, string | number> = {
     name: options.name,
     packageName: `${options.name.replace(/_/g, '-')}-remote`,
     title,
-    route: options.route ?? `/${options.name.replace(/_/g, '-')}`,
-    port: options.port ?? 3004,
+    route,
+    port: port.port,
     identityProviderUrl: identityProvider.url,
     realm: identityProvider.realm,
     clientId: identityProvider.clientId,

@@ -1,4 +1,5 @@
 import type { NewRemoteOptions } from './options';
+import { parseClientRole, parsePort, routeProblem, titleProblem } from './values';
 import type { Workspace } from './workspace';
 
 /** Everything about the new remote, validated against the repository; nothing is written yet. */
@@ -17,11 +18,8 @@ export type PortProbe = (port: number) => Promise<boolean>;
 
 /** The federation name becomes a JavaScript global and the package and folder name: one word, lower case. */
 export const REMOTE_NAME = /^[a-z][a-z0-9_]*$/;
-/** The shell's own rule for routes (shell/src/config/validate.ts). */
-const ROUTE = /^(\/[A-Za-z0-9._~-]+)+$/;
-/** Titles go into TypeScript string literals and JSX text of the template: no quotes, braces or tags. */
-const TITLE = /^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u;
-const RESERVED = new Set(['shell', 'gatehouse_shell', 'node_modules', 'auth', 'remote', 'remotes']);
+// names of Object.prototype are refused by the shell's schema (a look-up would find the prototype's property)
+export const RESERVED = new Set(['shell', 'gatehouse_shell', 'node_modules', 'auth', 'remote', 'remotes', 'constructor', 'prototype']);
 export const FIRST_PORT = 3004;
 export const LAST_PORT = 3099;
 
@@ -52,9 +50,9 @@ export async function planRemote(
     problems.push(`The registry (shell/public/config.json) already has a remote named "${name}".`);
 
   const route = options.route ?? `/${name.replace(/_/g, '-')}`;
-  if (options.route !== null && !ROUTE.test(route)) {
-    problems.push(`--route "${route}" is not a route: use a path such as "/billing" (not "/", no trailing slash).`);
-  } else if (name !== '') {
+  const badRoute = options.route !== null ? routeProblem(route) : null;
+  if (badRoute) problems.push(badRoute);
+  else if (name !== '') {
     for (const remote of workspace.remotes) {
       if (remote.route === null) continue;
       if (remote.route === route) problems.push(`The route ${route} is taken by the remote "${remote.name}"; pick another with --route.`);
@@ -65,7 +63,8 @@ export async function planRemote(
   }
 
   const title = options.title ?? titleOf(name);
-  if (name !== '' && !TITLE.test(title)) problems.push(`--title "${title}": use letters, digits, spaces, ".", "_" and "-" only.`);
+  const badTitle = name !== '' ? titleProblem(title) : null;
+  if (badTitle) problems.push(badTitle);
 
   const realmRoles = [...new Set(options.realmRoles)];
   for (const role of realmRoles) {
@@ -77,19 +76,9 @@ export async function planRemote(
   }
   const clientRoles: Record<string, string[]> = {};
   for (const spec of options.clientRoles) {
-    const [client, role, ...rest] = spec.split(':');
-    if (!client || !role || rest.length > 0) {
-      problems.push(`--client-role "${spec}" must be client:role, e.g. reports:viewer.`);
-      continue;
-    }
-    const known = workspace.realm.clientRoles[client];
-    if (!known)
-      problems.push(
-        `The demo realm has no roles for a client "${client}" (clients with roles: ${Object.keys(workspace.realm.clientRoles).join(', ') || 'none'}).`,
-      );
-    else if (!known.includes(role))
-      problems.push(`The client "${client}" has no role "${role}" in the demo realm (it has: ${known.join(', ')}).`);
-    else if (!(clientRoles[client] ??= []).includes(role)) clientRoles[client]!.push(role);
+    const parsed = parseClientRole(spec, workspace.realm.clientRoles);
+    if ('problem' in parsed) problems.push(parsed.problem);
+    else if (!(clientRoles[parsed.client] ??= []).includes(parsed.role)) clientRoles[parsed.client]!.push(parsed.role);
   }
 
   const clientId = workspace.registry.identityProvider.clientId;
@@ -111,11 +100,12 @@ async function choosePort(
   problems: string[],
 ): Promise<number | null> {
   if (requested !== null) {
-    const port = Number(requested);
-    if (!/^\d+$/.test(requested) || port < 1024 || port > 65535) {
-      problems.push(`--port ${requested} is not a port: use a number from 1024 to 65535.`);
+    const parsed = parsePort(requested);
+    if ('problem' in parsed) {
+      problems.push(parsed.problem);
       return null;
     }
+    const { port } = parsed;
     const owner = workspace.remotes.find((r) => r.port === port);
     if (owner)
       problems.push(`Port ${port} is taken by the remote "${owner.name}"; pick another with --port, or leave it out to get a free one.`);

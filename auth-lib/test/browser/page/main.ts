@@ -5,6 +5,11 @@ export interface TestPageHandle {
   session: Session;
   events: SessionEvent[];
   snapshot(): SessionSnapshot;
+  /**
+   * the address as the page read it when it loaded, before keycloak-js removed a callback from the address
+   * bar: what a router that listens only to its own navigation still holds
+   */
+  addressAtLoad: string;
 }
 
 declare global {
@@ -12,6 +17,8 @@ declare global {
     gatehouse?: TestPageHandle;
   }
 }
+
+const addressAtLoad = `${location.pathname}${location.search}${location.hash}`;
 
 async function main(): Promise<void> {
   const config = (await (await fetch('/config.json')).json()) as SessionConfig;
@@ -22,7 +29,7 @@ async function main(): Promise<void> {
   session.subscribe(() => {
     status.textContent = session.getSnapshot().status;
   });
-  window.gatehouse = { session, events, snapshot: () => session.getSnapshot() };
+  window.gatehouse = { session, events, snapshot: () => session.getSnapshot(), addressAtLoad };
   status.textContent = (await session.ready()).status;
 }
 

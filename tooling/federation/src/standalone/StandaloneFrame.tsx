@@ -25,10 +25,20 @@ export function StandaloneFrame({ title, children }: { title: string; children: 
   else if (snapshot.status === 'error') {
     body = (
       <section className="gh-card gh-error" role="alert">
-        <p>{snapshot.error?.message ?? 'The identity provider did not answer.'}</p>
+        <h1>Sign-in unavailable</h1>
+        <p>The sign-in service is not answering right now. Try again in a moment with Retry.</p>
         <button type="button" className="gh-button" onClick={() => void session.retry()}>
           Retry
         </button>
+        {snapshot.error ? (
+          <details className="gh-details">
+            <summary>Details</summary>
+            <p>
+              Code: <code>{snapshot.error.code}</code>
+            </p>
+            <p>{snapshot.error.message}</p>
+          </details>
+        ) : null}
       </section>
     );
   } else {

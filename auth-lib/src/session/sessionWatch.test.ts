@@ -1,0 +1,187 @@
+import type { SessionEvent } from '../types';
+import type { FakeKeycloak } from '../test-support/fakeKeycloak';
+import { browser, flush, sessionWithFake } from '../test-support/sessions';
+import type { PageVisibility } from './tabVisibility';
+
+beforeEach(() => jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') }));
+afterEach(() => {
+  jest.useRealTimers();
+  jest.restoreAllMocks();
+});
+
+const PROVIDER = 'http://localhost:8080';
+
+/** A tab's window, where the provider's third-party-cookie check posts its answer. */
+function providerFrames() {
+  const target = new EventTarget();
+  return {
+    window: target as unknown as Pick<Window, 'addEventListener'>,
+    /** what keycloak-js's hidden check frame posts in a browser that blocks third-party cookies */
+    cookiesBlocked: () => target.dispatchEvent(new MessageEvent('message', { origin: PROVIDER, data: 'unsupported' })),
+  };
+}
+
+function pageVisibility(visible = true) {
+  const listeners: ((visible: boolean) => void)[] = [];
+  const page: PageVisibility = { visible: () => visible, onChange: (listener) => void listeners.push(listener) };
+  return {
+    page,
+    set: (next: boolean) => {
+      visible = next;
+      for (const listener of listeners) listener(next);
+    },
+  };
+}
+
+/** `count` signed-in tabs of one browser whose provider check answers `unsupported`. */
+async function blockedTabs(count: number, configure: (kc: FakeKeycloak) => void = () => undefined) {
+  const b = browser();
+  const tabs = [];
+  for (let i = 0; i < count; i += 1) {
+    const frames = providerFrames();
+    const visibility = pageVisibility();
+    const tab = await b.open(configure, { window: frames.window, visibility: visibility.page, development: false });
+    const events: SessionEvent[] = [];
+    tab.session.on((event) => events.push(event));
+    frames.cookiesBlocked();
+    tabs.push({ ...tab, visibility, events });
+  }
+  await flush();
+  const userInfoCalls = () => b.tabs.flatMap((t) => t.instances).reduce((sum, kc) => sum + kc.userInfoCalls, 0);
+  const networkRefreshes = () => b.tabs.flatMap((t) => t.instances).reduce((sum, kc) => sum + kc.networkRefreshes, 0);
+  const endAtProvider = () => {
+    for (const kc of b.tabs.flatMap((t) => t.instances)) {
+      kc.userInfoOutcome = 'ended';
+      kc.refreshOutcome = 'refused';
+    }
+  };
+  /** what the browser sent the provider for its checks: user-info requests and refresh grants */
+  const providerRequests = () => userInfoCalls() + networkRefreshes();
+  return { tabs, userInfoCalls, networkRefreshes, providerRequests, endAtProvider };
+}
+
+describe('the snapshot and the event say how the session is watched', () => {
+  test("'frame' while keycloak-js's login-status frame runs; 'refresh' once the cookie check answers unsupported", async () => {
+    const frames = providerFrames();
+    const { session } = sessionWithFake(() => undefined, { window: frames.window, development: false });
+    await session.ready();
+    const events: SessionEvent[] = [];
+    session.on((event) => events.push(event));
+    expect(session.getSnapshot().sessionWatch).toBe('frame');
+
+    frames.cookiesBlocked();
+    frames.cookiesBlocked();
+
+    expect(session.getSnapshot().sessionWatch).toBe('refresh');
+    expect(events).toEqual([{ type: 'sessionWatchChanged', watch: 'refresh' }]);
+  });
+
+  test("'none' when the checks are turned off (sessionWatchSeconds: 0); an answer from another origin changes nothing", async () => {
+    const frames = providerFrames();
+    const { session, kc } = sessionWithFake(() => undefined, { window: frames.window, development: false }, { sessionWatchSeconds: 0 });
+    await session.ready();
+    (frames.window as unknown as EventTarget).dispatchEvent(
+      new MessageEvent('message', { origin: 'http://evil.test', data: 'unsupported' }),
+    );
+    expect(session.getSnapshot().sessionWatch).toBe('frame');
+
+    frames.cookiesBlocked();
+    await jest.advanceTimersByTimeAsync(120_000);
+
+    expect(session.getSnapshot().sessionWatch).toBe('none');
+    expect(kc().userInfoCalls).toBe(0);
+  });
+
+  test('in development the console says why and what to do (put the provider on the same site or proxy it)', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const frames = providerFrames();
+    const { session } = sessionWithFake(() => undefined, { window: frames.window, development: true });
+    await session.ready();
+
+    frames.cookiesBlocked();
+
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toMatch(
+      /blocks the identity provider's cookies.*every 15 s.*put the provider on this site.*or proxy it under/,
+    );
+  });
+});
+
+describe('without the frame, the leading tab asks the provider for the whole browser', () => {
+  test('one user-info request per check across three tabs, every 15 s', async () => {
+    const { userInfoCalls, providerRequests } = await blockedTabs(3);
+
+    await jest.advanceTimersByTimeAsync(15_000);
+    expect(providerRequests()).toBe(1);
+    await jest.advanceTimersByTimeAsync(30_000);
+    expect(providerRequests()).toBe(3);
+    expect(userInfoCalls()).toBe(3); // the 60 s tokens were valid at every check: no refresh needed
+  });
+
+  test('a session ended at the provider signs every tab out as session-ended at the next check', async () => {
+    const { tabs, endAtProvider } = await blockedTabs(3);
+    endAtProvider();
+
+    await jest.advanceTimersByTimeAsync(15_000);
+
+    for (const tab of tabs) {
+      expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
+      expect(tab.events).toContainEqual({ type: 'signedOut', reason: 'session-ended' });
+    }
+  });
+
+  test('with an expired access token the check is the refresh (shared with every tab); a refused one is session-ended too', async () => {
+    const { tabs, userInfoCalls, networkRefreshes, endAtProvider } = await blockedTabs(2, (kc) => (kc.tokenLifespanSeconds = 10));
+
+    await jest.advanceTimersByTimeAsync(15_000);
+    expect([userInfoCalls(), networkRefreshes()]).toEqual([0, 1]);
+    expect(tabs[1]!.kc().token).toBe(tabs[0]!.kc().token);
+
+    endAtProvider();
+    await jest.advanceTimersByTimeAsync(15_000); // the refreshed token has 10 s: expired again
+
+    expect(networkRefreshes()).toBe(2);
+    for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
+  });
+
+  test('a check that gets no answer keeps the session', async () => {
+    const { tabs } = await blockedTabs(2, (kc) => (kc.userInfoOutcome = 'network-error'));
+    await jest.advanceTimersByTimeAsync(45_000);
+    for (const tab of tabs) expect(tab.session.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('paused while every tab is hidden; runs at once when one becomes visible', async () => {
+    const { tabs, providerRequests } = await blockedTabs(3);
+    for (const tab of tabs) tab.visibility.set(false);
+
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(providerRequests()).toBe(0);
+
+    tabs[2]!.visibility.set(true); // a follower
+    await flush();
+    expect(providerRequests()).toBe(1);
+
+    // switching between tabs within the interval asks nothing more
+    tabs[2]!.visibility.set(false);
+    tabs[1]!.visibility.set(true);
+    await flush();
+    expect(providerRequests()).toBe(1);
+  });
+
+  test('one hidden tab and one visible: the checks go on', async () => {
+    const { tabs, providerRequests } = await blockedTabs(2);
+    tabs[0]!.visibility.set(false); // the leader is hidden, a follower is visible
+
+    await jest.advanceTimersByTimeAsync(30_000);
+
+    expect(providerRequests()).toBe(2);
+  });
+
+  test('with the frame running, nothing is asked on a timer', async () => {
+    const b = browser();
+    const tab = await b.open(() => undefined, { window: providerFrames().window, development: false });
+    await jest.advanceTimersByTimeAsync(120_000);
+    expect(tab.kc().userInfoCalls).toBe(0);
+    expect(tab.session.getSnapshot().sessionWatch).toBe('frame');
+  });
+});

@@ -1,0 +1,126 @@
+import type { SessionEvent, SessionWatch as SessionWatchMode } from '../types';
+import type { FrameAvailability } from './frameAvailability';
+import type { CheckOutcome } from './providerCheck';
+import { TabVisibility, type PageVisibility } from './tabVisibility';
+
+/** What the watch needs from its tab's session. */
+export interface WatchHost {
+  isSignedIn(): boolean;
+  /** whether this tab is the one that asks the provider for the browser (the refresh leader) */
+  isLeader(): boolean;
+  /** one question to the provider (providerCheck.ts) */
+  check(): Promise<CheckOutcome>;
+  /** the provider says the session ended: sign this tab out as `session-ended` and tell the others */
+  ended(): void;
+  /** another tab's check found the session ended: sign this tab out as `session-ended` */
+  endedElsewhere(): void;
+  /** a message to the other tabs (no token in it) */
+  send(message: { type: string } & Record<string, unknown>): void;
+  readWatch(): SessionWatchMode;
+  writeWatch(watch: SessionWatchMode): void;
+  emit(event: SessionEvent): void;
+}
+
+/**
+ * Notices a session ended at the provider when keycloak-js's login-status frame cannot run (third-party
+ * cookies blocked): every `intervalSeconds` the leading tab asks the provider once for the whole browser,
+ * only while some tab of the browser is visible; a check that fell due while all were hidden runs as soon
+ * as one becomes visible. Every tab keeps the timer, the visibility of the others and the time of the last
+ * check, so a tab that takes the lead over carries on. Also owns the snapshot's `sessionWatch` and its event.
+ */
+export class SessionWatch {
+  private announced: SessionWatchMode = 'frame';
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastCheckAt = 0;
+  private checking = false;
+  private readonly visibility: TabVisibility;
+
+  constructor(
+    private readonly host: WatchHost,
+    private readonly frame: FrameAvailability,
+    private readonly intervalSeconds: number,
+    page: PageVisibility | null,
+  ) {
+    this.visibility = new TabVisibility(
+      page,
+      (message) => host.send(message),
+      () => this.someTabVisible(),
+    );
+    frame.onUnavailable(() => this.sync());
+    this.sync();
+  }
+
+  /** `frame` while keycloak-js's frame can run; else `refresh`, or `none` when the checks are turned off. */
+  get mode(): SessionWatchMode {
+    if (this.frame.available) return 'frame';
+    return this.intervalSeconds > 0 ? 'refresh' : 'none';
+  }
+
+  /** Whether this tab is asking the provider right now (a refusal then means the session ended). */
+  get inCheck(): boolean {
+    return this.checking;
+  }
+
+  /** Puts the mode into the snapshot (a new snapshot, e.g. after retry(), starts from the default). */
+  sync(): void {
+    const mode = this.mode;
+    const changed = mode !== this.announced;
+    this.announced = mode;
+    if (this.host.readWatch() !== mode) this.host.writeWatch(mode);
+    if (!changed) return;
+    this.host.emit({ type: 'sessionWatchChanged', watch: mode });
+    if (mode === 'refresh') this.start();
+  }
+
+  /** Messages of the other tabs' watches. */
+  receive(message: { type: string } & Record<string, unknown>): void {
+    if (message.type === 'watch-session-ended') this.host.endedElsewhere();
+    else if (message.type === 'watch-visibility') this.visibility.receive(message);
+    else if (message.type === 'watch-checked' && typeof message.at === 'number') this.lastCheckAt = Math.max(this.lastCheckAt, message.at);
+  }
+
+  /** This tab's check refreshed and the provider refused: the session ended (in every tab). */
+  sessionEnded(): void {
+    this.host.ended();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private start(): void {
+    this.lastCheckAt = Date.now();
+    this.visibility.announce(true);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.stop();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.visibility.anyVisible()) void this.checkNow();
+      this.schedule();
+    }, this.intervalSeconds * 1000);
+  }
+
+  private someTabVisible(): void {
+    if (this.announced !== 'refresh' || Date.now() - this.lastCheckAt < this.intervalSeconds * 1000) return;
+    void this.checkNow();
+    this.schedule();
+  }
+
+  private async checkNow(): Promise<void> {
+    if (this.checking || !this.host.isLeader() || !this.host.isSignedIn()) return;
+    this.checking = true;
+    const at = Date.now();
+    this.lastCheckAt = at;
+    try {
+      const outcome = await this.host.check();
+      if (outcome === 'ended') this.host.ended();
+      else if (outcome === 'alive') this.host.send({ type: 'watch-checked', at });
+    } finally {
+      this.checking = false;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { isDevelopment } from '../authFetch';
+import type { ResolvedConfig } from './config';
+import type { SessionDependencies } from './dependencies';
+import { FrameAvailability, frameUnavailableMessage } from './frameAvailability';
+import type { KeycloakLike } from './keycloak';
+import { askProvider } from './providerCheck';
+import { SessionWatch } from './sessionWatch';
+import type { EventEmitter, SnapshotStore } from './store';
+import type { TabCoordinator } from './tabCoordinator';
+import { defaultPageVisibility } from './tabVisibility';
+
+/** The parts of a KeycloakSession its watch works with. */
+export interface WatchedSession {
+  readonly config: ResolvedConfig;
+  readonly origin: string;
+  /** `window`: where the provider's frames post their answers (the third-party-cookie check's among them) */
+  readonly deps: Pick<SessionDependencies, 'development' | 'visibility' | 'window'>;
+  readonly store: SnapshotStore;
+  readonly events: EventEmitter;
+  readonly tabs: TabCoordinator | null;
+  keycloak(): KeycloakLike | null;
+  /** the page's token, refreshed through the leading tab when it is due */
+  getToken(): Promise<unknown>;
+  /** signs this tab out as `session-ended` and drops the tokens */
+  endAndDrop(): void;
+}
+
+/**
+ * Builds the session's watch: knows when keycloak-js's frame is unavailable (and says what to do about it
+ * in development), and then asks the provider from the leading tab (sessionWatch.ts, providerCheck.ts).
+ */
+export function watchSession(session: WatchedSession): SessionWatch {
+  const { config, store, tabs } = session;
+  const frame = new FrameAvailability(session.deps.window === undefined ? globalThis.window : session.deps.window, config.url);
+  if (session.deps.development ?? isDevelopment()) {
+    frame.onUnavailable(() => console.warn(frameUnavailableMessage(config, session.origin)));
+  }
+  const isSignedIn = () => store.get().status === 'authenticated';
+  const visibility = session.deps.visibility === undefined ? defaultPageVisibility() : session.deps.visibility;
+  return new SessionWatch(
+    {
+      isSignedIn,
+      isLeader: () => tabs?.isLeader ?? true,
+      check: async () => {
+        const kc = session.keycloak();
+        return kc ? askProvider(kc, config, () => session.getToken(), isSignedIn) : 'unknown';
+      },
+      ended: () => {
+        if (!isSignedIn()) return;
+        session.endAndDrop();
+        tabs?.send({ type: 'watch-session-ended' });
+      },
+      endedElsewhere: () => session.endAndDrop(),
+      send: (message) => tabs?.send(message),
+      readWatch: () => store.get().sessionWatch,
+      writeWatch: (sessionWatch) => store.set({ sessionWatch }),
+      emit: (event) => session.events.emit(event),
+    },
+    frame,
+    config.sessionWatchSeconds,
+    visibility,
+  );
+}

@@ -1,0 +1,103 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { endSessionsOf } from '@gatehouse/testkit/admin';
+import { expect, signIn, status, test } from './support/fixtures';
+import { openSignedInTabs } from './support/tabs';
+import { answerThirdPartyCookiesUnsupported } from './support/thirdPartyCookies';
+
+// The bound the platform promises for noticing a session ended at the provider without the frame
+// (decisions/0029), with the default check every 15 s.
+const NOTICED_WITHIN_MS = 30_000;
+const CHECK_INTERVAL_MS = 15_000;
+
+/** Times (ms since `since`) of the requests with which any tab asks the provider whether the session lives. */
+function watchSessionChecks(context: BrowserContext, realmUrl: string, since: number): number[] {
+  const at: number[] = [];
+  context.on('request', (request) => {
+    if (request.method() === 'OPTIONS') return;
+    const url = request.url();
+    const userInfo = url === `${realmUrl}/protocol/openid-connect/userinfo`;
+    const refresh = url === `${realmUrl}/protocol/openid-connect/token` && (request.postData() ?? '').includes('grant_type=refresh_token');
+    if (userInfo || refresh) at.push(Date.now() - since);
+  });
+  return at;
+}
+
+async function openThreeIdleTabs(page: Page, context: BrowserContext, app: Parameters<typeof signIn>[1]): Promise<Page[]> {
+  await signIn(page, app);
+  const tabs = [page, ...(await openSignedInTabs(context, app, 2))];
+  for (const tab of tabs) {
+    await expect.poll(() => tab.evaluate(() => window.gatehouse!.snapshot().sessionWatch)).toBe('refresh');
+    expect(await tab.evaluate(() => window.gatehouse!.events.filter((e) => e.type === 'sessionWatchChanged'))).toEqual([
+      { type: 'sessionWatchChanged', watch: 'refresh' },
+    ]);
+  }
+  return tabs;
+}
+
+/** Revokes alice's sessions and waits until every tab is signed out; returns how long that took. */
+async function revokeAndWait(tabs: Page[], idpUrl: string, realm: string): Promise<number> {
+  const revokedAt = Date.now();
+  await endSessionsOf(idpUrl, realm, 'alice');
+  for (const tab of tabs) {
+    await expect.poll(() => status(tab), { timeout: NOTICED_WITHIN_MS - (Date.now() - revokedAt), intervals: [100] }).toBe('anonymous');
+  }
+  const noticedAfter = Date.now() - revokedAt;
+  for (const tab of tabs) expect(await tab.evaluate(() => window.gatehouse!.snapshot().signOutReason)).toBe('session-ended');
+  test.info().annotations.push({ type: 'noticed after (ms)', description: String(noticedAfter) });
+  return noticedAfter;
+}
+
+/** One request per check for the whole browser: consecutive requests are a check interval apart, never one per tab. */
+function expectOneRequestPerCheck(checks: number[]): void {
+  expect(checks.length).toBeGreaterThan(0);
+  const gaps = checks.slice(1).map((at, i) => at - checks[i]!);
+  expect(gaps.filter((gap) => gap < CHECK_INTERVAL_MS / 2)).toEqual([]);
+  test.info().annotations.push({ type: 'check requests (ms after the tabs were idle)', description: checks.join(', ') });
+}
+
+test.beforeEach(async ({ context, idp }) => {
+  await answerThirdPartyCookiesUnsupported(context, idp.url);
+});
+
+test('three idle tabs without the frame notice an admin revocation within 30 s, with one user-info request per check', async ({
+  page,
+  context,
+  app,
+  idp,
+  realm,
+}) => {
+  const warnings: string[] = [];
+  context.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
+  const tabs = await openThreeIdleTabs(page, context, app);
+  // the test page is a development build: the console says what happened and what to do
+  expect(warnings.filter((text) => /blocks the identity provider's cookies/.test(text))[0]).toMatch(
+    /proxy it under http:\/\/localhost:\d+/,
+  );
+  expect(warnings.join('\n')).not.toMatch(/eyJ/);
+  const checks = watchSessionChecks(context, `${idp.url}/realms/${realm}`, Date.now());
+  // let the watch run while the session lives: its checks must not disturb it
+  await expect.poll(() => checks.length, { timeout: CHECK_INTERVAL_MS + 5_000 }).toBeGreaterThan(0);
+  for (const tab of tabs) expect(await status(tab)).toBe('authenticated');
+
+  await revokeAndWait(tabs, idp.url, realm);
+
+  expectOneRequestPerCheck(checks);
+});
+
+test.describe('with access tokens shorter than the check interval', () => {
+  test.use({ tokenLifespan: 10 });
+
+  test('the check is the shared refresh; a refused one signs every tab out within 30 s', async ({ page, context, app, idp, realm }) => {
+    const tabs = await openThreeIdleTabs(page, context, app);
+    const checks = watchSessionChecks(context, `${idp.url}/realms/${realm}`, Date.now());
+    await expect.poll(() => checks.length, { timeout: CHECK_INTERVAL_MS + 5_000 }).toBeGreaterThan(0);
+    const tokens = await Promise.all(tabs.map((tab) => tab.evaluate(() => window.gatehouse!.snapshot().tokenExpiresAt)));
+    expect(new Set(tokens).size).toBe(1); // the leader's refresh reached every tab
+
+    await revokeAndWait(tabs, idp.url, realm);
+
+    expectOneRequestPerCheck(checks);
+  });
+});

@@ -1,0 +1,20 @@
+import { expect, test } from '../support/fixtures';
+import { msUntilSessionEndIsNoticed, openSignedIn, recordTelemetry, sessionWatch } from '../support/flows';
+
+// The bound of issue 19 for a provider on another site: with third-party cookies allowed the login-status
+// frame notices within one 5 s check; blocked, the frame cannot read the provider's cookie and the session is
+// watched through the refresh grant instead.
+const NOTICED_WITHIN_MS = 30_000;
+
+test('a session ended at the provider is noticed by an idle page within 30 s', async ({
+  page,
+  topology,
+  realm,
+  thirdPartyCookies,
+}, testInfo) => {
+  await recordTelemetry(page);
+  await openSignedIn(page, topology, '/profile', 'Profile');
+  await expect.poll(() => sessionWatch(page)).toBe(thirdPartyCookies === 'allowed' ? 'frame' : 'refresh');
+
+  await msUntilSessionEndIsNoticed(page, () => realm.logout('alice'), NOTICED_WITHIN_MS, testInfo);
+});

@@ -1,0 +1,138 @@
+import { expect, test as base, chromium, type BrowserContext, type Page } from '@playwright/test';
+import { signInAsAdmin } from '@gatehouse/testkit/admin';
+import { CHROMIUM_ARGS, chromiumLaunchOptions } from '@gatehouse/testkit/chromium';
+import { testRealm } from '@gatehouse/dev-idp/test-realm';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HOSTS, suiteState, type IdentityProviderSite, type ThirdPartyCookies } from './sites';
+import { startHttpsTopology, type HttpsTopology } from './topology';
+
+/** Lifespans (seconds) a spec shortens in its realm; absent ones keep testRealm()'s. */
+export interface Lifespans {
+  accessTokenLifespan?: number;
+  ssoSessionIdleTimeout?: number;
+  ssoSessionMaxLifespan?: number;
+}
+
+/** The realm a test signs in to: made for it through the admin API, deleted after it. */
+export interface HttpsRealm {
+  readonly name: string;
+  /** ends every session of `username` at the provider, as an administrator's "Sign out" does */
+  logout(username: string): Promise<void>;
+}
+
+interface TestFixtures {
+  lifespans: Lifespans;
+  realm: HttpsRealm;
+}
+
+interface WorkerFixtures {
+  thirdPartyCookies: ThirdPartyCookies;
+  identityProviderSite: IdentityProviderSite;
+  topology: HttpsTopology;
+}
+
+/** `profile.cookie_controls_mode` of Chromium's Preferences: 0 allows third-party cookies, 1 blocks them. */
+const COOKIE_CONTROLS_MODE: Record<ThirdPartyCookies, number> = { allowed: 0, blocked: 1 };
+
+/**
+ * What a frame of another site can do with cookies in `context`: the probe's frame sets a
+ * `SameSite=None; Secure` cookie and reads it back, as the identity provider's frame needs to.
+ */
+export async function probeThirdPartyCookies(context: BrowserContext, probeUrl: string): Promise<ThirdPartyCookies> {
+  const page = await context.newPage();
+  try {
+    await page.goto(probeUrl);
+    const frame = page.frames().find((f) => new URL(f.url()).hostname === HOSTS.probeFrame);
+    if (!frame)
+      throw new Error(`the probe page ${probeUrl} has no frame from cookie-probe.test (frames: ${page.frames().map((f) => f.url())})`);
+    const kept = await frame.evaluate(() => {
+      const value = crypto.randomUUID();
+      document.cookie = `probe=${value}; SameSite=None; Secure; Path=/`;
+      return document.cookie.includes(`probe=${value}`);
+    });
+    return kept ? 'allowed' : 'blocked';
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The HTTPS suite's fixtures. Worker-scoped: the topology (one nginx over TLS, the provider on the site
+ * `identityProviderSite` names) and the browser setting (`thirdPartyCookies`), both chosen by the project.
+ * Per test: a realm of its own (lifespans from `lifespans`), and a fresh persistent Chromium profile whose
+ * Preferences set the third-party-cookie mode — proven by the probe before the test starts.
+ */
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  thirdPartyCookies: ['allowed', { scope: 'worker', option: true }],
+  identityProviderSite: ['cross-site', { scope: 'worker', option: true }],
+  topology: [
+    async ({ identityProviderSite }, use) => {
+      const topology = await startHttpsTopology(identityProviderSite);
+      await use(topology);
+      await topology.stop();
+    },
+    { scope: 'worker' },
+  ],
+  lifespans: [{}, { option: true }],
+
+  realm: async ({ topology, lifespans }, use, testInfo) => {
+    const name = `https-${testInfo.workerIndex}-${randomUUID().slice(0, 8)}`;
+    const admin = await signInAsAdmin(topology.identityProviderUpstream);
+    await admin.realms.create({
+      ...testRealm(name, { origin: topology.shell }),
+      // Keycloak's levels of authentication, as the demo realm names them: a password is silver, step-up gold.
+      attributes: { 'acr.loa.map': '{"silver":1,"gold":2}' },
+      ...lifespans,
+    });
+    admin.setConfig({ realmName: name });
+    topology.useRealm(name);
+    await use({
+      name,
+      async logout(username) {
+        const [user] = await admin.users.find({ username, exact: true });
+        if (!user?.id) throw new Error(`no user "${username}" in realm ${name}`);
+        await admin.users.logout({ id: user.id });
+      },
+    });
+    admin.setConfig({ realmName: 'master' });
+    await admin.realms.del({ realm: name });
+  },
+
+  context: async ({ thirdPartyCookies, topology }, use, testInfo) => {
+    const state = suiteState();
+    const profile = join(state.work, 'profiles', `${testInfo.workerIndex}-${randomUUID()}`);
+    mkdirSync(join(profile, 'Default'), { recursive: true });
+    writeFileSync(
+      join(profile, 'Default', 'Preferences'),
+      JSON.stringify({ profile: { cookie_controls_mode: COOKIE_CONTROLS_MODE[thirdPartyCookies] } }),
+    );
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumLaunchOptions().executablePath,
+      args: [
+        ...CHROMIUM_ARGS,
+        '--host-resolver-rules=MAP *.test 127.0.0.1',
+        // The throwaway CA's leaf is accepted as valid (not merely clicked through): secure context holds.
+        `--ignore-certificate-errors-spki-list=${state.spkiSha256}`,
+      ],
+    });
+    expect(await probeThirdPartyCookies(context, topology.probe), 'the profile third-party cookie mode, as the probe frame sees it').toBe(
+      thirdPartyCookies,
+    );
+    await use(context);
+    await context.close();
+  },
+
+  page: async ({ context, realm }, use) => {
+    void realm; // the realm exists, and config.json names it, before the page opens
+    await use(context.pages()[0] ?? (await context.newPage()));
+  },
+});
+
+export { expect };
+
+/** The page's main heading. */
+export function heading(page: Page) {
+  return page.getByRole('heading', { level: 1 });
+}

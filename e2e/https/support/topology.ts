@@ -1,0 +1,230 @@
+import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
+import { startProcess, waitForUrl, type ManagedProcess } from '@gatehouse/testkit/processes';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../production/support/previewProcess';
+import { previewConfig, type ShellConfigJson } from '../../production/support/topology';
+import { freePort } from './freePort';
+import { HOSTS, suiteState, type IdentityProviderSite } from './sites';
+
+/** The running topology: one nginx over TLS serving every host of the suite on one free port. */
+export interface HttpsTopology {
+  readonly port: number;
+  /** https://portal.gatehouse.test:<port> */
+  readonly shell: string;
+  /** the identity provider as the browser reaches it: keycloak-js's `url` */
+  readonly identityProvider: string;
+  /** the dev identity provider itself, plain HTTP on loopback: the admin API's address (and nginx's upstream) */
+  readonly identityProviderUpstream: string;
+  /** the probe's top page: a page of the shell's site framing a page of another site */
+  readonly probe: string;
+  /** Points the served /config.json at `realm` (nginx reads the file on every request). */
+  useRealm(realm: string): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The probe's pages: the top page (on the shell's site) frames a page of another site, which tries to set
+ * and read a `SameSite=None; Secure` cookie — what the identity provider's frame needs.
+ */
+function probeServer(port: number, listen: string, tls: string[]): string {
+  const frame = `https://${HOSTS.probeFrame}:${port}/frame`;
+  return `server {
+    listen ${listen};
+    server_name ${HOSTS.probeTop} ${HOSTS.probeFrame};
+${tls.map((line) => `    ${line};`).join('\n')}
+    default_type text/html;
+    location = / {
+        return 200 '<!doctype html><title>probe</title><iframe id="probe" src="${frame}"></iframe>';
+    }
+    location = /frame {
+        return 200 '<!doctype html><title>probe frame</title>';
+    }
+    location = /favicon.ico {
+        return 204;
+    }
+}
+`;
+}
+
+/** `node deploy/nginx/render.mjs <deployment> <outDir>`; throws with its own words when it refuses. */
+function render(deployment: string, outDir: string): void {
+  const run = spawnSync(process.execPath, [join(REPO_ROOT, 'deploy/nginx/render.mjs'), deployment, outDir], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`deploy/nginx/render.mjs ${deployment} refused it:\n${run.stderr}`);
+}
+
+/** Resolves once something accepts TCP connections on 127.0.0.1:`port`; rejects when nginx exits first. */
+async function listening(port: number, nginx: ManagedProcess): Promise<void> {
+  let exited = false;
+  void nginx.exited.then(() => (exited = true));
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (exited) throw new Error(`nginx exited before it listened on ${port} (its errors are above)`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nginx did not listen on 127.0.0.1:${port} within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The dev identity provider on a free loopback port, answering as `publicUrl` behind nginx (Keycloak's
+ * `--hostname` and `--proxy-headers xforwarded`: issuer, endpoints, redirects and `Secure; SameSite=None`
+ * cookies from it).
+ */
+async function startIdentityProvider(publicUrl: string): Promise<{ upstream: string; process: ManagedProcess }> {
+  const port = await freePort();
+  const upstream = `http://localhost:${port}`;
+  const idp = startProcess(
+    process.execPath,
+    [
+      join(REPO_ROOT, 'dev-idp/bin/gatehouse-dev-idp.mjs'),
+      ...['--port', String(port), '--management-port', '0', '--quiet'],
+      ...['--realm', join(REPO_ROOT, 'deploy/keycloak/gatehouse-realm.json')],
+      ...['--hostname', publicUrl, '--proxy-headers', 'xforwarded'],
+    ],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  try {
+    await waitForUrl(`${upstream}/realms/master/.well-known/openid-configuration`, {
+      name: 'the dev identity provider',
+      child: idp.child,
+      timeoutMs: 60_000,
+    });
+  } catch (error) {
+    await idp.stop();
+    throw error;
+  }
+  return { upstream, process: idp };
+}
+
+/**
+ * Starts nginx with the production builds over TLS — the configuration rendered by deploy/nginx/render.mjs
+ * from a deployment description, as a deployment renders it — with the shell, each remote and the identity
+ * provider on a host of its own, and the provider's host on the shell's site or on another site.
+ */
+export async function startHttpsTopology(site: IdentityProviderSite): Promise<HttpsTopology> {
+  const state = suiteState();
+  const port = await freePort();
+  const work = join(state.work, `nginx-${port}`);
+  for (const dir of ['conf.d', 'logs', 'tmp']) mkdirSync(join(work, dir), { recursive: true });
+  const shell = `https://${HOSTS.shell}:${port}`;
+  const idpHost = site === 'cross-site' ? HOSTS.crossSiteIdentityProvider : HOSTS.sameSiteIdentityProvider;
+  const identityProvider = `https://${idpHost}:${port}`;
+  const listen = `127.0.0.1:${port} ssl`;
+  const tls = [`ssl_certificate ${state.certFile}`, `ssl_certificate_key ${state.keyFile}`];
+  const idp = await startIdentityProvider(identityProvider);
+
+  const configFile = join(work, 'config.json');
+  const configFor = (realm: string): ShellConfigJson => {
+    const config = previewConfig();
+    config.identityProvider = { ...config.identityProvider, url: identityProvider, realm };
+    config.remotes = config.remotes.map((remote) => ({
+      ...remote,
+      manifest: `https://${HOSTS.remotes[remote.name as keyof typeof HOSTS.remotes]}:${port}/mf-manifest.json`,
+      // The admin remote asks for a higher level of authentication than a password sign-in (step-up), as in
+      // deploy/config/config.example.json; the test realms map the levels (fixtures.ts).
+      ...(remote.name === 'admin' ? { acr: 'gold' } : {}),
+    }));
+    return config;
+  };
+  const useRealm = (realm: string) => writeFileSync(configFile, JSON.stringify(configFor(realm), null, 2));
+  useRealm('gatehouse');
+
+  const remotes = Object.entries(HOSTS.remotes).map(([name, host]) => ({
+    name,
+    listen,
+    serverName: host,
+    root: join(REPO_ROOT, 'remotes', name, 'dist'),
+    directives: tls,
+  }));
+  // The deployment description, rendered by the same command a deployment runs.
+  const deployment = join(work, 'deployment.json');
+  writeFileSync(
+    deployment,
+    JSON.stringify({
+      configFile,
+      shell: {
+        origin: shell,
+        listen,
+        serverName: HOSTS.shell,
+        root: join(REPO_ROOT, 'shell/dist'),
+        directives: tls,
+        // The proxied topology's location (decisions/0032), rendered and accepted by nginx on every run. No spec
+        // drives it: the dev provider serves at the root only, Keycloak with --http-relative-path /auth is needed.
+        identityProviderProxy: { path: '/auth', upstream: idp.upstream },
+      },
+      remotes,
+      identityProvider: {
+        listen,
+        serverName: idpHost,
+        directives: tls,
+        upstream: idp.upstream,
+      },
+    }),
+  );
+  try {
+    render(deployment, join(work, 'conf.d'));
+  } catch (error) {
+    await idp.process.stop();
+    throw error;
+  }
+  writeFileSync(join(work, 'conf.d', 'probe.conf'), probeServer(port, listen, tls));
+  const workerUser = workerUserFor([join(REPO_ROOT, 'shell/dist'), configFile, ...remotes.map((r) => r.root)]);
+  const nginxConf = join(work, 'nginx.conf');
+  const tmp = (name: string) => `${name}_temp_path ${join(work, 'tmp', name)};`;
+  writeFileSync(
+    nginxConf,
+    `daemon off;
+${workerUser.directive}
+worker_processes 1;
+pid ${join(work, 'nginx.pid')};
+error_log stderr warn;
+events { worker_connections 256; }
+http {
+    include ${findMimeTypes()};
+    default_type application/octet-stream;
+    sendfile on;
+    access_log ${join(work, 'logs/access.log')};
+    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(tmp).join('\n    ')}
+    include ${join(work, 'conf.d/gatehouse-http.conf')};
+    include ${join(work, 'conf.d/shell.conf')};
+    include ${join(work, 'conf.d/remote-*.conf')};
+    include ${join(work, 'conf.d/identity-provider.conf')};
+    include ${join(work, 'conf.d/probe.conf')};
+}
+`,
+  );
+  const nginx = requireNginx();
+  const args = ['-p', work, '-c', nginxConf, '-e', 'stderr'];
+  let server: ManagedProcess | undefined;
+  try {
+    checkNginxConfig(nginx, args);
+    server = startProcess(nginx, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    await listening(port, server);
+  } catch (error) {
+    await Promise.all([server?.stop(), idp.process.stop()]);
+    throw error;
+  }
+  const running = server;
+  return {
+    port,
+    shell,
+    identityProvider,
+    identityProviderUpstream: idp.upstream,
+    probe: `https://${HOSTS.probeTop}:${port}/`,
+    useRealm,
+    async stop() {
+      await Promise.all([running.stop(), idp.process.stop()]);
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}

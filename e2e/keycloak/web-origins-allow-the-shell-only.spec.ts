@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { openSignedIn } from '../support/flows';
+import { REALM_URL, SHELL } from '../support/system';
+
+const TOKEN = `${REALM_URL}/protocol/openid-connect/token`;
+const ACCOUNT = `${REALM_URL}/account`;
+const STRANGER = 'http://localhost:5999';
+
+// Web origins "+" (the redirect URIs' origins): Keycloak allows the shell's origin, with credentials, on the
+// token endpoint (keycloak-js sends credentials: include) and the account endpoint (the Profile remote's read).
+// Keycloak 26.7 refuses a request from any other origin outright: 403 {"error":"Invalid origin"}.
+test("the token and account endpoints answer the shell's origin with credentials, and refuse any other origin", async ({ page }) => {
+  const tokenResponse = page.waitForResponse((r) => r.url() === TOKEN && r.request().method() === 'POST');
+  const accountResponse = page.waitForResponse((r) => r.url() === ACCOUNT && r.request().method() === 'GET');
+  await openSignedIn(page, 'bob', '/profile');
+  await expect(page.getByTestId('email')).toContainText('bob@example.com');
+
+  for (const response of [await tokenResponse, await accountResponse]) {
+    expect(response.status()).toBe(200);
+    expect(response.headers()['access-control-allow-origin']).toBe(SHELL);
+    expect(response.headers()['access-control-allow-credentials']).toBe('true');
+  }
+
+  const { access_token: accessToken, refresh_token: refreshToken } = (await (await tokenResponse).json()) as Record<string, string>;
+  for (const origin of [SHELL, STRANGER]) {
+    const account = await fetch(ACCOUNT, { headers: { authorization: `bearer ${accessToken}`, accept: 'application/json', origin } });
+    const refresh = await fetch(TOKEN, {
+      method: 'POST',
+      headers: { origin },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken ?? '', client_id: 'gatehouse-shell' }),
+    });
+    for (const response of [account, refresh]) {
+      if (origin === SHELL) {
+        expect(response.status).toBe(200);
+        expect(response.headers.get('access-control-allow-origin')).toBe(SHELL);
+      } else {
+        expect(response.status).toBe(403);
+        expect(await response.json()).toEqual({ error: 'Invalid origin' });
+        expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      }
+    }
+  }
+});

@@ -1,0 +1,47 @@
+import { defineConfig } from '@playwright/test';
+import type { IdentityProviderSite, ThirdPartyCookies } from './https/support/sites';
+
+interface HttpsOptions {
+  identityProviderSite: IdentityProviderSite;
+  thirdPartyCookies: ThirdPartyCookies;
+}
+
+/**
+ * The production builds over real HTTPS, each app and the identity provider on a site of its own
+ * (portal.gatehouse.test, profile.gatehouse-cdn.test, sso.idp-vendor.test), in Chromium profiles that
+ * allow or block third-party cookies — and the provider on the shell's site (sso.gatehouse.test) with
+ * them blocked. One nginx per project on a free port, one dev identity provider per run, a realm per test.
+ *
+ *   npx playwright test -c playwright.https.config.ts      (in e2e/)
+ */
+export default defineConfig<HttpsOptions>({
+  testDir: './https',
+  globalSetup: './https/support/globalSetup.ts',
+  fullyParallel: false,
+  forbidOnly: true,
+  workers: 1,
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
+  retries: 0,
+  reporter: [['list']],
+  // Not e2e/test-results: the other Playwright configs clean their folders when they start.
+  outputDir: '../.preview/https-results',
+  use: { trace: 'retain-on-failure' },
+  projects: [
+    {
+      name: 'cross-site-cookies-allowed',
+      testMatch: 'cross-site/**/*.spec.ts',
+      use: { identityProviderSite: 'cross-site', thirdPartyCookies: 'allowed' },
+    },
+    {
+      name: 'cross-site-cookies-blocked',
+      testMatch: 'cross-site/**/*.spec.ts',
+      use: { identityProviderSite: 'cross-site', thirdPartyCookies: 'blocked' },
+    },
+    {
+      name: 'same-site-cookies-blocked',
+      testMatch: 'same-site/**/*.spec.ts',
+      use: { identityProviderSite: 'same-site', thirdPartyCookies: 'blocked' },
+    },
+  ],
+});

@@ -1,0 +1,71 @@
+// Security round (issue 24): what deploy/nginx/render.mjs refuses and adds, run the way a deployment runs it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const RENDER = resolve(__dirname, '../../../deploy/nginx/render.mjs');
+const identityProvider = { url: 'https://sso.example.com', realm: 'gatehouse', clientId: 'gatehouse-shell' };
+const profile = { name: 'profile', manifest: 'https://profile.example.com/mf-manifest.json', route: '/profile', title: 'Profile' };
+
+function render(config: unknown, options: { production?: boolean; origin?: string; rawConfig?: Buffer } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'render-security-'));
+  writeFileSync(join(dir, 'config.json'), options.rawConfig ?? JSON.stringify(config));
+  const origin = options.origin ?? 'https://app.example.com';
+  const shell = { origin, listen: origin.startsWith('https:') ? '443 ssl' : 80, serverName: 'app.example.com', root: dir };
+  writeFileSync(join(dir, 'deployment.json'), JSON.stringify({ configFile: 'config.json', shell }));
+  const args = [RENDER, ...(options.production ? ['--production'] : []), join(dir, 'deployment.json'), join(dir, 'out')];
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  const shellConf = existsSync(join(dir, 'out/shell.conf')) ? readFileSync(join(dir, 'out/shell.conf'), 'utf8') : null;
+  return { status: run.status, stderr: run.stderr, shellConf };
+}
+
+test('--production refuses an http identity provider, http code origins and overrides, naming each, and writes nothing', () => {
+  const result = render(
+    {
+      identityProvider: { ...identityProvider, url: 'http://sso.example.com' },
+      remotes: [{ ...profile, manifest: 'http://profile.example.com/mf-manifest.json' }],
+      overrides: { allowedOrigins: ['http://localhost:*'] },
+    },
+    { production: true },
+  );
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain('config.json identityProvider.url is "http://sso.example.com": production needs https.');
+  expect(result.stderr).toContain(
+    'config.json remote "profile" manifest is "http://profile.example.com/mf-manifest.json": production needs https.',
+  );
+  expect(result.stderr).toContain('config.json has "overrides"');
+  expect(result.shellConf).toBeNull();
+});
+
+test('--production refuses a shell served over http', () => {
+  const result = render({ identityProvider, remotes: [profile] }, { production: true, origin: 'http://app.example.com' });
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain('shell.origin is "http://app.example.com": production needs https.');
+});
+
+test('--production renders an https deployment with Permissions-Policy and Strict-Transport-Security', () => {
+  const result = render({ identityProvider, remotes: [profile] }, { production: true });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  expect(result.shellConf).toContain(
+    'add_header Permissions-Policy "camera=(), microphone=(), geolocation=(), payment=(), usb=()" always;',
+  );
+  expect(result.shellConf).toContain('add_header Strict-Transport-Security "max-age=31536000; includeSubDomains" always;');
+});
+
+test('a deployment over http gets Permissions-Policy but no Strict-Transport-Security (a browser would ignore it)', () => {
+  const result = render({ identityProvider, remotes: [profile] }, { origin: 'http://app.example.com' });
+  expect(result.status).toBe(0);
+  expect(result.shellConf).toContain('add_header Permissions-Policy ');
+  expect(result.shellConf).not.toContain('add_header Strict-Transport-Security');
+});
+
+test('a config.json with invalid UTF-8 inside a string is refused with a clear error, not rendered with "\uFFFD"', () => {
+  const json = Buffer.from(JSON.stringify({ identityProvider, remotes: [{ ...profile, title: 'Pro#file' }] }));
+  const raw = Buffer.concat([json.subarray(0, json.indexOf('#')), Buffer.from([0xff]), json.subarray(json.indexOf('#') + 1)]);
+  const result = render(null, { rawConfig: raw });
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(/config\.json is not valid UTF-8: save it as UTF-8/);
+  expect(result.shellConf).toBeNull();
+});
