@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fillLoginForm, signIn } from './support/browser';
 import { createTestRealm, type Lifespans, type TestRealm } from './support/testRealm';
+import { onKeycloak } from '../support/provider';
 import { SHELL, startTopology, type Topology } from './support/topology';
 
 // The provider's session reaches its idle timeout or its maximum lifespan while the page is open:
@@ -20,6 +21,13 @@ async function open(page: Page, title: string): Promise<void> {
 
 for (const { name, lifespans } of cases) {
   test.describe(`session ${name} reached`, () => {
+    // Dev provider only for the idle timeout: Keycloak keeps an idle session valid for another 120 s
+    // (SessionTimeoutHelper.IDLE_TIMEOUT_WINDOW_SECONDS, for clusters' clocks), so right after the 8 s timeout its
+    // sign-in returns without asking for the password, and its login-status frame (cookie only) does not report it.
+    // Seen against Keycloak 26.7.3: the notice came (auth-lib's own sign-out at the refresh token's expiry), then
+    // "Sign in" came straight back signed in (deploy/keycloak/README.md, "Where the dev provider and Keycloak differ").
+    test.skip(onKeycloak && name === 'idle timeout', 'Keycloak keeps an idle session for 120 s past its idle timeout');
+
     let realm: TestRealm;
     let topology: Topology;
     test.beforeAll(async () => {

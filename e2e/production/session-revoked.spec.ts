@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { fillLoginForm, signIn } from './support/browser';
 import { createTestRealm, type TestRealm } from './support/testRealm';
+import { onKeycloak } from '../support/provider';
 import { SHELL, startTopology, type Topology } from './support/topology';
 
 // An administrator ends the visitor's session through the admin API: keycloak-js's login-status
@@ -9,6 +10,12 @@ import { SHELL, startTopology, type Topology } from './support/topology';
 
 // One login-status check interval, plus the frame's round trip and rendering.
 const NOTICED_WITHIN_MS = 5_000 + 2_500;
+
+// Dev provider only: its login-status frame asks the server at every check, so a revocation shows within one.
+// Keycloak's frame compares only the KEYCLOAK_SESSION cookie, which an administrator's sign-out leaves in place:
+// the page learns of it at its next token refresh (deploy/keycloak/README.md, "Where the dev provider and
+// Keycloak differ"), so "within one check" is not a promise Keycloak makes.
+test.skip(onKeycloak, "the dev provider's frame asks the server at each check; Keycloak's notices a revocation at the next refresh");
 
 let realm: TestRealm;
 let topology: Topology;

@@ -1,9 +1,15 @@
 import type { Route } from '@playwright/test';
 import { endSessionsOf } from '@gatehouse/testkit/admin';
+import { chosenProvider } from '@gatehouse/testkit/keycloak';
 import { expect, signIn, status, test } from './support/fixtures';
 
 // A second tab takes the tokens of a live tab (memory to memory, BroadcastChannel) and is signed in at once;
 // keycloak-js's init with those tokens (third-party-cookie check, login-status frame) confirms them behind it.
+
+// The first two tests watch the dev provider's login-status frame ask its server (`…/login-status-iframe.html/status`);
+// Keycloak's frame answers from the KEYCLOAK_SESSION cookie without a request, and does not see a session an
+// administrator ended (deploy/keycloak/README.md, "Where the dev provider and Keycloak differ").
+const FRAME_ASKS_THE_SERVER = "the dev provider's login-status frame asks its server; Keycloak's reads the cookie";
 
 test('a second tab is signed in from a live tab before the identity provider has answered anything', async ({
   page,
@@ -12,6 +18,7 @@ test('a second tab is signed in from a live tab before the identity provider has
   idp,
   realm,
 }) => {
+  test.skip(chosenProvider() === 'keycloak', FRAME_ASKS_THE_SERVER);
   expect(realm).toBeTruthy();
   await signIn(page, app);
   const tab = await context.newPage();
@@ -53,6 +60,7 @@ test('a seeded tab whose session already ended at the provider signs out with re
   idp,
   realm,
 }) => {
+  test.skip(chosenProvider() === 'keycloak', FRAME_ASKS_THE_SERVER);
   await signIn(page, app);
   // the live tab does not notice the end yet: its login-status frame's checks get no answer
   await page.route(`${idp.url}/**/login-status-iframe.html/status*`, () => undefined);

@@ -1,10 +1,15 @@
 import { endSessionsOf } from '@gatehouse/testkit/admin';
+import { chosenProvider } from '@gatehouse/testkit/keycloak';
 import { expect, signIn, status, test } from './support/fixtures';
 
 // The login-status frame is checked every 5 s; allow that plus a margin for the check itself.
 const FRAME_INTERVAL_AND_MARGIN = 5_000 + 3_000;
 
 test('a session revoked through the admin API turns anonymous within 5 s plus a margin', async ({ page, app, idp, realm }) => {
+  // Dev provider only: its login-status frame asks the server; Keycloak's compares the KEYCLOAK_SESSION cookie, which an
+  // administrator's sign-out leaves in place, so Keycloak's page learns of it at the next refresh
+  // (deploy/keycloak/README.md, "Where the dev provider and Keycloak differ").
+  test.skip(chosenProvider() === 'keycloak', "Keycloak's login-status frame does not see an administrator's sign-out");
   await signIn(page, app);
   await endSessionsOf(idp.url, realm, 'alice');
 
