@@ -16,13 +16,17 @@ import { killOnExit } from '../tooling/testkit/src/processes.cjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** @typedef {{ name: string, cwd: string, args: string[] }} Suite */
+/** @typedef {{ name: string, cwd: string, args: string[], command?: string }} Suite */
 
 /** @type {Suite[]} */
 const SUITES = [
   { name: 'dev', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test'] },
   { name: 'production', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.production.config.ts'] },
   { name: 'auth-lib', cwd: join(ROOT, 'auth-lib'), args: ['playwright', 'test', '-c', 'test/browser/playwright.config.ts'] },
+  // What only Keycloak can show: the realm file's step-up flow, web origins, the frame's /init, brute force, languages.
+  { name: 'realm', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.keycloak.config.ts'] },
+  // The same requests to both providers, compared (dev-idp/README.md, "Measured against Keycloak").
+  { name: 'differential', cwd: join(ROOT, 'dev-idp'), command: 'npm', args: ['run', 'test:differential'] },
 ];
 
 /** @param {string} message */
@@ -48,13 +52,14 @@ const suites = wanted.length > 0 ? SUITES.filter((suite) => wanted.includes(suit
  * ("27 passed", "1 skipped").
  *
  * @param {Suite} suite
+ * @param {string} keycloakUrl the running Keycloak (the differential test reads KEYCLOAK_URL)
  * @returns {Promise<{ code: number, counts: string[] }>}
  */
-function runSuite(suite) {
-  const child = spawn('npx', suite.args, {
+function runSuite(suite, keycloakUrl) {
+  const child = spawn(suite.command ?? 'npx', suite.args, {
     cwd: suite.cwd,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, GATEHOUSE_IDP: 'keycloak' },
+    env: { ...process.env, GATEHOUSE_IDP: 'keycloak', KEYCLOAK_URL: keycloakUrl },
   });
   const stopChild = killOnExit(() => [child]);
   /** @type {string[]} */
@@ -64,6 +69,8 @@ function runSuite(suite) {
     for (const line of chunk.toString().split('\n')) {
       const count = /^\s+(\d+ (?:passed|failed|skipped|flaky|did not run|interrupted))\b/.exec(line)?.[1];
       if (count) counts.push(count);
+      const nodeCount = /^ℹ (pass|fail|skipped) (\d+)/.exec(line);
+      if (nodeCount) counts.push(`${nodeCount[2]} ${{ pass: 'passed', fail: 'failed', skipped: 'skipped' }[nodeCount[1] ?? 'pass']}`);
     }
   });
   return new Promise((resolve) => {
@@ -97,7 +104,7 @@ let failed = false;
 for (const suite of suites) {
   say(`${suite.name} suite against Keycloak (${suite.args.join(' ')})`);
   const started = Date.now();
-  const { code, counts } = await runSuite(suite);
+  const { code, counts } = await runSuite(suite, keycloak.url);
   if (code !== 0) failed = true;
   summary.push(
     `${suite.name}: ${counts.join(', ') || 'no result line'} in ${seconds(Date.now() - started)}${code === 0 ? '' : ` (exit code ${code})`}`,
