@@ -110,13 +110,20 @@ test('a redeploy that removes the chunks the open page was loading heals by itse
   let deployed!: () => void;
   const deployDone = new Promise<void>((resolve) => (deployed = resolve));
   let held = 0;
+  // The manifest lets the runtime preload the exposed chunk before it requests the remote entry, so a held
+  // chunk alone does not mean release 1's entry has arrived; a deploy before that would hand the page
+  // release 2's entry, whose chunks all exist (nothing to heal, no manifest refetch).
+  let entryLoaded = false;
+  page.on('requestfinished', (request: Request) => {
+    if (request.url() === `${REMOTE_ORIGIN}/remoteEntry.js`) entryLoaded = true;
+  });
   await page.route(`${REMOTE_ORIGIN}/__federation_expose_*.js`, async (route) => {
     held += 1;
     await deployDone;
     await route.continue();
   });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Billing' }).click();
-  await expect.poll(() => held).toBeGreaterThan(0);
+  await expect.poll(() => held > 0 && entryLoaded).toBe(true);
   symlinkSync(join(work, 'releases/2'), `${live}.next`);
   renameSync(`${live}.next`, live);
   rmSync(join(work, 'releases/1'), { recursive: true, force: true });
