@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { testRealm } from '@gatehouse/dev-idp/test-realm';
 import { endSessionsOf, signInAsAdmin } from '@gatehouse/testkit/admin';
+import { chosenProvider } from '@gatehouse/testkit/keycloak';
 import { fillLoginForm } from '@gatehouse/testkit/login-form';
 import { expect, test } from './support/fixtures';
 import { answerThirdPartyCookiesUnsupported } from './support/thirdPartyCookies';
@@ -91,6 +92,10 @@ test('step-up after a reload works first time: the reload callback stays out of 
   idp,
   realm,
 }) => {
+  test.skip(
+    chosenProvider() === 'keycloak',
+    "its realm has the dev provider's step-up (acr.loa.map only, no browser flow) and it reads the dev provider's step-up page; Keycloak's step-up is e2e/keycloak/step-up-to-gold.spec.ts",
+  );
   const admin = await signInAsAdmin(idp.url);
   await admin.realms.del({ realm });
   await admin.realms.create({ ...testRealm(realm, { origin: app.origin }), attributes: { 'acr.loa.map': '{"silver":1,"gold":2}' } });
