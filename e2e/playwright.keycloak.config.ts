@@ -13,6 +13,7 @@ import base from './playwright.config';
  */
 export default defineConfig({
   ...base,
+  forbidOnly: true,
   testDir: '.',
   testMatch: 'keycloak/*.spec.ts',
   globalSetup: './keycloak/support/globalSetup.ts',
