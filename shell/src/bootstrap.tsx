@@ -13,7 +13,7 @@ import { compatibilityPlugin } from './registry/compatibilityPlugin';
 import { loadErrorPlugin } from './registry/loadErrorPlugin';
 import { redeployRecoveryPlugin } from './registry/redeployRecoveryPlugin';
 import { RemoteRegistry } from './registry/RemoteRegistry';
-import type { RemotePhaseEvent } from './registry/RemoteTimeline';
+import type { RemoteEvent } from './registry/RemoteTimeline';
 import { remoteToFetchEarly } from './routing/access';
 import { ShellApp } from './ShellApp';
 import { ShellContext } from './ShellContext';
@@ -60,7 +60,7 @@ async function start(): Promise<void> {
   ]);
   // Telemetry for any script on the page, one line: window.addEventListener('gatehouse:telemetry', (e) => …).
   // Session events carry the user and times, remote events phases and durations; never a token.
-  const publish = (detail: SessionEvent | RemotePhaseEvent) => window.dispatchEvent(new CustomEvent('gatehouse:telemetry', { detail }));
+  const publish = (detail: SessionEvent | RemoteEvent) => window.dispatchEvent(new CustomEvent('gatehouse:telemetry', { detail }));
   session.on(publish);
   registry.timeline.on(publish);
   // A deep link to a route that needs only a signed-in visitor fetches its remote in parallel with

@@ -1,7 +1,8 @@
+/** @jest-environment node */
 import { FailureLog } from './FailureLog';
 import { loadErrorPlugin } from './loadErrorPlugin';
 import { RemoteRegistry } from './RemoteRegistry';
-import { RemoteTimeline, type RemotePhaseEvent } from './RemoteTimeline';
+import { RemoteTimeline, type RemoteEvent } from './RemoteTimeline';
 import { reportsRemote } from '../test-support/remotes';
 
 const reports = reportsRemote();
@@ -10,7 +11,7 @@ const reports = reportsRemote();
 function setup(load: (plugin: ReturnType<typeof loadErrorPlugin>, clock: { t: number }) => Promise<unknown>) {
   const clock = { t: 0 };
   const timeline = new RemoteTimeline(() => clock.t);
-  const events: RemotePhaseEvent[] = [];
+  const events: RemoteEvent[] = [];
   timeline.on((event) => events.push(event));
   const failures = new FailureLog();
   // eslint-disable-next-line prefer-const -- assigned once below: the plugin needs the registry, the registry's loader the plugin
@@ -27,7 +28,7 @@ const hooks = (plugin: unknown) =>
   };
 
 beforeEach(() => {
-  globalThis.fetch = jest.fn(async () => ({ ok: true, status: 200 }) as Response) as typeof fetch;
+  globalThis.fetch = jest.fn(async () => new Response('{}', { status: 200 })) as typeof fetch;
 });
 
 test('a load reports manifest, entry, code and render, each with its duration', async () => {
@@ -71,7 +72,7 @@ test('code that is not a component fails the code phase', async () => {
     return { notAComponent: 1 };
   });
   await expect(registry.load(reports)).rejects.toMatchObject({ code: 'no-app' });
-  expect(events.map((e) => [e.phase, e.ok, e.reason])).toEqual([
+  expect(events.map((e) => (e.type === 'remotePhase' ? [e.phase, e.ok, e.reason] : e.type))).toEqual([
     ['manifest', true, undefined],
     ['entry', true, undefined],
     ['code', false, 'no-app'],

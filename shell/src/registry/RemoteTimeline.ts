@@ -15,23 +15,36 @@ export interface RemotePhaseEvent {
   readonly reason?: RemoteFailureCode;
 }
 
+/**
+ * A remote's release changed under the open page (decisions/0046): `remoteUpdateAvailable` when a navigation
+ * found a new release of the remote on screen (the shell offers Update), `remoteUpdated` when a new release
+ * has loaded in place of the old one (on a navigation into it, or after Update).
+ */
+export interface RemoteReleaseEvent {
+  readonly type: 'remoteUpdateAvailable' | 'remoteUpdated';
+  readonly remote: string;
+}
+
+/** Every event of the timeline. */
+export type RemoteEvent = RemotePhaseEvent | RemoteReleaseEvent;
+
 const ORDER: readonly RemotePhase[] = ['manifest', 'entry', 'code', 'render'];
 
 /**
  * The registry's event stream for telemetry: each remote's phases with durations and, on failure, the
- * reason its slot shows. Phases are marked by the registry (start, code), the federation runtime plugin
+ * reason its slot shows; and a remote's new release, offered or loaded ({@link RemoteReleaseEvent}). Phases are marked by the registry (start, code), the federation runtime plugin
  * (manifest fetched, entry evaluated) and the slot (rendered).
  *
  * @example
  * timeline.on((event) => navigator.sendBeacon('/telemetry', JSON.stringify(event)));
  */
 export class RemoteTimeline {
-  private readonly listeners = new Set<(event: RemotePhaseEvent) => void>();
+  private readonly listeners = new Set<(event: RemoteEvent) => void>();
   private readonly progress = new Map<string, { at: number; next: number }>();
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  on(listener: (event: RemotePhaseEvent) => void): () => void {
+  on(listener: (event: RemoteEvent) => void): () => void {
     this.listeners.add(listener);
     return () => {
       this.listeners.delete(listener);
@@ -62,7 +75,17 @@ export class RemoteTimeline {
     this.progress.delete(remote);
   }
 
-  private emit(event: RemotePhaseEvent): void {
+  /** A navigation found a new release of `remote` while it is on screen. */
+  updateAvailable(remote: string): void {
+    this.emit({ type: 'remoteUpdateAvailable', remote });
+  }
+
+  /** A new release of `remote` has loaded in place of the one the page ran. */
+  updated(remote: string): void {
+    this.emit({ type: 'remoteUpdated', remote });
+  }
+
+  private emit(event: RemoteEvent): void {
     for (const listener of [...this.listeners]) {
       try {
         listener(event);

@@ -3,10 +3,14 @@ import { ManifestHttpError } from './classify';
 import type { FailureLog } from './FailureLog';
 import type { RemoteTimeline } from './RemoteTimeline';
 
-/** What the plugin marks phases with: the timeline and a way to name the remote of a manifest URL. */
+/**
+ * What the plugin marks phases with (the timeline and a way to name the remote of a manifest URL), and
+ * where it fetches manifests: the registry, which keeps the release each remote runs (decisions/0046).
+ */
 export interface PhaseMarks {
   readonly timeline: RemoteTimeline;
   remoteForManifest(url: string): string | undefined;
+  fetchManifest?(url: string, init: RequestInit): Promise<Response>;
 }
 
 interface ErrorArgs {
@@ -34,7 +38,7 @@ export function loadErrorPlugin(
       return undefined;
     },
     async fetch(url: string, init: RequestInit) {
-      const response = await fetch(url, init);
+      const response = await (marks?.fetchManifest ? marks.fetchManifest(url, init) : fetch(url, init));
       if (!response.ok) throw new ManifestHttpError(url, response.status);
       const remote = marks?.remoteForManifest(url);
       if (remote) marks?.timeline.done(remote, 'manifest');

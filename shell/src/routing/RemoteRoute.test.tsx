@@ -10,7 +10,15 @@ import { reportsRemote } from '../test-support/remotes';
 const reports = reportsRemote();
 
 function renderRoute(session: TestSession, path = '/reports/2026?x=1', remote = reports) {
-  const registry = { load: jest.fn(async () => ({ default: () => <h1>Reports</h1> })), reset: jest.fn(), loaded: jest.fn(() => undefined) };
+  // the slot's side of the registry: a navigation into the remote opens it
+  const registry = {
+    open: jest.fn(async () => ({ default: () => <h1>Reports</h1> })),
+    ready: () => undefined,
+    heldFailure: () => undefined,
+    lookForUpdate: async () => false,
+    retryWhenDue: jest.fn(),
+    cancelRetry: jest.fn(),
+  };
   render(
     <AuthProvider session={session}>
       <ShellContext.Provider
@@ -34,21 +42,21 @@ describe('RemoteRoute', () => {
   it('waits for the session without loading the remote', () => {
     const registry = renderRoute(createTestSession({ status: 'loading' }));
     expect(screen.getByRole('status').textContent).toBe('Checking your sign-in…');
-    expect(registry.load).not.toHaveBeenCalled();
+    expect(registry.open).not.toHaveBeenCalled();
   });
 
   it('sends a signed-out visitor to sign in, back to the exact route', () => {
     const session = createTestSession({ user: null });
     const registry = renderRoute(session);
     expect(session.calls.login).toEqual([{ redirectTo: '/reports/2026?x=1' }]);
-    expect(registry.load).not.toHaveBeenCalled();
+    expect(registry.open).not.toHaveBeenCalled();
   });
 
   it('denies a signed-in visitor without the role, naming it, and never loads the remote', () => {
     const registry = renderRoute(createTestSession({ user: { username: 'bob', name: 'Bob Brown' }, realmRoles: ['user'] }));
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Access denied');
     expect(screen.getByText(/client role "viewer" of client "reports"/).textContent).toContain('(bob)');
-    expect(registry.load).not.toHaveBeenCalled();
+    expect(registry.open).not.toHaveBeenCalled();
   });
 
   it('loads and renders the remote for a visitor with the role', async () => {
@@ -57,7 +65,7 @@ describe('RemoteRoute', () => {
       registry = renderRoute(createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } }));
     });
     expect(screen.getByRole('heading', { name: 'Reports' })).toBeTruthy();
-    expect(registry?.load).toHaveBeenCalledWith(reports);
+    expect(registry?.open).toHaveBeenCalledWith(reports, expect.any(String));
   });
 
   it("asks a visitor with a weaker sign-in to step up and never loads the remote; the step-up returns to the page's address", () => {
@@ -70,13 +78,13 @@ describe('RemoteRoute', () => {
     act(() => screen.getByRole('button', { name: 'Continue' }).click());
     // no redirectTo: the session returns to the browser's current address (the router's may still hold a login callback)
     expect(session.calls.login).toEqual([{ acr: 'gold' }]);
-    expect(registry.load).not.toHaveBeenCalled();
+    expect(registry.open).not.toHaveBeenCalled();
   });
 
   it('denies a visitor without the role before asking for a step-up', () => {
     const registry = renderRoute(createTestSession({ user: { username: 'bob' }, acr: 'silver' }), '/reports', { ...reports, acr: 'gold' });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Access denied');
-    expect(registry.load).not.toHaveBeenCalled();
+    expect(registry.open).not.toHaveBeenCalled();
   });
 
   it('loads the remote for a session at the level it needs', async () => {
@@ -89,7 +97,7 @@ describe('RemoteRoute', () => {
       );
     });
     expect(screen.getByRole('heading', { name: 'Reports' })).toBeTruthy();
-    expect(registry?.load).toHaveBeenCalledWith({ ...reports, acr: 'gold' });
+    expect(registry?.open).toHaveBeenCalledWith({ ...reports, acr: 'gold' }, expect.any(String));
   });
 
   it('does not bounce a visitor whose session just ended to the provider, but offers to sign in', () => {
@@ -116,7 +124,7 @@ describe('RemoteRoute', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in again');
     act(() => screen.getByRole('button', { name: 'Sign in' }).click());
     expect(session.calls.login).toEqual([{ redirectTo: '/reports/2026?x=1' }]);
-    expect(registry?.load).not.toHaveBeenCalled();
+    expect(registry?.open).not.toHaveBeenCalled();
   });
 
   it('renders the remote when an expired token is renewed on navigation', async () => {

@@ -50,7 +50,7 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
           </p>
         );
       // Keyed: going from one remote's route to another's must not carry over the slot's state (a failure).
-      return <RemoteSlot key={remote.name} remote={remote} registry={registry} />;
+      return <RemoteSlot key={remote.name} remote={remote} registry={registry} navigation={location.key} />;
     }
   }
 }

@@ -1,7 +1,11 @@
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { RemoteConfig } from '../config/types';
-import type { RemoteAppModule, RemoteRegistry } from '../registry/RemoteRegistry';
+import { RemoteUpdateOffer } from '../layout/RemoteUpdateOffer';
+import type { RemoteRegistry } from '../registry/RemoteRegistry';
 import { RemoteErrorBoundary } from './RemoteErrorBoundary';
+import { useAutoRetry } from './useAutoRetry';
+import { useReleaseOffer } from './useReleaseOffer';
+import { useRemoteModule } from './useRemoteModule';
 
 /** Commits together with the remote's component (same Suspense boundary): its effect marks the first render. */
 function Rendered({ onRendered }: { onRendered: () => void }) {
@@ -14,48 +18,42 @@ function Failed({ error }: { error: unknown }): never {
   throw error;
 }
 
-type Loading = { readonly module?: RemoteAppModule; readonly error?: unknown; readonly failed?: boolean };
-
-/**
- * The remote's module for this attempt: at once if it has loaded, else loaded in an effect and kept in
- * state. Not `React.lazy`: a lazy component that suspends shows the fallback, and React then holds the
- * revealed content back until 300 ms after that fallback appeared (its Suspense throttling), which a
- * slot rendered while its prefetch is in flight (a second tab, signed in at once) would pay every time.
- */
-function useRemoteModule(registry: RemoteRegistry, remote: RemoteConfig, attempt: number): Loading {
-  // One load per attempt, also when StrictMode runs the effect twice.
-  const request = useMemo(
-    () => ({ for: [registry, remote, attempt] as const, pending: undefined as Promise<RemoteAppModule> | undefined }),
-    [registry, remote, attempt],
-  );
-  const [result, setResult] = useState<{ request: typeof request; loading: Loading } | null>(null);
-  const loaded = registry.loaded(remote);
-  useEffect(() => {
-    if (loaded) return undefined;
-    let current = true;
-    request.pending ??= registry.load(remote);
-    request.pending.then(
-      (module) => current && setResult({ request, loading: { module } }),
-      (error: unknown) => current && setResult({ request, loading: { error, failed: true } }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [registry, remote, request, loaded]);
-  if (loaded) return { module: loaded };
-  return result?.request === request ? result.loading : {};
-}
-
 /**
  * One remote's place on the page: its code is requested when the slot first renders, it says so while
- * loading, and fails alone. Retry clears what the runtime cached for the remote and loads it afresh.
+ * loading, and fails alone. Retry clears what the runtime cached for the remote and loads it afresh; a
+ * failure also heals by itself (navigation, `online`, the tab visible; with backoff). `navigation` names
+ * the router's current navigation (its location key): the one that opened the slot revalidates the
+ * remote's manifest and shows its newest release; each later one inside the route looks for a new
+ * release and offers it (decisions/0046).
  */
-export function RemoteSlot({ remote, registry }: { remote: RemoteConfig; registry: RemoteRegistry }) {
+export function RemoteSlot({ remote, registry, navigation }: { remote: RemoteConfig; registry: RemoteRegistry; navigation: string }) {
+  const [entered] = useState(navigation);
   const [attempt, setAttempt] = useState(0);
-  const { module, error, failed } = useRemoteModule(registry, remote, attempt);
-  const retry = () => {
+  const { module, error, failed = false, held = false } = useRemoteModule(registry, remote, entered, attempt);
+  const updated = useRef(false);
+  const slot = useRef<HTMLDivElement>(null);
+  const retry = useCallback(() => {
+    registry.cancelRetry(remote);
     registry.reset(remote);
     setAttempt((n) => n + 1);
+  }, [registry, remote]);
+  useAutoRetry(registry, remote, { failed, held, navigation, entered }, retry);
+  const { offered, dismiss } = useReleaseOffer(registry, remote, { shown: Boolean(module) && !failed, navigation, entered });
+  const update = () => {
+    dismiss();
+    updated.current = true;
+    registry.update(remote);
+    setAttempt((n) => n + 1);
+  };
+  const rendered = () => {
+    registry.timeline?.done(remote.name, 'render');
+    // after Update, focus goes to the new release's heading (the button it was on is gone)
+    const heading = updated.current ? slot.current?.querySelector('h1') : null;
+    updated.current = false;
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus();
+    }
   };
   const loading = (
     <p className="gh-muted" role="status">
@@ -64,7 +62,8 @@ export function RemoteSlot({ remote, registry }: { remote: RemoteConfig; registr
   );
   const RemoteApp = module?.default;
   return (
-    <div className="gh-slot" data-remote={remote.name}>
+    <div className="gh-slot" data-remote={remote.name} ref={slot}>
+      <RemoteUpdateOffer title={remote.title} offered={offered} onUpdate={update} />
       <RemoteErrorBoundary
         key={attempt}
         onFailed={(reason) => registry.timeline?.failed(remote.name, reason, 'render')}
@@ -79,7 +78,7 @@ export function RemoteSlot({ remote, registry }: { remote: RemoteConfig; registr
           // the remote's own lazy parts may still suspend
           <Suspense fallback={loading}>
             <RemoteApp />
-            <Rendered onRendered={() => registry.timeline?.done(remote.name, 'render')} />
+            <Rendered onRendered={rendered} />
           </Suspense>
         ) : (
           loading
