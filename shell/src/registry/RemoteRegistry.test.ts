@@ -1,6 +1,8 @@
+/** @jest-environment node */
 import { ManifestHttpError } from './classify';
 import { FailureLog } from './FailureLog';
 import { RemoteRegistry, type FederationRuntime } from './RemoteRegistry';
+import { RemoteReleases } from './RemoteReleases';
 import { reportsRemote } from '../test-support/remotes';
 
 const reports = reportsRemote();
@@ -97,5 +99,49 @@ describe('RemoteRegistry', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     await expect(registry.load(reports)).resolves.toEqual({ default: App });
     expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
+  });
+
+  it('asks for one automatic attempt at a time: none while one is asked for or in flight, and after a failure only once the wait is over', async () => {
+    let up = false;
+    const runtime = fakeRuntime(async () => {
+      if (up) return { default: App };
+      throw new Error('offline');
+    });
+    const registry = new RemoteRegistry([reports], runtime, new FailureLog());
+    const attempt = jest.fn();
+    registry.retryWhenDue(reports, attempt);
+    registry.retryWhenDue(reports, attempt); // the first one's load has not started yet
+    expect(attempt).toHaveBeenCalledTimes(1);
+    const pending = registry.load(reports);
+    registry.retryWhenDue(reports, attempt); // in flight
+    expect(attempt).toHaveBeenCalledTimes(1);
+    await expect(pending).rejects.toBeDefined();
+    expect(registry.heldFailure(reports)).toMatchObject({ code: 'code-failed' });
+    registry.retryWhenDue(reports, attempt); // within the backoff's first second
+    expect(attempt).toHaveBeenCalledTimes(1);
+    registry.cancelRetry(reports);
+    up = true;
+    registry.reset(reports);
+    expect(registry.heldFailure(reports)).toBeUndefined();
+    await expect(registry.load(reports)).resolves.toEqual({ default: App });
+  });
+
+  it('revalidates a loaded remote on a new navigation and loads the new release a check found, in place of the old one', async () => {
+    const manifests = ['release 1'];
+    const releases = new RemoteReleases(async () => new Response(manifests.at(-1)));
+    const runtime = fakeRuntime(async () => {
+      await releases.runtimeFetch('reports', reports.manifest, {}, true);
+      return { default: App };
+    });
+    const registry = new RemoteRegistry([reports], runtime, new FailureLog(), undefined, releases);
+    await registry.open(reports, 'a');
+    expect(registry.ready(reports, 'a')).toEqual({ default: App });
+    expect(registry.ready(reports, 'b')).toBeUndefined();
+    await registry.open(reports, 'b');
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
+    manifests.push('release 2');
+    await registry.open(reports, 'c');
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
+    expect(runtime.registerRemotes).toHaveBeenLastCalledWith([{ name: 'reports', entry: reports.manifest }], { force: true });
   });
 });

@@ -35,6 +35,8 @@ export class RemoteRegistry {
   private readonly lastFailures = new Map<string, unknown>();
   /** remotes whose next load is a new release found by a check */
   private readonly updating = new Set<string>();
+  /** remotes with an automatic attempt asked for whose load has not started yet (it starts in the slot's effect) */
+  private readonly attemptsAsked = new Set<string>();
 
   constructor(
     readonly remotes: readonly RemoteConfig[],
@@ -127,6 +129,7 @@ export class RemoteRegistry {
 
   /** Loads a remote's module; rejects with a RemoteLoadError that names the remote and the cause. */
   load(remote: RemoteConfig): Promise<RemoteAppModule> {
+    this.attemptsAsked.delete(remote.name);
     const pending = this.inFlight.get(remote.name);
     if (pending) return pending;
     const attempt = this.fetchModule(remote);
@@ -189,7 +192,11 @@ export class RemoteRegistry {
    * `attempt` runs now, or once when the backoff's wait ends; never while an attempt is in flight.
    */
   retryWhenDue(remote: RemoteConfig, attempt: () => void): void {
-    this.backoff.ask(remote.name, attempt, () => this.inFlight.has(remote.name));
+    const ask = () => {
+      this.attemptsAsked.add(remote.name);
+      attempt();
+    };
+    this.backoff.ask(remote.name, ask, () => this.inFlight.has(remote.name) || this.attemptsAsked.has(remote.name));
   }
 
   /** Drops an automatic attempt still waiting (the slot is gone, or the visitor pressed Retry). */
