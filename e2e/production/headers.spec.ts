@@ -57,6 +57,14 @@ test.describe('cache headers', () => {
         expect(response.status(), file).toBe(200);
         expect(response.headers()['cache-control'], file).toBe(NO_CACHE);
       }
+      // A validator, so that the shell's revalidation on each navigation (decisions/0046) costs a 304.
+      const manifest = await request.get(`${origin}/mf-manifest.json`, { headers: { Origin: SHELL } });
+      const etag = manifest.headers()['etag'];
+      expect(etag, 'mf-manifest.json ETag').toMatch(/^(W\/)?"[^"]+"$/);
+      const revalidated = await request.get(`${origin}/mf-manifest.json`, { headers: { Origin: SHELL, 'If-None-Match': etag! } });
+      expect(revalidated.status()).toBe(304);
+      expect(revalidated.headers()['cache-control']).toBe(NO_CACHE);
+      expect(revalidated.headers()['access-control-allow-origin']).toBe(SHELL);
       const chunk = exposedFiles(join(REPO_ROOT, 'remotes', name, 'dist'))[0]!;
       const response = await request.get(`${origin}/${chunk}`);
       expect(response.status()).toBe(200);

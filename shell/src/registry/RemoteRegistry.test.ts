@@ -1,7 +1,7 @@
 /** @jest-environment node */
 import { ManifestHttpError } from './classify';
 import { FailureLog } from './FailureLog';
-import { RemoteRegistry, type FederationRuntime } from './RemoteRegistry';
+import { chunkLoadingGlobal, RemoteRegistry, type FederationRuntime } from './RemoteRegistry';
 import { RemoteReleases } from './RemoteReleases';
 import { reportsRemote } from '../test-support/remotes';
 
@@ -143,5 +143,16 @@ describe('RemoteRegistry', () => {
     await registry.open(reports, 'c');
     expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
     expect(runtime.registerRemotes).toHaveBeenLastCalledWith([{ name: 'reports', entry: reports.manifest }], { force: true });
+  });
+
+  it("drops the old release's chunk global, so the new release's entry loads its own chunks", async () => {
+    const runtime = fakeRuntime(async () => ({ default: App }));
+    const registry = new RemoteRegistry([reports], runtime, new FailureLog());
+    await registry.load(reports);
+    const page = globalThis as { webpackChunkreports?: unknown[] };
+    page.webpackChunkreports = [[['__federation_expose_App'], {}]];
+    registry.update(reports);
+    expect(chunkLoadingGlobal('reports')).toBe('webpackChunkreports');
+    expect('webpackChunkreports' in globalThis).toBe(false);
   });
 });

@@ -225,8 +225,18 @@ export class RemoteRegistry {
     if (this.registered.has(remote.name)) {
       this.runtime.registerRemotes([{ name: remote.name, entry: remote.manifest }], { force: true });
     }
+    // The remote's webpack runtime keeps the chunks it has run in a page global named after its uniqueName
+    // (the preset sets it to the remote's name). A new release's entry would adopt that array, take the old
+    // release's chunk ids as already installed, and never load its own ("Cannot read properties of
+    // undefined (reading 'call')"), so the next release starts with none.
+    Reflect.deleteProperty(globalThis, chunkLoadingGlobal(remote.name));
     this.failures.clear(remote.name);
   }
+}
+
+/** webpack's default `output.chunkLoadingGlobal` for a build whose `uniqueName` is the remote's name (a JS identifier). */
+export function chunkLoadingGlobal(remote: string): string {
+  return `webpackChunk${remote}`;
 }
 
 function absolute(url: string): string {

@@ -98,6 +98,7 @@ export function defineApp(app: AppDefinition) {
         path: path.join(app.dir, 'dist'),
         // Where the code is served is known only at run time (dev ports, nginx ports, a CDN).
         publicPath: 'auto',
+        // the chunk global (webpackChunk<name>) is what the shell drops to swap in a new release (decisions/0046)
         uniqueName: app.name,
         filename: hashed,
         chunkFilename: hashed,
