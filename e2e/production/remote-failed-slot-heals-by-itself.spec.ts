@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn } from './support/browser';
 import { REPO_ROOT } from './support/previewProcess';
-import { REMOTE_ORIGINS, SHELL, startTopology, type Topology } from './support/topology';
+import { containerOf, REMOTE_ORIGINS, SHELL, startTopology, type Topology } from './support/topology';
 
 // A failed slot heals by itself (decisions/0046): once the profile team has fixed its deploy, the visitor's
 // next navigation into Profile — or the browser coming back online — shows it, without Retry. A remote
@@ -21,6 +21,9 @@ test.beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'gatehouse-heals-'));
   mkdirSync(join(work, 'releases/empty'), { recursive: true });
   cpSync(join(REPO_ROOT, 'remotes/profile/dist'), join(work, 'releases/1'), { recursive: true });
+  // a deploy caught half-way: the manifest is there, the remote entry it names is not
+  cpSync(join(work, 'releases/1'), join(work, 'releases/half'), { recursive: true });
+  rmSync(join(work, 'releases/half', containerOf(join(work, 'releases/1')).entry));
   live = join(work, 'profile-live');
   symlinkSync(join(work, 'releases/empty'), live);
   topology = await startTopology({ remotes: { profile: live } });
@@ -30,14 +33,14 @@ test.afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-function deploy(release: '1' | 'empty'): void {
+function deploy(release: '1' | 'half' | 'empty'): void {
   symlinkSync(join(work, 'releases', release), `${live}.next`);
   renameSync(`${live}.next`, live);
 }
 
 /** Signs in, opens Profile from the menu while its deploy is broken, and counts the manifest requests from then on. */
-async function failedProfile(page: Page) {
-  deploy('empty');
+async function failedProfile(page: Page, broken: 'half' | 'empty' = 'empty') {
+  deploy(broken);
   await page.goto(`${SHELL}/`);
   await signIn(page, 'alice');
   const manifestRequests: string[] = [];
@@ -45,14 +48,15 @@ async function failedProfile(page: Page) {
     if (request.url() === MANIFEST) manifestRequests.push(request.url());
   });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
-  const failed = page.locator('[data-remote="profile"][data-reason="manifest-missing"]');
+  const failed = page.locator(`[data-remote="profile"][data-reason="${broken === 'half' ? 'code-unavailable' : 'manifest-missing'}"]`);
   await expect(failed).toBeVisible();
   expect(manifestRequests).toHaveLength(1);
   return { failed, manifestRequests };
 }
 
 test('the next navigation into a failed slot loads the fixed remote, without Retry', async ({ page }) => {
-  const { manifestRequests } = await failedProfile(page);
+  // (the runtime keeps a failed remote entry's load: without the shell's reset this navigation made no request)
+  const { manifestRequests } = await failedProfile(page, 'half');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Home', exact: true })).toBeVisible();
   deploy('1');
