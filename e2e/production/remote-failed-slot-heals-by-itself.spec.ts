@@ -55,7 +55,7 @@ async function failedProfile(page: Page, broken: 'half' | 'empty' = 'empty') {
 }
 
 test('the next navigation into a failed slot loads the fixed remote, without Retry', async ({ page }) => {
-  // (the runtime keeps a failed remote entry's load: without the shell's reset this navigation made no request)
+  // (before decisions/0046 this navigation asked for no manifest: the runtime answered from the one it had kept)
   const { manifestRequests } = await failedProfile(page, 'half');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Home', exact: true })).toBeVisible();
