@@ -4,7 +4,7 @@ import { RemoteRegistry, type RemoteAppModule } from '../registry/RemoteRegistry
 import { RemoteReleases } from '../registry/RemoteReleases';
 import { RetryBackoff } from '../registry/RetryBackoff';
 import { RemoteTimeline, type RemoteEvent } from '../registry/RemoteTimeline';
-import { RemoteSlot } from './RemoteSlot';
+import { REVALIDATION_QUIET_MS, RemoteSlot } from './RemoteSlot';
 import { reportsRemote } from '../test-support/remotes';
 
 const reports = reportsRemote({ clientRoles: {} });
@@ -30,10 +30,11 @@ const release = (n: number): RemoteAppModule => ({ default: () => <h1>Reports re
  * manifest, as the shell's runtime plugin does, then "loads" that release's module.
  */
 function setup() {
-  const server = { release: 1, up: true, manifestRequests: 0 };
+  const server = { release: 1, up: true, manifestRequests: 0, slowMs: 0 };
   const events: RemoteEvent[] = [];
   const releases = new RemoteReleases(async () => {
     server.manifestRequests += 1;
+    if (server.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, server.slowMs));
     if (!server.up) throw new TypeError('Failed to fetch');
     return new FakeResponse(`manifest of release ${server.release}`) as unknown as Response;
   });
@@ -153,6 +154,27 @@ describe('RemoteSlot, a new release under the open page', () => {
     expect(await screen.findByRole('heading', { name: 'Reports release 2' })).toBeTruthy();
     expect(server.manifestRequests).toBe(3);
     expect(events.filter((e) => e.type !== 'remotePhase')).toEqual([{ type: 'remoteUpdated', remote: 'reports' }]);
+  });
+
+  it('shows nothing for a quick revalidation of a loaded remote, and says it is loading once the check takes long', async () => {
+    const { registry, server } = setup();
+    const first = render(<Slot registry={registry} navigation="a" />);
+    await screen.findByRole('heading', { name: 'Reports release 1' });
+    first.unmount();
+
+    jest.useFakeTimers();
+    try {
+      server.slowMs = 1_000;
+      render(<Slot registry={registry} navigation="b" />);
+      await act(async () => jest.advanceTimersByTime(REVALIDATION_QUIET_MS - 50));
+      expect(screen.queryByRole('status')).toBeNull(); // no "Loading …" flash for a 304's round trip
+      await act(async () => jest.advanceTimersByTime(100));
+      expect(screen.getByRole('status').textContent).toContain('Loading Reports…');
+      await act(async () => jest.advanceTimersByTime(1_000));
+      expect(screen.getByRole('heading', { name: 'Reports release 1' })).toBeTruthy();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('offers a new release of the remote on screen, and Update swaps it in place', async () => {

@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { RemoteConfig } from '../config/types';
 import { RemoteUpdateOffer } from '../layout/RemoteUpdateOffer';
 import type { RemoteRegistry } from '../registry/RemoteRegistry';
@@ -12,6 +12,23 @@ function Rendered({ onRendered }: { onRendered: () => void }) {
   useEffect(onRendered, []); // eslint-disable-line react-hooks/exhaustive-deps
   return null;
 }
+
+/**
+ * Shows its content only after `delayMs`: a return visit to a loaded remote waits for one revalidation round
+ * trip (usually a quick 304), which should not flash "Loading …" in place of the page.
+ */
+function AfterDelay({ delayMs, children }: { delayMs: number; children: ReactNode }) {
+  const [due, setDue] = useState(delayMs <= 0);
+  useEffect(() => {
+    if (due) return undefined;
+    const timer = setTimeout(() => setDue(true), delayMs);
+    return () => clearTimeout(timer);
+  }, [due, delayMs]);
+  return due ? children : null;
+}
+
+/** How long a revalidation of a loaded remote may take before the slot says it is loading. */
+export const REVALIDATION_QUIET_MS = 400;
 
 /** Rethrows a failed load during render, where the slot's error boundary catches it. */
 function Failed({ error }: { error: unknown }): never {
@@ -30,6 +47,8 @@ export function RemoteSlot({ remote, registry, navigation }: { remote: RemoteCon
   const [entered] = useState(navigation);
   const [attempt, setAttempt] = useState(0);
   const { module, error, failed = false, held = false } = useRemoteModule(registry, remote, entered, attempt);
+  // a return visit whose release is being revalidated (not a first load, not Retry/Update)
+  const [revalidating] = useState(() => attempt === 0 && registry.loaded(remote) !== undefined && !registry.ready(remote, entered));
   const updated = useRef(false);
   const slot = useRef<HTMLDivElement>(null);
   const retry = useCallback(() => {
@@ -80,6 +99,8 @@ export function RemoteSlot({ remote, registry, navigation }: { remote: RemoteCon
             <RemoteApp />
             <Rendered onRendered={rendered} />
           </Suspense>
+        ) : revalidating && attempt === 0 ? (
+          <AfterDelay delayMs={REVALIDATION_QUIET_MS}>{loading}</AfterDelay>
         ) : (
           loading
         )}
