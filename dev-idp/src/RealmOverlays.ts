@@ -33,9 +33,17 @@ export class RealmOverlays {
     this.#out = out;
   }
 
-  /** Applies every file once; a bad file throws its {@link RealmFileError} (the provider does not start). */
-  async applyAll(): Promise<void> {
-    for (const file of this.#files) await this.#apply(file);
+  /**
+   * Applies every file once and resolves to what it added, for the start banner; a bad file throws its
+   * {@link RealmFileError} (the provider does not start).
+   */
+  async applyAll(): Promise<string[]> {
+    const lines: string[] = [];
+    for (const file of this.#files) {
+      const line = await this.#apply(file);
+      if (line) lines.push(line);
+    }
+    return lines;
   }
 
   /** Re-applies a file whenever it is written (its folder is watched: the file may not exist yet). */
@@ -62,26 +70,30 @@ export class RealmOverlays {
     clearTimeout(this.#timers.get(file));
     const timer = setTimeout(() => {
       this.#timers.delete(file);
-      this.#apply(file).catch((error: unknown) => {
-        // while running, a half-written or wrong file must not stop the provider: say what to fix
-        if (error instanceof RealmFileError) this.#out.error(`error: ${error.message} (nothing was changed)`);
-        else this.#out.error(`error: ${file}: ${(error as Error).message} (nothing was changed)`);
-      });
+      this.#apply(file).then(
+        (line) => line && this.#out.log(line),
+        (error: unknown) => {
+          // while running, a half-written or wrong file must not stop the provider: say what to fix
+          if (error instanceof RealmFileError) this.#out.error(`error: ${error.message} (nothing was changed)`);
+          else this.#out.error(`error: ${file}: ${(error as Error).message} (nothing was changed)`);
+        },
+      );
     }, SETTLE_MS);
     timer.unref();
     this.#timers.set(file, timer);
   }
 
-  async #apply(file: string): Promise<void> {
+  /** Applies one file; resolves to the line that says what it added, or null. */
+  async #apply(file: string): Promise<string | null> {
     const overlay = await loadOverlayFile(file);
-    if (!overlay) return;
+    if (!overlay) return null;
     const realm = this.#realm(overlay.realm);
     if (!realm) {
       this.#out.warn(`${basename(file)}: the provider has no realm "${overlay.realm}"; nothing added`);
-      return;
+      return null;
     }
     const { added, warnings } = applyOverlay(realm, overlay);
     warnings.forEach((line) => this.#out.warn(`${basename(file)}: ${line}`));
-    if (added.length > 0) this.#out.log(`  realm ${realm.name} (${basename(file)}): added ${added.join(', ')}`);
+    return added.length > 0 ? `  realm ${realm.name} (${basename(file)}): added ${added.join(', ')}` : null;
   }
 }

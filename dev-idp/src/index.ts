@@ -117,10 +117,11 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
     warn,
     error: (line) => console.error(line),
   });
+  let overlaid: string[];
   try {
     await server.addRealm(masterRealm(options.adminUser ?? 'admin', options.adminPassword ?? 'admin'));
     for (const { realm } of loaded) await server.addRealm(realm);
-    await overlays.applyAll();
+    overlaid = await overlays.applyAll();
   } catch (error) {
     await management?.close();
     await server.close();
@@ -135,6 +136,7 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
     const users = realm.users.map((u) => u.username).join(', ') || '(none)';
     log(`  realm ${realm.name}: ${server.baseUrl}/realms/${realm.name} — users ${users}`);
   }
+  overlaid.forEach(log);
   log(`  admin API: ${server.baseUrl}/admin (realm master, ${options.adminUser ?? 'admin'})`);
   if (managementUrl) log(`  health: ${managementUrl}/health/live, /health/ready`);
   if (host !== DEFAULT_HOST) log(`  listening on ${host}: the admin API is reachable from other machines`);

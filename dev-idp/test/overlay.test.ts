@@ -58,9 +58,15 @@ test("an origin in the realm overlay is accepted by the login-status frame, and 
   writeFileSync(overlay, overlayFor(NEW_ORIGIN));
   try {
     for (const run of ['first start', 'after a restart']) {
-      const { cli, url } = await startCli(overlay);
+      const { cli, url, output } = await startCli(overlay);
       try {
         assert.equal(await init(url, NEW_ORIGIN), 204, run);
+        assert.ok(
+          output().includes(
+            `realm gatehouse (gatehouse-realm.local.json): added gatehouse-shell redirect URI ${NEW_ORIGIN}/*, gatehouse-shell web origin ${NEW_ORIGIN}`,
+          ),
+          `${run}: the banner says what the overlay added:\n${output()}`,
+        );
         assert.equal(await init(url, 'http://localhost:3078'), 403, `${run}: only the overlay's origin is added`);
         assert.equal(await init(url, 'http://localhost:3001'), 204, `${run}: the realm file's origins stay`);
       } finally {
