@@ -8,6 +8,7 @@
 
 import { KeycloakRunnerError, startKeycloak } from '../tooling/testkit/src/keycloak.cjs';
 import { JavaNotFoundError } from '../tooling/testkit/src/java.cjs';
+import { REALM_OVERLAY, applyRealmOverlay } from '../tooling/testkit/src/realmOverlay.cjs';
 
 const USAGE = 'usage: npm run keycloak [-- --quiet]';
 const args = process.argv.slice(2);
@@ -37,6 +38,14 @@ try {
     process.exit(1);
   }
   throw error;
+}
+
+// The dev provider reads this checkout's realm overlay itself; Keycloak gets its addresses through the admin API.
+try {
+  const added = await applyRealmOverlay(keycloak.url, keycloak.admin);
+  if (added.length > 0) console.log(`[keycloak] from ${REALM_OVERLAY}: added ${added.join(', ')}`);
+} catch (error) {
+  process.stderr.write(`[keycloak] the realm overlay was not applied: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 
 if (!args.includes('--quiet'))

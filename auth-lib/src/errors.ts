@@ -7,6 +7,8 @@ export type AuthErrorCode =
   | 'invalid-config'
   /** the identity provider did not answer in time, or answered garbage */
   | 'idp-unreachable'
+  /** the provider refused this page's origin (not among the client's web origins); the message names the fix */
+  | 'origin-not-allowed'
   /** the provider refused the sign-in (bad callback state, nonce, code) */
   | 'login-failed'
   /** an operation needs a signed-in visitor and there is none */

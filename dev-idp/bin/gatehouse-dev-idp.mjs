@@ -5,6 +5,7 @@ import { register } from 'tsx/esm/api';
 
 const usage =
   'usage: gatehouse-dev-idp [--port 8080] [--management-port 9000] [--host 127.0.0.1] --realm FILE [--realm FILE…]\n' +
+  '                        [--realm-overlay FILE…] (redirect URIs and web origins added to clients; read again on change)\n' +
   '                        [--admin-user admin] [--admin-password admin] [--quiet]\n' +
   '                        [--hostname https://sso.example.com] [--proxy-headers xforwarded]\n' +
   'The administrator of realm master can also come from KC_BOOTSTRAP_ADMIN_USERNAME / KC_BOOTSTRAP_ADMIN_PASSWORD;\n' +
@@ -19,6 +20,7 @@ function parseCommandLine() {
         'management-port': { type: 'string', default: '9000' },
         host: { type: 'string', default: '127.0.0.1' },
         realm: { type: 'string', multiple: true, default: [] },
+        'realm-overlay': { type: 'string', multiple: true, default: [] },
         'admin-user': { type: 'string' },
         'admin-password': { type: 'string' },
         quiet: { type: 'boolean', default: false },
@@ -59,6 +61,7 @@ try {
   const idp = await startDevIdp({
     port,
     realmFiles: args.realm,
+    realmOverlayFiles: args['realm-overlay'],
     managementPort,
     host: args.host,
     adminUser: args['admin-user'] ?? process.env.KC_BOOTSTRAP_ADMIN_USERNAME,

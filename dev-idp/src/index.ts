@@ -3,6 +3,7 @@ import type { LoadedRealm } from './realm/loadRealm.js';
 import { masterRealm } from './realm/masterRealm.js';
 import { ManagementServer } from './ManagementServer.js';
 import { DevIdpServer } from './server.js';
+import { RealmOverlays } from './RealmOverlays.js';
 import { parseHostname, parseProxyHeaders } from './http/frontendUrl.js';
 import type { RealmRepresentation } from './realm/representation.js';
 
@@ -28,6 +29,11 @@ export interface DevIdpOptions {
   port?: number;
   /** Keycloak realm files to import at start. */
   realmFiles?: string[];
+  /**
+   * Realm overlay files (`--realm-overlay`): redirect URIs and web origins this machine adds to clients of the
+   * realms (decisions/0051). A missing file adds nothing; each file is read at start and again when it changes.
+   */
+  realmOverlayFiles?: string[];
   /** Realm representations to import at start (the JSON of a realm file, already parsed). */
   realms?: RealmRepresentation[];
   /** Administrator of realm `master` for the admin REST API (default `admin` / `admin`). */
@@ -106,18 +112,31 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
       throw error;
     }
   }
+  const overlays = new RealmOverlays(options.realmOverlayFiles ?? [], (name) => server.realms.get(name)?.realm, {
+    log,
+    warn,
+    error: (line) => console.error(line),
+  });
+  let overlaid: string[];
   try {
     await server.addRealm(masterRealm(options.adminUser ?? 'admin', options.adminPassword ?? 'admin'));
     for (const { realm } of loaded) await server.addRealm(realm);
+    overlaid = await overlays.applyAll();
+  } catch (error) {
+    await management?.close();
+    await server.close();
+    throw error;
   } finally {
     started();
   }
+  overlays.watch();
 
   log(`Gatehouse dev IdP (Keycloak-compatible) on ${server.baseUrl}`);
   for (const { realm } of loaded) {
     const users = realm.users.map((u) => u.username).join(', ') || '(none)';
     log(`  realm ${realm.name}: ${server.baseUrl}/realms/${realm.name} — users ${users}`);
   }
+  overlaid.forEach(log);
   log(`  admin API: ${server.baseUrl}/admin (realm master, ${options.adminUser ?? 'admin'})`);
   if (managementUrl) log(`  health: ${managementUrl}/health/live, /health/ready`);
   if (host !== DEFAULT_HOST) log(`  listening on ${host}: the admin API is reachable from other machines`);
@@ -128,6 +147,7 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
     port,
     managementUrl,
     close: async () => {
+      overlays.close();
       await management?.close();
       await server.close();
     },

@@ -57,6 +57,26 @@ describe('session state', () => {
     expect(snapshot.error?.message).toMatch(/invalid_grant: Code not valid/);
   });
 
+  test("the login-status frame's error at init is a refused origin, with the origin and client to fix, not 'unreachable'", async () => {
+    // keycloak-js's words when its frame answers "error": Keycloak's frame does so when /init answers 403
+    const { session } = sessionWithFake((kc) => (kc.initOutcome = { fails: new Error('Error while checking login iframe') }));
+    const snapshot = await session.ready();
+    expect(snapshot.status).toBe('error');
+    expect(snapshot.error?.code).toBe('origin-not-allowed');
+    expect(snapshot.error?.message).toContain(
+      'does not accept this origin: add http://localhost to the web origins of client "gatehouse-shell" (realm "gatehouse")',
+    );
+  });
+
+  test('any other init failure still says the provider could not be reached', async () => {
+    const { session } = sessionWithFake((kc) => (kc.initOutcome = { fails: new Error('Failed to fetch') }));
+    const snapshot = await session.ready();
+    expect(snapshot.error).toMatchObject({
+      code: 'idp-unreachable',
+      message: expect.stringMatching(/^Could not reach the identity provider/),
+    });
+  });
+
   test('getSnapshot returns the same object until something changes', async () => {
     const { session } = sessionWithFake();
     await session.ready();

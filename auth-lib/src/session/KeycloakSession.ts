@@ -185,7 +185,7 @@ export class KeycloakSession implements Session {
       } else this.store.set({ ...SIGNED_OUT });
     } catch (error) {
       if (generation !== this.generation) return;
-      this.store.set({ ...SIGNED_OUT, status: 'error', error: initError(this.config, error) });
+      this.store.set({ ...SIGNED_OUT, status: 'error', error: initError(this.config, error, this.location.origin) });
     }
   }
 

@@ -36,6 +36,13 @@ export type KeycloakLike = Pick<
 
 export type { KeycloakInitOptions, KeycloakLoginOptions, KeycloakLogoutOptions };
 
+/**
+ * How keycloak-js rejects when its login-status frame answers `error`. At `init()` that is the frame's first
+ * check, where Keycloak's frame asks `…/login-status-iframe.html/init?client_id=…&origin=…` and answers `error`
+ * on a 403: the client does not list the page's origin among its web origins (decisions/0051).
+ */
+export const FRAME_ERROR_MESSAGE = 'Error while checking login iframe';
+
 /** What the session needs to build a keycloak-js instance: the provider's coordinates. */
 export interface KeycloakServerSettings {
   readonly url: string;

@@ -1,5 +1,6 @@
 import { AuthError } from '../errors';
 import type { ResolvedConfig } from './config';
+import { FRAME_ERROR_MESSAGE } from './keycloak';
 import { describeError, protocolErrorOf } from './scrub';
 
 /** The provider did not answer within the configured timeout. */
@@ -11,9 +12,28 @@ export function unreachableError(config: ResolvedConfig): AuthError {
   );
 }
 
-/** What keycloak-js's `init()` failing means for the visitor: a refused sign-in, or no provider. */
-export function initError(config: ResolvedConfig, error: unknown): AuthError {
+/**
+ * The login-status frame refused this page's origin. keycloak-js only says "Error while checking login iframe";
+ * at `init()` that is the frame's refused `/init` (403), on Keycloak 26 as on the dev identity provider: the
+ * frame's other `error`, no access to its cookies, is what keycloak-js's third-party-cookie check before it
+ * already turns the frame off for (decisions/0051).
+ */
+export function originRefusedError(config: ResolvedConfig, origin: string, cause: unknown): AuthError {
+  return new AuthError(
+    'origin-not-allowed',
+    `The identity provider at ${config.url} does not accept this origin: add ${origin} to the web origins of client ` +
+      `"${config.clientId}" (realm "${config.realm}"), then session.retry(). Its login-status frame answered "error", as it does when ` +
+      `…/login-status-iframe.html/init refuses the origin (403). Keycloak: admin console → Clients → ${config.clientId} → Web origins ` +
+      `(and Valid redirect URIs); Gatehouse's dev identity provider: deploy/keycloak/gatehouse-realm.local.json ` +
+      `(npm run new-remote writes it).`,
+    { cause },
+  );
+}
+
+/** What keycloak-js's `init()` failing means for the visitor: a refused sign-in or origin, or no provider. */
+export function initError(config: ResolvedConfig, error: unknown, origin: string): AuthError {
   if (error instanceof AuthError) return error;
+  if (error instanceof Error && error.message === FRAME_ERROR_MESSAGE) return originRefusedError(config, origin, error);
   const isCallbackError = typeof error === 'object' && error !== null && 'error' in error;
   if (isCallbackError || (error instanceof Error && /nonce/i.test(error.message))) {
     return new AuthError(

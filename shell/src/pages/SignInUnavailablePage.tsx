@@ -14,7 +14,11 @@ export function SignInUnavailablePage() {
   return (
     <section className="gh-card gh-error" role="alert">
       <h1>Sign-in unavailable</h1>
-      <p>The sign-in service is not answering right now, so this page cannot open. Try again in a moment with Retry.</p>
+      <p>
+        {error?.code === 'origin-not-allowed'
+          ? "Sign-in is not set up for this site's address yet, so this page cannot open. Please tell the site's administrators."
+          : 'The sign-in service is not answering right now, so this page cannot open. Try again in a moment with Retry.'}
+      </p>
       <button type="button" className="gh-button" onClick={() => void session.retry()}>
         Retry
       </button>

@@ -113,6 +113,17 @@ describe('RemoteRoute', () => {
     expect(screen.getByRole('heading', { name: 'Sign-in unavailable' })).toBeTruthy();
   });
 
+  it('says in plain words that sign-in is not set up for this address when the provider refuses the origin', () => {
+    const session = createTestSession({ status: 'error' });
+    const developerText = 'The identity provider at http://localhost:8080 does not accept this origin: add http://localhost to …';
+    act(() => session.setState({ error: new AuthError('origin-not-allowed', developerText) }));
+    renderRoute(session);
+    expect(screen.getByText(/^Sign-in is not set up for this site's address yet/)).toBeTruthy();
+    expect(screen.queryByText(/not answering right now/)).toBeNull();
+    expect(screen.getByTestId('details-code').textContent).toBe('origin-not-allowed');
+    expect(screen.getByText(developerText)).toBeTruthy();
+  });
+
   it('asks to sign in again, back to the route, when the token expired and the provider cannot renew it', async () => {
     const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } });
     session.setState({ tokenExpiresAt: Date.now() - 1000 });

@@ -67,8 +67,8 @@ function nextSteps(name: string, packageName: string, route: string, port: numbe
   return `
 Next:
   npm start                               the whole system; the shell at http://localhost:3000 shows "${title}"
-                                          (at ${route}) in its navigation. Restart it if it was running: the
-                                          identity provider reads the realm's redirect addresses at start.
+                                          (at ${route}) in its navigation. Restart it if it was running (it starts
+                                          the remotes it finds); the identity provider already accepts the port.
   npm start -w ${packageName.padEnd(26)} only your remote, standalone at http://localhost:${port}
   npm test -w ${packageName.padEnd(27)} its unit tests (auth-lib's fake session)
   npm run check -w remotes/${name.padEnd(14)} does it fit the versions the shell provides?
@@ -98,6 +98,7 @@ function writeOutside(options: NewRemoteOptions, root: string, io: CliIo): numbe
     [
       `Created the remote "${options.name}" as its own repository in ${dir}:`,
       ...result.created.map((file) => `  + ${file}`),
+      ...result.changed.map((file) => `  ~ ${file} (in this checkout: its dev identity provider accepts the new remote's dev address)`),
       '',
       'Next, in that folder:',
       '  npm install && npm test && npm run build',

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { overlayWithDevOrigin, writeOverlay } from './devOrigin';
 import { appendToArray } from './jsonEdit';
 import type { NewRemoteOptions } from './options';
 import { planRemote, type PortProbe, type RemotePlan } from './plan';
@@ -30,6 +31,7 @@ export async function newRemote(options: NewRemoteOptions, root: string, portIsF
   let files: Map<string, string>;
   let registryText: string;
   let realmText: string;
+  let overlayText: string | null;
   try {
     files = renderTemplate(
       {
@@ -50,6 +52,8 @@ export async function newRemote(options: NewRemoteOptions, root: string, portIsF
     realmText = client.redirectUris.includes(redirectUri)
       ? workspace.realm.text
       : appendToArray(workspace.realm.text, ['clients', client.index, 'redirectUris'], redirectUri);
+    // the realm file is for every checkout (committed); the overlay reaches this machine's running dev provider at once
+    overlayText = overlayWithDevOrigin(root, { realm: identityProvider.realm, clientId: identityProvider.clientId, port: plan.port });
   } catch (error) {
     return { ok: false, problems: [error instanceof Error ? error.message : String(error)] };
   }
@@ -69,6 +73,7 @@ export async function newRemote(options: NewRemoteOptions, root: string, portIsF
     fs.writeFileSync(path.join(root, PATHS.realm), realmText);
     changed.push(PATHS.realm);
   }
+  if (overlayText !== null) changed.push(writeOverlay(root, overlayText));
   return { ok: true, plan, created, changed };
 }
 

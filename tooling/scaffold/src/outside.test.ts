@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { newOutsideRemote, PUBLISHED_PACKAGES } from './outside';
+import { makeTestRepo } from './testRepo';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const read = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'));
@@ -14,7 +15,10 @@ afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
 test('writes a standalone repository that depends on the published packages at the platform version', () => {
   const dir = path.join(work, 'billing');
-  const result = newOutsideRemote({ name: 'billing', dir, shellUrl: 'https://app.example.com' }, ROOT);
+  // a copy of the checkout: --outside adds the remote's dev address to the checkout's realm overlay
+  const checkout = makeTestRepo();
+  const result = newOutsideRemote({ name: 'billing', dir, shellUrl: 'https://app.example.com' }, checkout);
+  fs.rmSync(checkout, { recursive: true, force: true });
   expect(result).toMatchObject({ ok: true });
   for (const file of [
     'package.json',

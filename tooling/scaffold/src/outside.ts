@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { overlayWithDevOrigin, writeOverlay } from './devOrigin';
 import { REMOTE_NAME, RESERVED, titleOf } from './plan';
 import { seedLockfile } from './seedLockfile';
 import { renderTemplate, TEMPLATE_DIR } from './template';
@@ -27,7 +28,9 @@ export interface OutsideOptions {
 }
 
 export type OutsideResult =
-  { readonly ok: true; readonly created: readonly string[] } | { readonly ok: false; readonly problems: readonly string[] };
+  /** `created`: in the new folder; `changed`: in this checkout (the realm overlay, so the dev provider accepts the remote) */
+  | { readonly ok: true; readonly created: readonly string[]; readonly changed: readonly string[] }
+  | { readonly ok: false; readonly problems: readonly string[] };
 
 /**
  * Writes a remote as a standalone repository at `options.dir`: the same app files as a remote inside
@@ -64,6 +67,12 @@ export function newOutsideRemote(options: OutsideOptions, root: string): Outside
 
   const workspace = readWorkspace(root);
   const { identityProvider } = workspace.registry;
+  let overlayText: string | null;
+  try {
+    overlayText = overlayWithDevOrigin(root, { realm: identityProvider.realm, clientId: identityProvider.clientId, port: port.port });
+  } catch (error) {
+    return { ok: false, problems: [error instanceof Error ? error.message : String(error)] };
+  }
   const values: Record<string, string | number> = {
     name: options.name,
     packageName: `${options.name.replace(/_/g, '-')}-remote`,
@@ -86,7 +95,7 @@ export function newOutsideRemote(options: OutsideOptions, root: string): Outside
     fs.writeFileSync(target, text, { flag: 'wx' });
     created.push(relative);
   }
-  return { ok: true, created };
+  return { ok: true, created, changed: overlayText === null ? [] : [writeOverlay(root, overlayText)] };
 }
 
 /** `file:` specs of the packed tarballs in `packages`, or `^version` of each published package. */

@@ -74,8 +74,8 @@ test.each([[[]], [['--outside', 'OUT']]])('the name "constructor" is refused (%p
 
 test('--outside writes the shell URL it was given, where the check runs it', async () => {
   const dir = path.join(work, 'billing');
-  // --outside changes nothing in the checkout; it reads this one's package versions
-  const checkout = path.join(__dirname, '..', '..', '..');
+  // --outside reads the checkout's package versions and adds the dev address to its realm overlay: a copy
+  const checkout = root;
   const argv = ['billing', '--outside', dir, '--shell-url', 'https://shell.example.com/app', '--port', '3050'];
   const { code, err } = await run(argv, checkout, work);
   expect(err).toBe('');

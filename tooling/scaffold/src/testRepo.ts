@@ -9,6 +9,11 @@ const COPIED = [
   'shell/webpack.config.ts',
   'deploy/keycloak/gatehouse-realm.json',
   'tooling/federation/package.json',
+  // what --outside reads: the versions it pins and the lockfile it seeds from
+  'package.json',
+  'package-lock.json',
+  'auth-lib/package.json',
+  'tooling/contract-check/package.json',
   ...['profile', 'admin', 'reports'].flatMap((r) => [`remotes/${r}/package.json`, `remotes/${r}/webpack.config.ts`]),
 ];
 const REPO = path.join(__dirname, '..', '..', '..');

@@ -26,7 +26,11 @@ export function StandaloneFrame({ title, children }: { title: string; children: 
     body = (
       <section className="gh-card gh-error" role="alert">
         <h1>Sign-in unavailable</h1>
-        <p>The sign-in service is not answering right now. Try again in a moment with Retry.</p>
+        <p>
+          {snapshot.error?.code === 'origin-not-allowed'
+            ? "Sign-in is not set up for this app's address yet (the Details say what to add)."
+            : 'The sign-in service is not answering right now. Try again in a moment with Retry.'}
+        </p>
         <button type="button" className="gh-button" onClick={() => void session.retry()}>
           Retry
         </button>

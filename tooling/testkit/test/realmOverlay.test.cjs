@@ -1,0 +1,85 @@
+'use strict';
+// The realm overlay reaches a running provider through the admin API (as `npm run keycloak` applies it to
+// Keycloak): here the real dev provider process without an overlay of its own, over real HTTP; the login-status
+// frame's /init then accepts the overlay's origin. `KEYCLOAK_URL=… node --test` runs it against a Keycloak.
+
+const assert = require('node:assert/strict');
+const { spawn } = require('node:child_process');
+const { once } = require('node:events');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { after, before, test } = require('node:test');
+const { applyRealmOverlay } = require('../src/realmOverlay.cjs');
+
+const ROOT = join(__dirname, '../../..');
+// another origin per run: a Keycloak keeps what the admin API added in its database
+const ORIGIN = `http://localhost:${20000 + (process.pid % 30000)}`;
+
+/** @type {import('node:child_process').ChildProcess | undefined} */
+let idp;
+/** @type {string} */
+let url;
+/** @type {string} */
+let dir;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'testkit-overlay-'));
+  if (process.env.KEYCLOAK_URL) {
+    url = process.env.KEYCLOAK_URL;
+    return;
+  }
+  const bin = join(ROOT, 'dev-idp/bin/gatehouse-dev-idp.mjs');
+  const child = spawn(process.execPath, [bin, '--port', '0', '--realm', join(ROOT, 'deploy/keycloak/gatehouse-realm.json')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  idp = child;
+  url = await new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += String(chunk);
+      const found = /on (http:\/\/localhost:\d+)/.exec(output)?.[1];
+      if (found && output.includes('admin API')) resolve(found);
+    });
+    child.once('exit', () => reject(new Error(`the dev provider did not start:\n${output}`)));
+  });
+});
+
+after(async () => {
+  if (idp && idp.exitCode === null) {
+    idp.kill('SIGTERM');
+    await once(idp, 'exit');
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** @param {string} origin */
+async function init(origin) {
+  const params = new URLSearchParams({ client_id: 'gatehouse-shell', origin });
+  return (await fetch(`${url}/realms/gatehouse/protocol/openid-connect/login-status-iframe.html/init?${params}`)).status;
+}
+
+test("the overlay's origin is added to the running provider's client once; the frame then accepts it", async () => {
+  const file = join(dir, 'gatehouse-realm.local.json');
+  writeFileSync(
+    file,
+    JSON.stringify({ realm: 'gatehouse', clients: [{ clientId: 'gatehouse-shell', redirectUris: [`${ORIGIN}/*`], webOrigins: [ORIGIN] }] }),
+  );
+  assert.equal(await init(ORIGIN), 403, 'the realm file alone does not accept it');
+  assert.deepEqual(await applyRealmOverlay(url, { file }), [
+    `gatehouse-shell redirect URI ${ORIGIN}/*`,
+    `gatehouse-shell web origin ${ORIGIN}`,
+  ]);
+  assert.equal(await init(ORIGIN), 204);
+  assert.equal(await init(`${ORIGIN}1`), 403, 'only that origin');
+  assert.deepEqual(await applyRealmOverlay(url, { file }), [], 'a second start adds nothing');
+});
+
+test('no overlay adds nothing; a broken one says which file to fix', async () => {
+  assert.deepEqual(await applyRealmOverlay(url, { file: join(dir, 'none.json') }), []);
+  const broken = join(dir, 'broken.json');
+  writeFileSync(broken, '{ "realm": "gatehouse", "clients": [{ "clientId": 1 }] }');
+  await assert.rejects(applyRealmOverlay(url, { file: broken }), /broken\.json: expected \{ "realm".*fix it or delete it/);
+  writeFileSync(broken, JSON.stringify({ realm: 'gatehouse', clients: [{ clientId: 'no-such-client', webOrigins: [ORIGIN] }] }));
+  await assert.rejects(applyRealmOverlay(url, { file: broken }), /realm "gatehouse" at .* has no client "no-such-client"/);
+});
