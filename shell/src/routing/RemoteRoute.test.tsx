@@ -14,6 +14,7 @@ function renderRoute(session: TestSession, path = '/reports/2026?x=1', remote = 
   const registry = {
     open: jest.fn(async () => ({ default: () => <h1>Reports</h1> })),
     ready: () => undefined,
+    loaded: () => undefined,
     heldFailure: () => undefined,
     lookForUpdate: async () => false,
     retryWhenDue: jest.fn(),
