@@ -16,6 +16,7 @@ const { killGroup, startProcess, stopProcess } = require('./processes.cjs');
  * @property {number} [giveUpAfter] stops in a row, each before `stableMs`, after which it is not restarted (default 5)
  * @property {number} [tailLines] how many of its last lines a give-up shows (default 20)
  * @property {string} [giveUpHint] what to do once it was given up on
+ * @property {(started: import('./processes.cjs').ManagedProcess) => void} [onRestart] called with each restarted process
  * @property {import('node:child_process').SpawnOptions} [spawnOptions] stdout and stderr are always piped
  */
 
@@ -77,13 +78,15 @@ function supervise(name, command, args, options) {
     });
   }
 
-  function run() {
+  /** @param {boolean} restart */
+  function run(restart) {
     pending = null;
     const startedAt = Date.now();
     const started = startProcess(command, args, { ...options.spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
     current = started;
     readLines(started.child.stdout, 'stdout');
     readLines(started.child.stderr, 'stderr');
+    if (restart) options.onRestart?.(started);
     void started.exited.then((exit) => {
       // What is left of its group (a worker whose parent was killed) would hold the port the next start needs.
       if (started.child.pid !== undefined) killGroup(started.child.pid, 'SIGKILL');
@@ -93,7 +96,7 @@ function supervise(name, command, args, options) {
       if (quickStops >= giveUpAfter) return giveUp(exit);
       const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** (quickStops - 1));
       log(`${name} stopped (${describeExit(exit)}); restarting in ${seconds(delay)} — attempt ${quickStops + 1}`);
-      pending = setTimeout(run, delay);
+      pending = setTimeout(run, delay, true);
     });
   }
 
@@ -111,7 +114,7 @@ function supervise(name, command, args, options) {
     markGivenUp();
   }
 
-  run();
+  run(false);
   return {
     name,
     state: () => (stopped ? 'stopped' : gaveUp ? 'given up' : current ? 'running' : 'waiting'),
