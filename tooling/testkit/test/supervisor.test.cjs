@@ -9,6 +9,9 @@ const { join } = require('node:path');
 const { afterEach, test } = require('node:test');
 const { answers, waitForUrl } = require('../src/processes.cjs');
 const { freePort } = require('./freePort.cjs');
+
+// A behaviour that never happens fails the test instead of hanging it.
+const LIMIT = { timeout: 60_000 };
 const { supervise } = require('../src/supervisor.cjs');
 
 const LISTEN = join(__dirname, 'fixtures/listen.cjs');
@@ -61,7 +64,7 @@ function superviseServer(name, port, options = {}) {
   return { app, lines };
 }
 
-test('a killed app is started again, says so in one line, and the others keep running', async () => {
+test('a killed app is started again, says so in one line, and the others keep running', LIMIT, async () => {
   const [portA, portB] = [await freePort(), await freePort()];
   const { lines } = superviseServer('reports', portA);
   superviseServer('profile', portB);
@@ -76,46 +79,50 @@ test('a killed app is started again, says so in one line, and the others keep ru
   assert.equal(await pidAt(portB), other, 'profile kept running, untouched');
 });
 
-test('each quick stop doubles the pause; after the last allowed one it is given up on with its last output, the rest keeps running', async () => {
-  const portB = await freePort();
-  /** @type {string[]} */
-  const lines = [];
-  const failing = supervise('reports', process.execPath, ['-e', 'console.log("config error: no entry"); process.exit(3)'], {
-    log: (line) => lines.push(line),
-    initialDelayMs: 50,
-    giveUpAfter: 4,
-    giveUpHint: 'Fix it, then run it alone with: npm start -w @gatehouse/remote-reports',
-  });
-  started.push(failing);
-  superviseServer('profile', portB);
-  await waitForUrl(`http://127.0.0.1:${portB}/`, { timeoutMs: 20_000 });
-  const other = await pidAt(portB);
+test(
+  'each quick stop doubles the pause; after the last allowed one it is given up on with its last output, the rest keeps running',
+  LIMIT,
+  async () => {
+    const portB = await freePort();
+    /** @type {string[]} */
+    const lines = [];
+    const failing = supervise('reports', process.execPath, ['-e', 'console.log("config error: no entry"); process.exit(3)'], {
+      log: (line) => lines.push(line),
+      initialDelayMs: 50,
+      giveUpAfter: 4,
+      giveUpHint: 'Fix it, then run it alone with: npm start -w @gatehouse/remote-reports',
+    });
+    started.push(failing);
+    superviseServer('profile', portB);
+    await waitForUrl(`http://127.0.0.1:${portB}/`, { timeoutMs: 20_000 });
+    const other = await pidAt(portB);
 
-  await failing.givenUp;
+    await failing.givenUp;
 
-  assert.deepEqual(lines.slice(0, 3), [
-    'reports stopped (exit code 3); restarting in 0.05 s — attempt 2',
-    'reports stopped (exit code 3); restarting in 0.1 s — attempt 3',
-    'reports stopped (exit code 3); restarting in 0.2 s — attempt 4',
-  ]);
-  assert.equal(lines.length, 4);
-  assert.equal(
-    lines[3],
-    [
-      'reports stopped (exit code 3) 4 times in a row, each within 60 s of starting; not restarting it. Everything else keeps running.',
-      'Its last output:',
-      '  | config error: no entry',
-      '  | config error: no entry',
-      '  | config error: no entry',
-      '  | config error: no entry',
-      'Fix it, then run it alone with: npm start -w @gatehouse/remote-reports',
-    ].join('\n'),
-  );
-  assert.equal(failing.state(), 'given up');
-  assert.equal(await pidAt(portB), other, 'profile kept running');
-});
+    assert.deepEqual(lines.slice(0, 3), [
+      'reports stopped (exit code 3); restarting in 0.05 s — attempt 2',
+      'reports stopped (exit code 3); restarting in 0.1 s — attempt 3',
+      'reports stopped (exit code 3); restarting in 0.2 s — attempt 4',
+    ]);
+    assert.equal(lines.length, 4);
+    assert.equal(
+      lines[3],
+      [
+        'reports stopped (exit code 3) 4 times in a row, each within 60 s of starting; not restarting it. Everything else keeps running.',
+        'Its last output:',
+        '  | config error: no entry',
+        '  | config error: no entry',
+        '  | config error: no entry',
+        '  | config error: no entry',
+        'Fix it, then run it alone with: npm start -w @gatehouse/remote-reports',
+      ].join('\n'),
+    );
+    assert.equal(failing.state(), 'given up');
+    assert.equal(await pidAt(portB), other, 'profile kept running');
+  },
+);
 
-test('an app that stayed up a while starts over at the first pause and attempt 2', async () => {
+test('an app that stayed up a while starts over at the first pause and attempt 2', LIMIT, async () => {
   const port = await freePort();
   const { app, lines } = superviseServer('shell', port, { stableMs: 300 });
   for (let round = 0; round < 2; round++) {
@@ -131,7 +138,7 @@ test('an app that stayed up a while starts over at the first pause and attempt 2
   ]);
 });
 
-test('stop() ends the whole process group: the server behind a shell stops listening and is gone', async () => {
+test('stop() ends the whole process group: the server behind a shell stops listening and is gone', LIMIT, async () => {
   const port = await freePort();
   const app = supervise('profile', 'sh', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(LISTEN)} & wait`], {
     log: () => {},
@@ -149,7 +156,7 @@ test('stop() ends the whole process group: the server behind a shell stops liste
   await until(() => !alive(server), `pid ${server} is gone`);
 });
 
-test('SIGINT (Ctrl-C) and SIGTERM to the supervising process stop every group; no server is left listening', async () => {
+test('SIGINT (Ctrl-C) and SIGTERM to the supervising process stop every group; no server is left listening', LIMIT, async () => {
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
     const [portA, portB] = [await freePort(), await freePort()];
     const supervisor = spawn(process.execPath, [join(__dirname, 'fixtures/superviseUntilSignal.cjs')], {
