@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KEYCLOAK_VERSION } from '../tooling/testkit/src/keycloak.cjs';
 import { describePortOwner, portTaken } from '../tooling/testkit/src/portOwner.cjs';
-import { answers, waitForUrl } from '../tooling/testkit/src/processes.cjs';
+import { answers } from '../tooling/testkit/src/processes.cjs';
 import { stopOnSignals, supervise } from '../tooling/testkit/src/supervisor.cjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -149,11 +149,8 @@ function startApp(app, index) {
     output: (line, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(`${prefix}${line}\n`),
     log: (line) => process.stderr.write(`\x1b[1m▸ ${line}\x1b[0m\n`),
     giveUpHint: `Fix what its output says, then run it alone in another terminal with \`${app.alone}\` (the shell finds it on ${origin} again), or restart \`npm start\`.`,
-    onRestart: (started) =>
-      void waitForUrl(app.ready, { child: started.child, timeoutMs: 180_000, accept: () => true }).then(
-        () => progress(`${app.name} is back on ${origin}`),
-        () => {}, // it stopped again or never answered: the supervisor says so
-      ),
+    readyUrl: app.ready,
+    onReady: (restarted) => restarted && progress(`${app.name} is back on ${origin}`),
   });
   running.set(app.name, supervised);
 }

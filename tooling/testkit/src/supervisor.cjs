@@ -4,7 +4,7 @@
 // stopping soon after it starts is given up on, with its last output, while everything else keeps running
 // (decisions/0048). Plain Node, no dependencies, like processes.cjs.
 
-const { killGroup, startProcess, stopProcess } = require('./processes.cjs');
+const { killGroup, startProcess, stopProcess, waitForUrl } = require('./processes.cjs');
 
 /**
  * @typedef {object} SupervisorOptions
@@ -12,11 +12,14 @@ const { killGroup, startProcess, stopProcess } = require('./processes.cjs');
  * @property {(line: string, stream: 'stdout' | 'stderr') => void} [output] each line the app prints
  * @property {number} [initialDelayMs] the first pause before a restart (default 1000)
  * @property {number} [maxDelayMs] the longest pause (default 30000)
- * @property {number} [stableMs] up this long counts as running: the pause and the count start over (default 60000)
- * @property {number} [giveUpAfter] stops in a row, each before `stableMs`, after which it is not restarted (default 5)
+ * @property {number} [stableMs] up this long, or answering at `readyUrl`, counts as running: the pause and the count
+ *   start over after it stops (default 60000)
+ * @property {number} [giveUpAfter] stops in a row, each before it counted as running, after which it is not
+ *   restarted (default 5)
  * @property {number} [tailLines] how many of its last lines a give-up shows (default 20)
  * @property {string} [giveUpHint] what to do once it was given up on
- * @property {(started: import('./processes.cjs').ManagedProcess) => void} [onRestart] called with each restarted process
+ * @property {string} [readyUrl] answers (2xx) once the app is up: a stop after that is not a failure to start
+ * @property {(restarted: boolean) => void} [onReady] called each time it has come up at `readyUrl`
  * @property {import('node:child_process').SpawnOptions} [spawnOptions] stdout and stderr are always piped
  */
 
@@ -86,13 +89,22 @@ function supervise(name, command, args, options) {
     current = started;
     readLines(started.child.stdout, 'stdout');
     readLines(started.child.stderr, 'stderr');
-    if (restart) options.onRestart?.(started);
+    let answered = false;
+    if (options.readyUrl) {
+      void waitForUrl(options.readyUrl, { child: started.child, timeoutMs: 3_600_000, intervalMs: 500 }).then(
+        () => {
+          answered = true;
+          if (current === started) options.onReady?.(restart);
+        },
+        () => {}, // it stopped before answering: the exit handler below says so
+      );
+    }
     void started.exited.then((exit) => {
       // What is left of its group (a worker whose parent was killed) would hold the port the next start needs.
       if (started.child.pid !== undefined) killGroup(started.child.pid, 'SIGKILL');
       if (current === started) current = null;
       if (stopped) return;
-      quickStops = Date.now() - startedAt >= stableMs ? 1 : quickStops + 1;
+      quickStops = answered || Date.now() - startedAt >= stableMs ? 1 : quickStops + 1;
       if (quickStops >= giveUpAfter) return giveUp(exit);
       const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** (quickStops - 1));
       log(`${name} stopped (${describeExit(exit)}); restarting in ${seconds(delay)} — attempt ${quickStops + 1}`);
@@ -105,7 +117,7 @@ function supervise(name, command, args, options) {
     gaveUp = true;
     log(
       [
-        `${name} stopped (${describeExit(exit)}) ${quickStops} times in a row, each within ${seconds(stableMs)} of starting; not restarting it. Everything else keeps running.`,
+        `${name} stopped (${describeExit(exit)}) ${quickStops} times in a row, each within ${seconds(stableMs)} of starting${options.readyUrl ? ` and before it answered at ${options.readyUrl}` : ''}; not restarting it. Everything else keeps running.`,
         `Its last output:`,
         ...(tail.length > 0 ? tail.map((line) => `  | ${line}`) : ['  (none)']),
         options.giveUpHint ?? `Fix what its output says, then start ${name} again.`,

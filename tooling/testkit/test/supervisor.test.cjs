@@ -138,6 +138,26 @@ test('an app that stayed up a while starts over at the first pause and attempt 2
   ]);
 });
 
+test('an app that answered counts as running: killed again and again, it is never given up on', LIMIT, async () => {
+  const port = await freePort();
+  /** @type {boolean[]} */
+  const readies = [];
+  const { app, lines } = superviseServer('reports', port, {
+    giveUpAfter: 2,
+    readyUrl: `http://127.0.0.1:${port}/`,
+    onReady: (restarted) => readies.push(restarted),
+  });
+  for (let round = 0; round < 3; round++) {
+    await until(() => readies.length === round + 1, `up ${round + 1} times`);
+    process.kill(await pidAt(port), 'SIGKILL');
+    await until(() => lines.length === round + 1, `stop ${round + 1} reported`);
+  }
+  await until(() => readies.length === 4, 'up again');
+  assert.deepEqual(lines, Array(3).fill('reports stopped (SIGKILL); restarting in 0.05 s — attempt 2'));
+  assert.deepEqual(readies, [false, true, true, true]);
+  assert.equal(app.state(), 'running');
+});
+
 test('stop() ends the whole process group: the server behind a shell stops listening and is gone', LIMIT, async () => {
   const port = await freePort();
   const app = supervise('profile', 'sh', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(LISTEN)} & wait`], {
