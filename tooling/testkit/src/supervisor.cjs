@@ -1,9 +1,10 @@
 'use strict';
 // Keeps one app of `npm start` running: an app that stops or crashes is started again after a pause that
-// doubles (1 s, 2 s, 4 s … at most 30 s) and starts over once the app has stayed up a while; one that keeps
-// stopping soon after it starts is given up on, with its last output, while everything else keeps running
-// (decisions/0048). Plain Node, no dependencies, like processes.cjs.
+// doubles (1 s, 2 s, 4 s … at most 30 s) and starts over once the app has come up (answered at its ready address,
+// or stayed up a minute); one that keeps stopping before it comes up is given up on, with its last output, while
+// everything else keeps running (decisions/0048). Plain Node, no dependencies, like processes.cjs.
 
+const { constants } = require('node:os');
 const { killGroup, startProcess, stopProcess, waitForUrl } = require('./processes.cjs');
 
 /**
@@ -37,9 +38,15 @@ function seconds(ms) {
   return `${Number((ms / 1000).toFixed(2))} s`;
 }
 
-/** "exit code 1", "SIGKILL" @param {{ code: number | null, signal: NodeJS.Signals | null }} exit */
+/**
+ * "exit code 1", "SIGKILL", "exit code 137, from SIGKILL" (npm and sh exit with 128 + n when what they ran got signal n).
+ *
+ * @param {{ code: number | null, signal: NodeJS.Signals | null }} exit
+ */
 function describeExit({ code, signal }) {
-  return signal ?? `exit code ${code}`;
+  if (signal) return signal;
+  const from = code !== null && code > 128 ? Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0] : undefined;
+  return from ? `exit code ${code}, from ${from}` : `exit code ${code}`;
 }
 
 /**
@@ -117,7 +124,7 @@ function supervise(name, command, args, options) {
     gaveUp = true;
     log(
       [
-        `${name} stopped (${describeExit(exit)}) ${quickStops} times in a row, each within ${seconds(stableMs)} of starting${options.readyUrl ? ` and before it answered at ${options.readyUrl}` : ''}; not restarting it. Everything else keeps running.`,
+        `${name} stopped (${describeExit(exit)}) ${quickStops} time${quickStops === 1 ? '' : 's'} in a row, each within ${seconds(stableMs)} of starting${options.readyUrl ? ` and before it answered at ${options.readyUrl}` : ''}; not restarting it. Everything else keeps running.`,
         `Its last output:`,
         ...(tail.length > 0 ? tail.map((line) => `  | ${line}`) : ['  (none)']),
         options.giveUpHint ?? `Fix what its output says, then start ${name} again.`,

@@ -122,6 +122,15 @@ test(
   },
 );
 
+test('an exit code that reports a signal (128 + n, as npm and sh give) names the signal', LIMIT, async () => {
+  /** @type {string[]} */
+  const lines = [];
+  const app = supervise('admin', 'sh', ['-c', 'sh -c "kill -KILL \\$\\$"; exit $?'], { log: (line) => lines.push(line), giveUpAfter: 1 });
+  started.push(app);
+  await app.givenUp;
+  assert.match(lines[0] ?? '', /^admin stopped \(exit code 137, from SIGKILL\) 1 time in a row/);
+});
+
 test('an app that stayed up a while starts over at the first pause and attempt 2', LIMIT, async () => {
   const port = await freePort();
   const { app, lines } = superviseServer('shell', port, { stableMs: 300 });
