@@ -222,8 +222,9 @@ progress(
 for (const [index, app] of APPS.entries()) if (toStart.includes(app)) startApp(app, index);
 
 if (await waitForAll()) {
+  const givenUp = [...running.values()].filter((app) => app.state() === 'given up').map((app) => app.name);
   console.log(`
-  Gatehouse is running.
+  Gatehouse is running${givenUp.length > 0 ? `, without ${givenUp.join(', ')} (given up on: see its output above)` : ''}.
 
     shell              http://localhost:3000
 ${APPS.filter((app) => app.port)
