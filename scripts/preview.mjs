@@ -14,6 +14,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describePortOwner, portTaken } from '../tooling/testkit/src/portOwner.cjs';
 import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.cjs';
 import { answers, killOnExit, notAServerError, startProcess, waitForUrl } from '../tooling/testkit/src/processes.cjs';
 import { assertValidInput, renderDeployment, renderTemplate, writeFiles, remotesOf, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
@@ -198,6 +199,16 @@ export async function startPreview(options = {}) {
       if (idp) track('identity provider', idp);
     }
 
+    // nginx would only say "bind() … failed (98: Address already in use)"; say who holds the port.
+    const ports = [
+      { port: 4000, purpose: 'the shell' },
+      ...remotes.map((r) => ({ port: Number(r.listen), purpose: `the remote ${r.name}` })),
+    ];
+    const taken = await Promise.all(
+      ports.map(async ({ port, purpose }) => ((await portTaken(port)) ? describePortOwner(port, purpose) : null)),
+    );
+    const problems = taken.filter((problem) => problem !== null);
+    if (problems.length > 0) throw new Error(`Cannot serve the preview:\n${problems.map((line) => `  ${line}`).join('\n')}`);
     const nginx = track('nginx', startProcess(NGINX, nginxArgs, { stdio: forwardedOutput(options.quiet) }));
     const shellUrl = `${SHELL_ORIGIN}/`;
     /** @type {Record<string, string>} */

@@ -5,12 +5,18 @@
 // ready"), then prints the addresses and the demo users; Ctrl-C stops it all (each app runs in its own
 // process group, which is stopped as a whole: npm → sh → webpack → workers).
 //
+// An app that stops or crashes is started again with a doubling pause, and one that keeps stopping soon after
+// it starts is given up on with its last output; the others keep running (tooling/testkit/src/supervisor.cjs,
+// decisions/0048). A port that another process holds is reported, with that process, before anything starts.
+//
 // `npm start` runs scripts/preflight.mjs first, which installs the packages on a fresh clone.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KEYCLOAK_VERSION } from '../tooling/testkit/src/keycloak.cjs';
-import { answers, killOnExit, startProcess, stopProcess } from '../tooling/testkit/src/processes.cjs';
+import { describePortOwner, portTaken } from '../tooling/testkit/src/portOwner.cjs';
+import { answers } from '../tooling/testkit/src/processes.cjs';
+import { stopOnSignals, supervise } from '../tooling/testkit/src/supervisor.cjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -53,6 +59,8 @@ const IDP = providerChoice(process.argv.slice(2));
  * @property {string[]} args
  * @property {string} ready the address that answers once it is ready
  * @property {'identity provider' | 'shell' | 'remote'} kind
+ * @property {number[]} ports the ports it listens on
+ * @property {string} alone how to run it alone, for when `npm start` gave up on it
  * @property {string} [port] a remote's dev port
  */
 
@@ -68,8 +76,18 @@ export const APPS = [
     args: IDP === 'keycloak' ? ['run', '--silent', 'keycloak', '--', '--quiet'] : ['run', 'idp'],
     ready: 'http://localhost:8080/realms/gatehouse/.well-known/openid-configuration',
     kind: 'identity provider',
+    // 9000: the management port (health), Keycloak's and the dev provider's
+    ports: [8080, 9000],
+    alone: IDP === 'keycloak' ? 'npm run keycloak' : 'npm run idp',
   },
-  { name: 'shell', args: ['start', '-w', '@gatehouse/shell'], ready: 'http://localhost:3000/config.json', kind: 'shell' },
+  {
+    name: 'shell',
+    args: ['start', '-w', '@gatehouse/shell'],
+    ready: 'http://localhost:3000/config.json',
+    kind: 'shell',
+    ports: [3000],
+    alone: 'npm start -w @gatehouse/shell',
+  },
   ...discoverRemotes(),
 ];
 
@@ -98,58 +116,58 @@ function remoteApp(dir, name) {
   const config = join(dir, name, 'webpack.config.ts');
   const port = existsSync(config) ? /\bport:\s*(\d+)/.exec(readFileSync(config, 'utf8'))?.[1] : undefined;
   if (!port) return [];
-  return [{ name, args: ['start', '-w', pkg.name], ready: `http://localhost:${port}/mf-manifest.json`, port, kind: 'remote' }];
+  return [
+    {
+      name,
+      args: ['start', '-w', pkg.name],
+      ready: `http://localhost:${port}/mf-manifest.json`,
+      port,
+      ports: [Number(port)],
+      kind: 'remote',
+      alone: `npm start -w ${pkg.name}`,
+    },
+  ];
 }
 
 const COLORS = [35, 36, 32, 33, 34];
-/** @type {Map<string, import('../tooling/testkit/src/processes.cjs').ManagedProcess>} */
+/** @type {Map<string, import('../tooling/testkit/src/supervisor.cjs').Supervised>} */
 const running = new Map();
-let stopping = false;
-killOnExit(() => [...running.values()].map((app) => app.child));
+stopOnSignals(() => running.values());
 
 /** @param {string} message */
 function progress(message) {
   process.stdout.write(`\x1b[1m▸ ${message}\x1b[0m\n`);
 }
 
-/**
- * @param {string} name @param {number} color
- * @param {NodeJS.ReadableStream} stream @param {NodeJS.WritableStream} target
- */
-function prefixLines(name, color, stream, target) {
-  let rest = '';
-  stream.on('data', (chunk) => {
-    const lines = (rest + chunk.toString()).split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) target.write(`\x1b[${color}m${name.padEnd(8)}\x1b[0m| ${line}\n`);
-  });
-}
-
 /** @param {App} app @param {number} index */
 function startApp(app, index) {
-  const started = startProcess('npm', app.args, {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' },
-  });
-  running.set(app.name, started);
   const color = COLORS[index % COLORS.length] ?? 0;
-  if (started.child.stdout) prefixLines(app.name, color, started.child.stdout, process.stdout);
-  if (started.child.stderr) prefixLines(app.name, color, started.child.stderr, process.stderr);
-  void started.exited.then(({ code, signal }) => {
-    running.delete(app.name);
-    if (stopping) return;
-    console.error(`\n${app.name} stopped (${signal ?? `exit code ${code}`}); stopping everything.`);
-    void stop(1);
+  const prefix = `\x1b[${color}m${app.name.padEnd(8)}\x1b[0m| `;
+  const origin = new URL(app.ready).origin;
+  const supervised = supervise(app.name, 'npm', app.args, {
+    spawnOptions: { cwd: root, env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' } },
+    output: (line, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(`${prefix}${line}\n`),
+    log: (line) => process.stderr.write(`\x1b[1m▸ ${line}\x1b[0m\n`),
+    giveUpHint: `Fix what its output says, then run it alone in another terminal with \`${app.alone}\` (the shell finds it on ${origin} again), or restart \`npm start\`.`,
+    readyUrl: app.ready,
+    onReady: (restarted) => restarted && progress(`${app.name} is back on ${origin}`),
   });
+  running.set(app.name, supervised);
 }
 
-/** Stops every app's process tree (SIGTERM, SIGKILL after 3 s) and exits with `code`. */
-async function stop(code = 0) {
-  if (stopping) return;
-  stopping = true;
-  await Promise.all([...running.values()].map((app) => stopProcess(app.child, 3000)));
-  process.exit(code);
+/**
+ * Every port that an app about to start needs and another process holds, said with its owner.
+ *
+ * @param {App[]} apps
+ * @returns {Promise<string[]>}
+ */
+async function takenPorts(apps) {
+  const checks = apps.flatMap((app) =>
+    app.ports.map(async (port) =>
+      (await portTaken(port)) ? describePortOwner(port, app.kind === 'remote' ? `the remote ${app.name}` : `the ${app.name}`) : null,
+    ),
+  );
+  return (await Promise.all(checks)).filter((problem) => problem !== null);
 }
 
 /** What "ready" sounds like for each kind of app. @param {App} app @param {number} remotesReady @param {number} remotesTotal */
@@ -166,10 +184,11 @@ async function waitForAll(timeoutMs = IDP === 'keycloak' ? 420_000 : 180_000) {
   const remotesTotal = APPS.filter((app) => app.kind === 'remote').length;
   let remotesReady = 0;
   const started = Date.now();
-  while (pending.size > 0 && !stopping) {
+  while (pending.size > 0) {
+    for (const app of pending) if (running.get(app.name)?.state() === 'given up') pending.delete(app);
     const answered = await Promise.all([...pending].map(async (app) => ((await answers(app.ready)) ? app : null)));
     for (const app of answered) {
-      if (!app || stopping) continue;
+      if (!app) continue;
       pending.delete(app);
       if (app.kind === 'remote') remotesReady += 1;
       progress(readyMessage(app, remotesReady, remotesTotal));
@@ -184,22 +203,28 @@ async function waitForAll(timeoutMs = IDP === 'keycloak' ? 420_000 : 180_000) {
   return pending.size === 0;
 }
 
-process.on('SIGINT', () => void stop(0));
-process.on('SIGTERM', () => void stop(0));
-process.on('SIGHUP', () => void stop(0));
-
 // Something already answering (say, an identity provider you started yourself) is used, not started twice.
+/** @type {App[]} */
+const toStart = [];
+for (const app of APPS) {
+  if (await answers(app.ready)) console.log(`${app.name} is already running (${new URL(app.ready).origin}); using it.`);
+  else toStart.push(app);
+}
+// Anything else on a port would make its app fail at once, among everyone's output.
+const taken = await takenPorts(toStart);
+if (taken.length > 0) {
+  console.error(`Cannot start: ${taken.length === 1 ? 'a port is' : 'ports are'} taken.\n${taken.map((line) => `  ${line}`).join('\n')}`);
+  process.exit(1);
+}
 progress(
   `starting ${IDP === 'keycloak' ? `Keycloak ${KEYCLOAK_VERSION}` : 'the identity provider'}, the shell and ${APPS.filter((app) => app.kind === 'remote').length} remotes (the first build takes a minute)`,
 );
-for (const [index, app] of APPS.entries()) {
-  if (await answers(app.ready)) console.log(`${app.name} is already running (${new URL(app.ready).origin}); using it.`);
-  else startApp(app, index);
-}
+for (const [index, app] of APPS.entries()) if (toStart.includes(app)) startApp(app, index);
 
 if (await waitForAll()) {
+  const givenUp = [...running.values()].filter((app) => app.state() === 'given up').map((app) => app.name);
   console.log(`
-  Gatehouse is running.
+  Gatehouse is running${givenUp.length > 0 ? `, without ${givenUp.join(', ')} (given up on: see its output above)` : ''}.
 
     shell              http://localhost:3000
 ${APPS.filter((app) => app.port)

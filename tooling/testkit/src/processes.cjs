@@ -60,6 +60,21 @@ function signalGroup(child, signal = 'SIGTERM') {
 }
 
 /**
+ * Sends `signal` to the process group `pid` leads, even after its leader has exited (what is left of the group:
+ * a worker whose parent was killed). Does nothing when the group is gone.
+ *
+ * @param {number} pid
+ * @param {NodeJS.Signals} signal
+ */
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // no process left in the group
+  }
+}
+
+/**
  * SIGTERM to the child's process group; SIGKILL once `graceMs` have passed. Resolves when it has exited.
  *
  * @param {import('node:child_process').ChildProcess} child
@@ -144,4 +159,4 @@ async function waitForUrl(url, { name = url, timeoutMs = 60_000, child, interval
   }
 }
 
-module.exports = { startProcess, isRunning, signalGroup, stopProcess, killOnExit, answers, notAServerError, waitForUrl };
+module.exports = { startProcess, isRunning, signalGroup, killGroup, stopProcess, killOnExit, answers, notAServerError, waitForUrl };

@@ -1,0 +1,183 @@
+'use strict';
+// Keeps one app of `npm start` running: an app that stops or crashes is started again after a pause that
+// doubles (1 s, 2 s, 4 s … at most 30 s) and starts over once the app has come up (answered at its ready address,
+// or stayed up a minute); one that keeps stopping before it comes up is given up on, with its last output, while
+// everything else keeps running (decisions/0048). Plain Node, no dependencies, like processes.cjs.
+
+const { constants } = require('node:os');
+const { killGroup, startProcess, stopProcess, waitForUrl } = require('./processes.cjs');
+
+/**
+ * @typedef {object} SupervisorOptions
+ * @property {(line: string) => void} log one line per event: stopped and restarting, given up
+ * @property {(line: string, stream: 'stdout' | 'stderr') => void} [output] each line the app prints
+ * @property {number} [initialDelayMs] the first pause before a restart (default 1000)
+ * @property {number} [maxDelayMs] the longest pause (default 30000)
+ * @property {number} [stableMs] up this long, or answering at `readyUrl`, counts as running: the pause and the count
+ *   start over after it stops (default 60000)
+ * @property {number} [giveUpAfter] stops in a row, each before it counted as running, after which it is not
+ *   restarted (default 5)
+ * @property {number} [tailLines] how many of its last lines a give-up shows (default 20)
+ * @property {string} [giveUpHint] what to do once it was given up on
+ * @property {string} [readyUrl] answers (2xx) once the app is up: a stop after that is not a failure to start
+ * @property {(restarted: boolean) => void} [onReady] called each time it has come up at `readyUrl`
+ * @property {import('node:child_process').SpawnOptions} [spawnOptions] stdout and stderr are always piped
+ */
+
+/**
+ * @typedef {object} Supervised
+ * @property {string} name
+ * @property {() => 'running' | 'waiting' | 'given up' | 'stopped'} state
+ * @property {() => import('./processes.cjs').ManagedProcess | null} current the running process, if any
+ * @property {Promise<void>} givenUp resolves when it has been given up on
+ * @property {(graceMs?: number) => Promise<void>} stop stops it for good (its process group: SIGTERM, then SIGKILL)
+ */
+
+/** "1 s", "0.05 s" @param {number} ms */
+function seconds(ms) {
+  return `${Number((ms / 1000).toFixed(2))} s`;
+}
+
+/**
+ * "exit code 1", "SIGKILL", "exit code 137, from SIGKILL" (npm and sh exit with 128 + n when what they ran got signal n).
+ *
+ * @param {{ code: number | null, signal: NodeJS.Signals | null }} exit
+ */
+function describeExit({ code, signal }) {
+  if (signal) return signal;
+  const from = code !== null && code > 128 ? Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0] : undefined;
+  return from ? `exit code ${code}, from ${from}` : `exit code ${code}`;
+}
+
+/**
+ * Runs `command args` (in its own process group, see processes.cjs) and keeps it running.
+ *
+ * @param {string} name what the lines call it
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {SupervisorOptions} options
+ * @returns {Supervised}
+ */
+function supervise(name, command, args, options) {
+  const { log, output, initialDelayMs = 1000, maxDelayMs = 30_000, stableMs = 60_000, giveUpAfter = 5, tailLines = 20 } = options;
+  /** @type {string[]} */
+  const tail = [];
+  /** @type {import('./processes.cjs').ManagedProcess | null} */
+  let current = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let pending = null;
+  let stopped = false;
+  let gaveUp = false;
+  let quickStops = 0;
+  /** @type {() => void} */
+  let markGivenUp = () => {};
+  /** @type {Promise<void>} */
+  const givenUp = new Promise((resolve) => (markGivenUp = resolve));
+
+  /** @param {NodeJS.ReadableStream | null} stream @param {'stdout' | 'stderr'} kind */
+  function readLines(stream, kind) {
+    let rest = '';
+    stream?.on('data', (chunk) => {
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        tail.push(line);
+        if (tail.length > tailLines) tail.shift();
+        output?.(line, kind);
+      }
+    });
+  }
+
+  /** @param {boolean} restart */
+  function run(restart) {
+    pending = null;
+    const startedAt = Date.now();
+    const started = startProcess(command, args, { ...options.spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
+    current = started;
+    readLines(started.child.stdout, 'stdout');
+    readLines(started.child.stderr, 'stderr');
+    let answered = false;
+    if (options.readyUrl) {
+      void waitForUrl(options.readyUrl, { child: started.child, timeoutMs: 3_600_000, intervalMs: 500 }).then(
+        () => {
+          answered = true;
+          if (current === started) options.onReady?.(restart);
+        },
+        () => {}, // it stopped before answering: the exit handler below says so
+      );
+    }
+    void started.exited.then((exit) => {
+      // What is left of its group (a worker whose parent was killed) would hold the port the next start needs.
+      if (started.child.pid !== undefined) killGroup(started.child.pid, 'SIGKILL');
+      if (current === started) current = null;
+      if (stopped) return;
+      quickStops = answered || Date.now() - startedAt >= stableMs ? 1 : quickStops + 1;
+      if (quickStops >= giveUpAfter) return giveUp(exit);
+      const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** (quickStops - 1));
+      log(`${name} stopped (${describeExit(exit)}); restarting in ${seconds(delay)} — attempt ${quickStops + 1}`);
+      pending = setTimeout(run, delay, true);
+    });
+  }
+
+  /** @param {{ code: number | null, signal: NodeJS.Signals | null }} exit */
+  function giveUp(exit) {
+    gaveUp = true;
+    log(
+      [
+        `${name} stopped (${describeExit(exit)}) ${quickStops} time${quickStops === 1 ? '' : 's'} in a row, each within ${seconds(stableMs)} of starting${options.readyUrl ? ` and before it answered at ${options.readyUrl}` : ''}; not restarting it. Everything else keeps running.`,
+        `Its last output:`,
+        ...(tail.length > 0 ? tail.map((line) => `  | ${line}`) : ['  (none)']),
+        options.giveUpHint ?? `Fix what its output says, then start ${name} again.`,
+      ].join('\n'),
+    );
+    markGivenUp();
+  }
+
+  run(false);
+  return {
+    name,
+    state: () => (stopped ? 'stopped' : gaveUp ? 'given up' : current ? 'running' : 'waiting'),
+    current: () => current,
+    givenUp,
+    async stop(graceMs) {
+      stopped = true;
+      if (pending) clearTimeout(pending);
+      const last = current;
+      if (!last) return;
+      await stopProcess(last.child, graceMs);
+      if (last.child.pid !== undefined) killGroup(last.child.pid, 'SIGKILL');
+    },
+  };
+}
+
+/**
+ * On SIGINT (Ctrl-C), SIGTERM (what Playwright's webServer sends) and SIGHUP (the terminal closed): stops every
+ * supervised app's process group (SIGTERM, SIGKILL after `graceMs`), then exits with code 0. A second signal
+ * while stopping changes nothing; the SIGKILL comes anyway.
+ *
+ * @param {() => Iterable<Supervised>} apps
+ * @param {{ graceMs?: number, beforeExit?: () => void }} [options]
+ * @returns {(code?: number) => Promise<never>} stops everything the same way and exits with `code`
+ */
+function stopOnSignals(apps, { graceMs = 3000, beforeExit } = {}) {
+  /** @type {Promise<void> | null} */
+  let stopping = null;
+  /** @param {number} code @returns {Promise<never>} */
+  const stopAll = async (code) => {
+    stopping ??= Promise.all([...apps()].map((app) => app.stop(graceMs))).then(() => undefined);
+    await stopping;
+    beforeExit?.();
+    process.exit(code);
+  };
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.on(signal, () => void stopAll(0));
+  // An uncaught error or a process.exit() elsewhere: nothing may be left running either.
+  process.on('exit', () => {
+    for (const app of apps()) {
+      const pid = app.current()?.child.pid;
+      if (pid !== undefined) killGroup(pid, 'SIGKILL');
+    }
+  });
+  return (code = 0) => stopAll(code);
+}
+
+module.exports = { supervise, stopOnSignals };
