@@ -1,11 +1,11 @@
 import { expect, test as base, chromium, type BrowserContext, type Page } from '@playwright/test';
 import { endSessionsOf, signInAsAdmin } from '@gatehouse/testkit/admin';
 import { CHROMIUM_ARGS, chromiumLaunchOptions } from '@gatehouse/testkit/chromium';
+import { stepUpOfTheRealmFile } from '@gatehouse/testkit/keycloak';
 import { testRealm } from '@gatehouse/dev-idp/test-realm';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../production/support/previewProcess';
 import { HOSTS, suiteState, type IdentityProviderSite, type ThirdPartyCookies } from './sites';
 import { startHttpsTopology, type HttpsTopology, type ShellIdentityOptions } from './topology';
 
@@ -34,16 +34,6 @@ interface WorkerFixtures {
   thirdPartyCookies: ThirdPartyCookies;
   identityProviderSite: IdentityProviderSite;
   topology: HttpsTopology;
-}
-
-/**
- * The demo realm file's step-up, as it is: the levels (`acr.loa.map`: a password is silver, step-up gold) and the
- * browser flow that asks for them — Keycloak's default flow would answer `acr_values=gold` with silver.
- */
-function stepUpOfTheRealmFile(): Record<string, unknown> {
-  const realm = JSON.parse(readFileSync(join(REPO_ROOT, 'deploy/keycloak/gatehouse-realm.json'), 'utf8')) as Record<string, unknown>;
-  const { attributes, browserFlow, authenticationFlows, authenticatorConfig } = realm;
-  return { attributes, browserFlow, authenticationFlows, authenticatorConfig };
 }
 
 /** `profile.cookie_controls_mode` of Chromium's Preferences: 0 allows third-party cookies, 1 blocks them. */

@@ -319,6 +319,19 @@ async function startKeycloak(options = {}) {
 }
 
 /**
+ * The demo realm file's step-up, as it is, for a test realm made through the admin API: the levels
+ * (`acr.loa.map`: a password is silver, step-up gold) and the browser flow that asks for them (Keycloak's default
+ * flow answers `acr_values=gold` with silver; the dev provider reads the same fields).
+ *
+ * @returns {Pick<import('@keycloak/keycloak-admin-client/lib/defs/realmRepresentation').default,
+ *   'attributes' | 'browserFlow' | 'authenticationFlows' | 'authenticatorConfig'>}
+ */
+function stepUpOfTheRealmFile() {
+  const { attributes, browserFlow, authenticationFlows, authenticatorConfig } = JSON.parse(readFileSync(REALM_FILE, 'utf8'));
+  return { attributes, browserFlow, authenticationFlows, authenticatorConfig };
+}
+
+/**
  * The identity provider the browser suites run against: `dev` (the embedded provider, the default) or
  * `keycloak`, from GATEHOUSE_IDP (`npm run test:keycloak` sets it).
  *
@@ -356,4 +369,5 @@ module.exports = {
   KeycloakRunnerError,
   chosenProvider,
   keycloakUnlessRunning,
+  stepUpOfTheRealmFile,
 };
