@@ -1,12 +1,13 @@
 import { expect, test as base, chromium, type BrowserContext, type Page } from '@playwright/test';
-import { signInAsAdmin } from '@gatehouse/testkit/admin';
+import { endSessionsOf, signInAsAdmin } from '@gatehouse/testkit/admin';
 import { CHROMIUM_ARGS, chromiumLaunchOptions } from '@gatehouse/testkit/chromium';
+import { stepUpOfTheRealmFile } from '@gatehouse/testkit/keycloak';
 import { testRealm } from '@gatehouse/dev-idp/test-realm';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOSTS, suiteState, type IdentityProviderSite, type ThirdPartyCookies } from './sites';
-import { startHttpsTopology, type HttpsTopology } from './topology';
+import { startHttpsTopology, type HttpsTopology, type ShellIdentityOptions } from './topology';
 
 /** Lifespans (seconds) a spec shortens in its realm; absent ones keep testRealm()'s. */
 export interface Lifespans {
@@ -24,6 +25,8 @@ export interface HttpsRealm {
 
 interface TestFixtures {
   lifespans: Lifespans;
+  /** config.json's `identityProvider` options a spec changes; absent ones keep the preview's */
+  shellOptions: ShellIdentityOptions;
   realm: HttpsRealm;
 }
 
@@ -73,31 +76,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(topology);
       await topology.stop();
     },
-    { scope: 'worker' },
+    // Keycloak's start-up (its first one builds it and imports the realm) can take minutes on a loaded machine.
+    { scope: 'worker', timeout: 360_000 },
   ],
   lifespans: [{}, { option: true }],
+  shellOptions: [{}, { option: true }],
 
-  realm: async ({ topology, lifespans }, use, testInfo) => {
+  realm: async ({ topology, lifespans, shellOptions }, use, testInfo) => {
     const name = `https-${testInfo.workerIndex}-${randomUUID().slice(0, 8)}`;
-    const admin = await signInAsAdmin(topology.identityProviderUpstream);
-    await admin.realms.create({
-      ...testRealm(name, { origin: topology.shell }),
-      // Keycloak's levels of authentication, as the demo realm names them: a password is silver, step-up gold.
-      attributes: { 'acr.loa.map': '{"silver":1,"gold":2}' },
-      ...lifespans,
-    });
-    admin.setConfig({ realmName: name });
-    topology.useRealm(name);
-    await use({
-      name,
-      async logout(username) {
-        const [user] = await admin.users.find({ username, exact: true });
-        if (!user?.id) throw new Error(`no user "${username}" in realm ${name}`);
-        await admin.users.logout({ id: user.id });
-      },
-    });
-    admin.setConfig({ realmName: 'master' });
-    await admin.realms.del({ realm: name });
+    const provider = topology.identityProviderUpstream;
+    await (
+      await signInAsAdmin(provider)
+    ).realms.create({ ...testRealm(name, { origin: topology.shell }), ...stepUpOfTheRealmFile(), ...lifespans });
+    topology.useRealm(name, shellOptions);
+    // Each admin call signs in again: Keycloak's admin tokens (realm master) last 60 s, less than a test.
+    await use({ name, logout: (username) => endSessionsOf(provider, name, username) });
+    await (await signInAsAdmin(provider)).realms.del({ realm: name });
   },
 
   context: async ({ thirdPartyCookies, topology }, use, testInfo) => {

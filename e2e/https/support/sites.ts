@@ -27,8 +27,11 @@ export const ALL_HOSTS: string[] = [
   HOSTS.probeFrame,
 ];
 
-/** Where the identity provider sits relative to the shell (deploy/README.md, "Choosing a topology"). */
-export type IdentityProviderSite = 'cross-site' | 'same-site';
+/**
+ * Where the identity provider sits relative to the shell (deploy/README.md, "Choosing a topology"): on a host
+ * of another site, on a host of the shell's site, or under a path of the shell's own origin.
+ */
+export type IdentityProviderSite = 'cross-site' | 'same-site' | 'proxied';
 
 /** Whether the browser profile lets a frame from another site keep cookies. */
 export type ThirdPartyCookies = 'allowed' | 'blocked';

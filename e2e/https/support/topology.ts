@@ -1,5 +1,5 @@
 import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
-import { startProcess, waitForUrl, type ManagedProcess } from '@gatehouse/testkit/processes';
+import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../../production/support/previewProcess';
 import { previewConfig, type ShellConfigJson } from '../../production/support/topology';
 import { freePort } from './freePort';
+import { startIdentityProvider } from './identityProvider';
 import { HOSTS, suiteState, type IdentityProviderSite } from './sites';
+
+/** Options of config.json's `identityProvider` a test changes (shell/README.md). */
+export interface ShellIdentityOptions {
+  sessionWatchSeconds?: number;
+}
 
 /** The running topology: one nginx over TLS serving every host of the suite on one free port. */
 export interface HttpsTopology {
@@ -16,12 +22,15 @@ export interface HttpsTopology {
   readonly shell: string;
   /** the identity provider as the browser reaches it: keycloak-js's `url` */
   readonly identityProvider: string;
-  /** the dev identity provider itself, plain HTTP on loopback: the admin API's address (and nginx's upstream) */
+  /** the identity provider itself, plain HTTP on loopback: the admin API's address */
   readonly identityProviderUpstream: string;
   /** the probe's top page: a page of the shell's site framing a page of another site */
   readonly probe: string;
-  /** Points the served /config.json at `realm` (nginx reads the file on every request). */
-  useRealm(realm: string): void;
+  /**
+   * Points the served /config.json at `realm` (nginx reads the file on every request), with `shellOptions`
+   * added to its `identityProvider` (e.g. `sessionWatchSeconds`).
+   */
+  useRealm(realm: string, shellOptions?: ShellIdentityOptions): void;
   stop(): Promise<void>;
 }
 
@@ -76,40 +85,10 @@ async function listening(port: number, nginx: ManagedProcess): Promise<void> {
 }
 
 /**
- * The dev identity provider on a free loopback port, answering as `publicUrl` behind nginx (Keycloak's
- * `--hostname` and `--proxy-headers xforwarded`: issuer, endpoints, redirects and `Secure; SameSite=None`
- * cookies from it).
- */
-async function startIdentityProvider(publicUrl: string): Promise<{ upstream: string; process: ManagedProcess }> {
-  const port = await freePort();
-  const upstream = `http://localhost:${port}`;
-  const idp = startProcess(
-    process.execPath,
-    [
-      join(REPO_ROOT, 'dev-idp/bin/gatehouse-dev-idp.mjs'),
-      ...['--port', String(port), '--management-port', '0', '--quiet'],
-      ...['--realm', join(REPO_ROOT, 'deploy/keycloak/gatehouse-realm.json')],
-      ...['--hostname', publicUrl, '--proxy-headers', 'xforwarded'],
-    ],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  try {
-    await waitForUrl(`${upstream}/realms/master/.well-known/openid-configuration`, {
-      name: 'the dev identity provider',
-      child: idp.child,
-      timeoutMs: 60_000,
-    });
-  } catch (error) {
-    await idp.stop();
-    throw error;
-  }
-  return { upstream, process: idp };
-}
-
-/**
  * Starts nginx with the production builds over TLS — the configuration rendered by deploy/nginx/render.mjs
  * from a deployment description, as a deployment renders it — with the shell, each remote and the identity
- * provider on a host of its own, and the provider's host on the shell's site or on another site.
+ * provider on a host of its own, and the provider's host on the shell's site or on another site — or (`proxied`)
+ * the provider under `/auth` of the shell's own origin, through the shell's `identityProviderProxy` location.
  */
 export async function startHttpsTopology(site: IdentityProviderSite): Promise<HttpsTopology> {
   const state = suiteState();
@@ -118,15 +97,16 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
   for (const dir of ['conf.d', 'logs', 'tmp']) mkdirSync(join(work, dir), { recursive: true });
   const shell = `https://${HOSTS.shell}:${port}`;
   const idpHost = site === 'cross-site' ? HOSTS.crossSiteIdentityProvider : HOSTS.sameSiteIdentityProvider;
-  const identityProvider = `https://${idpHost}:${port}`;
+  const proxyPath = '/auth';
+  const identityProvider = site === 'proxied' ? `${shell}${proxyPath}` : `https://${idpHost}:${port}`;
   const listen = `127.0.0.1:${port} ssl`;
   const tls = [`ssl_certificate ${state.certFile}`, `ssl_certificate_key ${state.keyFile}`];
-  const idp = await startIdentityProvider(identityProvider);
+  const idp = await startIdentityProvider(identityProvider, site === 'proxied' ? proxyPath : undefined);
 
   const configFile = join(work, 'config.json');
-  const configFor = (realm: string): ShellConfigJson => {
+  const configFor = (realm: string, shellOptions: ShellIdentityOptions): ShellConfigJson => {
     const config = previewConfig();
-    config.identityProvider = { ...config.identityProvider, url: identityProvider, realm };
+    config.identityProvider = { ...config.identityProvider, ...shellOptions, url: identityProvider, realm };
     config.remotes = config.remotes.map((remote) => ({
       ...remote,
       manifest: `https://${HOSTS.remotes[remote.name as keyof typeof HOSTS.remotes]}:${port}/mf-manifest.json`,
@@ -136,7 +116,8 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
     }));
     return config;
   };
-  const useRealm = (realm: string) => writeFileSync(configFile, JSON.stringify(configFor(realm), null, 2));
+  const useRealm = (realm: string, shellOptions: ShellIdentityOptions = {}) =>
+    writeFileSync(configFile, JSON.stringify(configFor(realm, shellOptions), null, 2));
   useRealm('gatehouse');
 
   const remotes = Object.entries(HOSTS.remotes).map(([name, host]) => ({
@@ -158,23 +139,19 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
         serverName: HOSTS.shell,
         root: join(REPO_ROOT, 'shell/dist'),
         directives: tls,
-        // The proxied topology's location (decisions/0032), rendered and accepted by nginx on every run. No spec
-        // drives it: the dev provider serves at the root only, Keycloak with --http-relative-path /auth is needed.
-        identityProviderProxy: { path: '/auth', upstream: idp.upstream },
+        // The proxied topology's location (decisions/0032), rendered and accepted by nginx on every run; the
+        // `proxied` project (Keycloak with --http-relative-path /auth: the dev provider serves at the root only)
+        // signs in through it.
+        identityProviderProxy: { path: proxyPath, upstream: idp.proxyPass },
       },
       remotes,
-      identityProvider: {
-        listen,
-        serverName: idpHost,
-        directives: tls,
-        upstream: idp.upstream,
-      },
+      ...(site === 'proxied' ? {} : { identityProvider: { listen, serverName: idpHost, directives: tls, upstream: idp.proxyPass } }),
     }),
   );
   try {
     render(deployment, join(work, 'conf.d'));
   } catch (error) {
-    await idp.process.stop();
+    await idp.stop();
     throw error;
   }
   writeFileSync(join(work, 'conf.d', 'probe.conf'), probeServer(port, listen, tls));
@@ -198,7 +175,7 @@ http {
     include ${join(work, 'conf.d/gatehouse-http.conf')};
     include ${join(work, 'conf.d/shell.conf')};
     include ${join(work, 'conf.d/remote-*.conf')};
-    include ${join(work, 'conf.d/identity-provider.conf')};
+    include ${join(work, 'conf.d/identity-provider*.conf')};
     include ${join(work, 'conf.d/probe.conf')};
 }
 `,
@@ -211,7 +188,7 @@ http {
     server = startProcess(nginx, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     await listening(port, server);
   } catch (error) {
-    await Promise.all([server?.stop(), idp.process.stop()]);
+    await Promise.all([server?.stop(), idp.stop()]);
     throw error;
   }
   const running = server;
@@ -223,7 +200,7 @@ http {
     probe: `https://${HOSTS.probeTop}:${port}/`,
     useRealm,
     async stop() {
-      await Promise.all([running.stop(), idp.process.stop()]);
+      await Promise.all([running.stop(), idp.stop()]);
       rmSync(work, { recursive: true, force: true });
     },
   };

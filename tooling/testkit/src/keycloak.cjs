@@ -26,7 +26,7 @@ const DEFAULT_HEAP = '-Xms64m -Xmx768m';
 /** A failure of the runner, with a stable code and a message that says what to do. */
 class KeycloakRunnerError extends Error {
   /**
-   * @param {'KEYCLOAK_NO_MAVEN' | 'KEYCLOAK_DOWNLOAD_FAILED' | 'KEYCLOAK_PORT_TAKEN' | 'KEYCLOAK_EXITED' | 'KEYCLOAK_NOT_READY'} code
+   * @param {'KEYCLOAK_NO_MAVEN' | 'KEYCLOAK_DOWNLOAD_FAILED' | 'KEYCLOAK_PORT_TAKEN' | 'KEYCLOAK_EXITED' | 'KEYCLOAK_NOT_READY' | 'KEYCLOAK_BAD_PROXY_OPTIONS'} code
    * @param {string} message
    */
   constructor(code, message) {
@@ -145,7 +145,8 @@ function tail(file, lines = 25) {
 
 /**
  * @typedef {object} RunningKeycloak
- * @property {string} url the base URL (what config.json's identityProvider.url is), e.g. http://localhost:8080
+ * @property {string} url the base URL on loopback, e.g. http://localhost:8080 (config.json's identityProvider.url,
+ *   unless behindProxy: then browsers use its publicUrl, and this stays the admin API's and the proxy's address)
  * @property {string} healthUrl the management port's liveness endpoint
  * @property {(realm: string) => string} realmUrl `{url}/realms/{realm}`
  * @property {{ username: string, password: string }} admin the bootstrap administrator of realm `master`
@@ -168,7 +169,61 @@ function tail(file, lines = 25) {
  * @property {number} [timeoutMs] how long to wait for it to be ready (default 5 minutes)
  * @property {(message: string) => void} [log] progress lines (default: stderr, prefixed [keycloak])
  * @property {NodeJS.ProcessEnv} [env] where JAVA_HOME and JAVA_OPTS_KC_HEAP are read (default process.env)
+ * @property {BehindProxy} [behindProxy] Keycloak behind a TLS-terminating reverse proxy (deploy/README.md)
  */
+
+/**
+ * Keycloak behind a reverse proxy that ends TLS, as production runs it (hostname v2): `--hostname <publicUrl>`
+ * fixes the issuer, endpoints, redirects and cookies, `--proxy-headers xforwarded` trusts the proxy's
+ * X-Forwarded-* headers, and `--http-relative-path <relativePath>` serves under a path (the proxied topology,
+ * `https://portal.acme.com/auth`). The relative path is a build option: a home started with another one is
+ * rebuilt first (tens of seconds), so keep one `dir` per relative path.
+ *
+ * @typedef {object} BehindProxy
+ * @property {string} publicUrl what browsers use, e.g. https://sso.acme.com or https://portal.acme.com:8443/auth
+ * @property {string} [relativePath] e.g. "/auth": the path Keycloak serves under; publicUrl's path must end with it
+ */
+
+/**
+ * The `kc.sh start-dev` arguments for `options`, or a KeycloakRunnerError that says what is wrong.
+ *
+ * @param {{ httpPort: number, managementPort: number, behindProxy?: BehindProxy }} options
+ * @returns {string[]}
+ */
+function startDevArgs({ httpPort, managementPort, behindProxy }) {
+  const args = [
+    'start-dev',
+    '--import-realm',
+    `--http-port=${httpPort}`,
+    `--http-management-port=${managementPort}`,
+    '--health-enabled=true',
+  ];
+  if (!behindProxy) return args;
+  const { publicUrl, relativePath } = behindProxy;
+  /** @param {string} problem */
+  const refuse = (problem) => new KeycloakRunnerError('KEYCLOAK_BAD_PROXY_OPTIONS', problem);
+  /** @type {URL} */
+  let url;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    throw refuse(`behindProxy.publicUrl "${publicUrl}" is not a URL. Give the address browsers use, e.g. "https://sso.acme.com".`);
+  }
+  if (url.protocol !== 'https:' || url.search || url.hash || publicUrl.endsWith('/'))
+    throw refuse(
+      `behindProxy.publicUrl "${publicUrl}" must be an https URL without query, fragment or trailing slash, e.g. "https://sso.acme.com".`,
+    );
+  if (relativePath !== undefined && !/^(\/[A-Za-z0-9._~-]+)+$/.test(relativePath))
+    throw refuse(`behindProxy.relativePath "${relativePath}" is not a path. Give e.g. "/auth", or leave it out to serve at the root.`);
+  const path = url.pathname === '/' ? '' : url.pathname;
+  if (relativePath !== undefined && !path.endsWith(relativePath))
+    throw refuse(
+      `behindProxy.publicUrl "${publicUrl}" does not end with relativePath "${relativePath}": the proxy passes the path as it is, so both name it.`,
+    );
+  args.push(`--hostname=${publicUrl}`, '--proxy-headers=xforwarded');
+  if (relativePath !== undefined) args.push(`--http-relative-path=${relativePath}`);
+  return args;
+}
 
 /**
  * Starts Keycloak (fetching it first if needed) with the realm imported, the bootstrap administrator and the
@@ -183,8 +238,10 @@ async function startKeycloak(options = {}) {
   const log = options.log ?? defaultLog;
   const env = options.env ?? process.env;
   const dir = resolve(options.dir ?? join(REPO_ROOT, '.keycloak'));
-  const url = `http://localhost:${httpPort}`;
-  const healthUrl = `http://localhost:${managementPort}/health/live`;
+  const args = startDevArgs({ httpPort, managementPort, behindProxy: options.behindProxy });
+  const url = `http://localhost:${httpPort}${options.behindProxy?.relativePath ?? ''}`;
+  // The management interface takes the relative path too (http-management-relative-path defaults to it).
+  const healthUrl = `http://localhost:${managementPort}${options.behindProxy?.relativePath ?? ''}/health/live`;
   const discovery = `${url}/realms/${realm}/.well-known/openid-configuration`;
 
   const java = findJava({ env });
@@ -201,13 +258,6 @@ async function startKeycloak(options = {}) {
 
   const logFile = join(dir, 'keycloak.log');
   const logFd = output === 'file' ? openSync(logFile, 'w') : null;
-  const args = [
-    'start-dev',
-    '--import-realm',
-    `--http-port=${httpPort}`,
-    `--http-management-port=${managementPort}`,
-    '--health-enabled=true',
-  ];
   log(
     `starting Keycloak ${KEYCLOAK_VERSION} with Java ${java.major} (${java.home})${fresh ? ', importing the realm into a new database' : ''}${logFd === null ? '' : `; log: ${relative(process.cwd(), logFile)}`}`,
   );
@@ -252,7 +302,7 @@ async function startKeycloak(options = {}) {
   if (fresh) markImported();
   const startedInMs = Date.now() - started;
   log(
-    `ready in ${(startedInMs / 1000).toFixed(1)} s on ${url} (realm "${realm}"; admin ${ADMIN.username}/${ADMIN.password}; health ${healthUrl})`,
+    `ready in ${(startedInMs / 1000).toFixed(1)} s on ${url}${options.behindProxy ? ` as ${options.behindProxy.publicUrl}` : ''} (realm "${realm}"; admin ${ADMIN.username}/${ADMIN.password}; health ${healthUrl})`,
   );
   return {
     url,
@@ -266,6 +316,19 @@ async function startKeycloak(options = {}) {
     exited: server.exited,
     stop,
   };
+}
+
+/**
+ * The demo realm file's step-up, as it is, for a test realm made through the admin API: the levels
+ * (`acr.loa.map`: a password is silver, step-up gold) and the browser flow that asks for them (Keycloak's default
+ * flow answers `acr_values=gold` with silver; the dev provider reads the same fields).
+ *
+ * @returns {Pick<import('@keycloak/keycloak-admin-client/lib/defs/realmRepresentation').default,
+ *   'attributes' | 'browserFlow' | 'authenticationFlows' | 'authenticatorConfig'>}
+ */
+function stepUpOfTheRealmFile() {
+  const { attributes, browserFlow, authenticationFlows, authenticatorConfig } = JSON.parse(readFileSync(REALM_FILE, 'utf8'));
+  return { attributes, browserFlow, authenticationFlows, authenticatorConfig };
 }
 
 /**
@@ -300,9 +363,11 @@ module.exports = {
   KEYCLOAK_VERSION,
   ADMIN,
   startKeycloak,
+  startDevArgs,
   obtainKeycloak,
   prepareRealmImport,
   KeycloakRunnerError,
   chosenProvider,
   keycloakUnlessRunning,
+  stepUpOfTheRealmFile,
 };

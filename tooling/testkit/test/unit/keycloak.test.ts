@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chosenProvider, KeycloakRunnerError, obtainKeycloak, prepareRealmImport } from '../../src/keycloak.cjs';
+import { chosenProvider, KeycloakRunnerError, obtainKeycloak, prepareRealmImport, startDevArgs } from '../../src/keycloak.cjs';
 
 let root: string;
 beforeEach(() => {
@@ -73,4 +73,45 @@ test('the provider of the browser suites: dev unless GATEHOUSE_IDP says keycloak
   expect(() => chosenProvider({ GATEHOUSE_IDP: 'kc' })).toThrow(
     'GATEHOUSE_IDP is "kc"; set it to "dev" (the embedded provider, the default) or "keycloak", or unset it.',
   );
+});
+
+describe('behind a TLS proxy', () => {
+  const ports = { httpPort: 18080, managementPort: 19000 };
+
+  test('on its own: no hostname, no proxy headers', () => {
+    expect(startDevArgs(ports)).toEqual([
+      'start-dev',
+      '--import-realm',
+      '--http-port=18080',
+      '--http-management-port=19000',
+      '--health-enabled=true',
+    ]);
+  });
+
+  test('on a host of its own: the public URL is the hostname, and the proxy headers are trusted', () => {
+    expect(startDevArgs({ ...ports, behindProxy: { publicUrl: 'https://sso.acme.com:8443' } }).slice(5)).toEqual([
+      '--hostname=https://sso.acme.com:8443',
+      '--proxy-headers=xforwarded',
+    ]);
+  });
+
+  test('under a path of the shell: the relative path too', () => {
+    expect(startDevArgs({ ...ports, behindProxy: { publicUrl: 'https://portal.acme.com/auth', relativePath: '/auth' } }).slice(5)).toEqual([
+      '--hostname=https://portal.acme.com/auth',
+      '--proxy-headers=xforwarded',
+      '--http-relative-path=/auth',
+    ]);
+  });
+
+  test.each([
+    [{ publicUrl: 'sso.acme.com' }, /is not a URL\. Give the address browsers use, e\.g\. "https:\/\/sso\.acme\.com"/],
+    [{ publicUrl: 'http://sso.acme.com' }, /must be an https URL without query, fragment or trailing slash/],
+    [{ publicUrl: 'https://sso.acme.com/' }, /must be an https URL without query, fragment or trailing slash/],
+    [{ publicUrl: 'https://portal.acme.com/auth', relativePath: 'auth' }, /relativePath "auth" is not a path\. Give e\.g\. "\/auth"/],
+    [{ publicUrl: 'https://portal.acme.com/sso', relativePath: '/auth' }, /does not end with relativePath "\/auth"/],
+  ])('refuses %j with a message that says what to give', (behindProxy, message) => {
+    const start = () => startDevArgs({ ...ports, behindProxy });
+    expect(start).toThrow(KeycloakRunnerError);
+    expect(start).toThrow(message);
+  });
 });
