@@ -20,6 +20,18 @@ export const npmInstall: Installer = (root) =>
     child.on('error', () => resolve(1));
   });
 
+/**
+ * `npm install` in a remote's own repository, twice. From the seeded lockfile, npm 11's first install leaves out
+ * of package-lock.json what it places as a peer's dependencies (@rspack/core under @module-federation/rspack,
+ * @rspack/binding and its per-platform packages), which \`npm ci\` on another machine then refuses ("Missing: …
+ * from lock file"); the second install, over the installed tree, records them (seconds; nothing is downloaded
+ * again). e2e/registry/remote-installs-from-a-registry.spec.ts runs \`npm ci\` in a fresh clone to hold this.
+ */
+export const npmInstallRepository: Installer = async (dir) => {
+  const code = await npmInstall(dir);
+  return code === 0 ? npmInstall(dir) : code;
+};
+
 export interface CliIo {
   readonly cwd: string;
   readonly out: (text: string) => void;
@@ -117,7 +129,7 @@ async function writeOutside(options: NewRemoteOptions, root: string, io: CliIo):
   let installed = false;
   if (options.install) {
     io.out(`\nInstalling its dependencies: npm install --no-audit --no-fund --prefer-offline (in ${dir})`);
-    const code = await (io.install ?? npmInstall)(dir);
+    const code = await (io.install ?? npmInstallRepository)(dir);
     installed = code === 0;
     if (!installed) io.err(`npm install failed (exit code ${code}); its output is above. Run it again in ${dir} once that is fixed.`);
   }
