@@ -50,6 +50,7 @@ async function trackedFiles(repo: string): Promise<Record<string, string>> {
 }
 
 test.beforeAll(() => {
+  timings.length = 0;
   work = mkdtempSync(join(tmpdir(), 'gatehouse-registry-'));
   chmodSync(work, 0o755); // nginx's workers may run as another user
 });
