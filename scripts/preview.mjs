@@ -21,7 +21,7 @@ import { assertValidInput, renderDeployment, renderTemplate, writeFiles, remotes
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
-const SHELL_ORIGIN = 'http://localhost:4000';
+const SHELL_PORT = 4000;
 
 /** @typedef {import('../tooling/testkit/src/processes.cjs').ManagedProcess} ManagedProcess */
 /** @typedef {import('../deploy/nginx/render.mjs').ShellConfig} ShellConfig */
@@ -105,6 +105,7 @@ function localRemotes(config, remoteRoots) {
  * @property {boolean} [identityProvider] start the dev identity provider if it is not running
  *   (default true)
  * @property {boolean} [quiet] forward only the error output of nginx and the provider
+ * @property {number} [shellPort] the shell's port (default 4000; a test on a free port passes its own)
  */
 
 /**
@@ -118,6 +119,8 @@ export async function startPreview(options = {}) {
   const configFile = resolve(options.configFile ?? PREVIEW_CONFIG);
   const previewDir = resolve(options.previewDir ?? join(REPO_ROOT, '.preview'));
   const shellRoot = resolve(options.shellRoot ?? join(REPO_ROOT, 'shell/dist'));
+  const shellPort = options.shellPort ?? SHELL_PORT;
+  const shellOrigin = `http://localhost:${shellPort}`;
 
   // The config may be deliberately broken (tests of the "invalid config" page): then the CSP
   // is derived from the default preview config, which names the same origins.
@@ -148,7 +151,7 @@ export async function startPreview(options = {}) {
     renderDeployment({
       config,
       configFile,
-      shell: { origin: SHELL_ORIGIN, listen: '4000', serverName: 'localhost', root: shellRoot },
+      shell: { origin: shellOrigin, listen: String(shellPort), serverName: 'localhost', root: shellRoot },
       remotes,
     }),
   );
@@ -210,7 +213,7 @@ export async function startPreview(options = {}) {
     const problems = taken.filter((problem) => problem !== null);
     if (problems.length > 0) throw new Error(`Cannot serve the preview:\n${problems.map((line) => `  ${line}`).join('\n')}`);
     const nginx = track('nginx', startProcess(NGINX, nginxArgs, { stdio: forwardedOutput(options.quiet) }));
-    const shellUrl = `${SHELL_ORIGIN}/`;
+    const shellUrl = `${shellOrigin}/`;
     /** @type {Record<string, string>} */
     const urls = { shell: shellUrl };
     for (const r of remotes) urls[r.name] = `http://localhost:${r.listen}/mf-manifest.json`;
@@ -228,6 +231,7 @@ const USAGE = `usage: node scripts/preview.mjs [options]
   --preview-dir <dir>      nginx work folder (default .preview/)
   --remote <name>=<dir>    serve remote <name> from another build folder
   --remote <name>=down     leave remote <name> out (nothing listens on its port)
+  --shell-port <port>      the shell's port (default 4000)
   --no-idp                 do not start the dev identity provider
   --idp-only               start only the dev identity provider (if none answers)
   --quiet                  forward only error output of nginx and the provider
@@ -251,6 +255,10 @@ function parseArgs(argv) {
       const [name, dir] = value().split(/=(.*)/s);
       if (!name || !dir) throw new Error(`--remote wants <name>=<dir> or <name>=down.\n${USAGE}`);
       options.remoteRoots[name] = dir === 'down' ? null : resolve(dir);
+    } else if (arg === '--shell-port') {
+      const port = Number(value());
+      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`--shell-port wants a port number.\n${USAGE}`);
+      options.shellPort = port;
     } else if (arg === '--no-idp') options.identityProvider = false;
     else if (arg === '--idp-only') idpOnly = true;
     else if (arg === '--quiet') options.quiet = true;

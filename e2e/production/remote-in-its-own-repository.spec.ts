@@ -7,7 +7,7 @@ import { packPackages, run, runOk, scaffoldOutside } from './support/outsideRemo
 import { IDENTITY_PROVIDER, previewConfig, SHELL, startTopology, type Topology } from './support/topology';
 
 // A team's remote in its own repository, made the way the guide says (docs/remote-teams.md): the
-// published packages packed with `npm pack`, `npm run new-remote -- billing --outside <dir>`, then in
+// published packages packed with `npm run pack:packages`, `npm run new-remote -- billing --outside <dir>`, then in
 // that folder, with nothing else from this repository, `npm install --offline` (from the tarballs and
 // the npm cache; no registry), `npm test`, `npm run build`. The build is served by nginx as the
 // production preview serves every remote and added to the shell's registry.
@@ -28,7 +28,7 @@ test.beforeAll(async () => {
   const packs = join(work, 'packs');
   repo = join(work, 'billing');
   await packPackages(packs);
-  await scaffoldOutside('billing', repo, packs, PORT, SHELL);
+  await scaffoldOutside('billing', repo, ['--packages', packs, '--skip-install'], PORT, SHELL);
   await runOk('npm', ['install', '--offline', '--no-audit', '--no-fund'], repo);
   await runOk('npm', ['test', '--silent'], repo);
   await runOk('npm', ['run', '--silent', 'build'], repo);

@@ -1,10 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { REPO_ROOT } from './previewProcess';
-
-/** The Gatehouse packages a remote in its own repository installs, by folder. */
-export const PUBLISHED_PACKAGE_DIRS = ['auth-lib', 'tooling/federation', 'tooling/contract-check'];
 
 export interface CommandResult {
   readonly code: number | null;
@@ -33,18 +29,28 @@ export async function runOk(command: string, args: readonly string[], cwd: strin
   return result;
 }
 
-/** `npm pack` of every published package (its prepack builds it) into `destination`. */
+/** `npm run pack:packages -- <destination>`: every published package built and packed, as the guide says. */
 export async function packPackages(destination: string): Promise<void> {
   mkdirSync(destination, { recursive: true });
-  for (const dir of PUBLISHED_PACKAGE_DIRS)
-    await runOk('npm', ['pack', '--silent', '--pack-destination', destination], join(REPO_ROOT, dir));
+  await runOk('npm', ['run', '--silent', 'pack:packages', '--', destination], REPO_ROOT);
 }
 
-/** `npm run new-remote -- <name> --outside <dir> --packages <packs> …`, the command a remote team runs. */
-export async function scaffoldOutside(name: string, dir: string, packs: string, port: number, shellUrl: string): Promise<void> {
-  await runOk(
+/**
+ * `npm run new-remote -- <name> --outside <dir> <source> …`, the command a remote team runs; `source` says where
+ * the packages come from: `['--packages', <dir>]` or `['--registry', <url>]` (plus `--skip-install` to install
+ * yourself).
+ */
+export async function scaffoldOutside(
+  name: string,
+  dir: string,
+  source: readonly string[],
+  port: number,
+  shellUrl: string,
+): Promise<string> {
+  const { stdout } = await runOk(
     'npm',
-    ['run', '--silent', 'new-remote', '--', name, '--outside', dir, '--packages', packs, '--port', String(port), '--shell-url', shellUrl],
+    ['run', '--silent', 'new-remote', '--', name, '--outside', dir, ...source, '--port', String(port), '--shell-url', shellUrl],
     REPO_ROOT,
   );
+  return stdout;
 }

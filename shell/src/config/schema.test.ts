@@ -58,10 +58,15 @@ function exampleConfigs(): string[] {
 
 test.each(exampleConfigs().map((file) => [relative(ROOT, file), file]))('%s names the schema and passes it', (_, file) => {
   const config = JSON.parse(readFileSync(file, 'utf8')) as { $schema?: string; remotes?: unknown };
+  if (file.endsWith('.tmpl')) {
+    // The scaffold fills in the path for each place a remote lives (in this workspace, or in a repository of its
+    // own, through node_modules/@gatehouse/federation); tooling/scaffold/src/outsideRegistry.test.ts resolves both.
+    expect(config.$schema).toBe('{{configSchema}}');
+    return;
+  }
   const validate = config.remotes === undefined ? validateStandaloneConfig : validateShellConfig;
-  if (!file.endsWith('.tmpl')) expect(validate(config) ? [] : validate.errors).toEqual([]);
-  // the scaffold's template becomes remotes/<name>/public/config.json
-  const base = file.endsWith('.tmpl') ? join(ROOT, 'remotes/new/public') : dirname(file);
+  expect(validate(config) ? [] : validate.errors).toEqual([]);
+  const base = dirname(file);
   expect(config.$schema && resolve(base, config.$schema.replace(/#.*$/, ''))).toBe(
     config.remotes === undefined ? join(ROOT, 'tooling/federation/standalone-config.schema.json') : SCHEMA_FILE,
   );

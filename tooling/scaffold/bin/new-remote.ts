@@ -2,7 +2,8 @@
 import { runNewRemote } from '../src/cli';
 
 runNewRemote(process.argv.slice(2), {
-  cwd: process.cwd(),
+  // npm run changes to the repository root; relative folders mean the one the command was typed in
+  cwd: process.env.INIT_CWD ?? process.cwd(),
   out: (text) => console.log(text),
   err: (text) => console.error(text),
 }).then(

@@ -1,16 +1,17 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { newRemote } from './newRemote';
-import { newOutsideRemote } from './outside';
+import { newOutsideRemote, platformVersion } from './outside';
 import { parseOptions, USAGE, type NewRemoteOptions } from './options';
 import type { PortProbe } from './plan';
 import { portIsFree as probePort } from './portProbe';
+import { askRegistry, configuredRegistry, PROBED_PACKAGE, registryProblem, type RegistryAnswer } from './registryCheck';
 
 /** The repository this tool is part of (tooling/scaffold/src → root). */
 export const DEFAULT_ROOT = path.join(__dirname, '..', '..', '..');
 
-/** `npm install` at the root, so the lockfile gets the new workspace package; resolves to its exit code. */
-export type Installer = (root: string) => Promise<number>;
+/** `npm install` in a folder (the root, or a remote's own repository); resolves to its exit code. */
+export type Installer = (dir: string) => Promise<number>;
 
 export const npmInstall: Installer = (root) =>
   new Promise((resolve) => {
@@ -19,6 +20,18 @@ export const npmInstall: Installer = (root) =>
     child.on('error', () => resolve(1));
   });
 
+/**
+ * `npm install` in a remote's own repository, twice. From the seeded lockfile, npm 11's first install leaves out
+ * of package-lock.json what it places as a peer's dependencies (@rspack/core under @module-federation/rspack,
+ * @rspack/binding and its per-platform packages), which \`npm ci\` on another machine then refuses ("Missing: …
+ * from lock file"); the second install, over the installed tree, records them (seconds; nothing is downloaded
+ * again). e2e/registry/remote-installs-from-a-registry.spec.ts runs \`npm ci\` in a fresh clone to hold this.
+ */
+export const npmInstallRepository: Installer = async (dir) => {
+  const code = await npmInstall(dir);
+  return code === 0 ? npmInstall(dir) : code;
+};
+
 export interface CliIo {
   readonly cwd: string;
   readonly out: (text: string) => void;
@@ -26,6 +39,10 @@ export interface CliIo {
   readonly portIsFree?: PortProbe;
   readonly install?: Installer;
   readonly defaultRoot?: string;
+  /** asks a registry for a package version (default: a bounded HTTP request, registryCheck.ts) */
+  readonly askRegistry?: (registry: string, pkg: string, version: string) => Promise<RegistryAnswer>;
+  /** the registry npm would install @gatehouse packages from in `cwd` (default: `npm config get`) */
+  readonly configuredRegistry?: (cwd: string) => string;
 }
 
 /** `npm run new-remote -- <name> …`; resolves to the exit code (0 created, 1 refused, 2 usage). */
@@ -75,10 +92,20 @@ Next:
   Guide: docs/remote-teams.md   Commit remotes/${name}, shell/public/config.json, the realm and package-lock.json.`;
 }
 
-/** `--outside <dir>`: a remote in its own repository; nothing in this checkout changes. */
-function writeOutside(options: NewRemoteOptions, root: string, io: CliIo): number {
+/**
+ * `--outside <dir>`: a remote in its own repository; nothing in this checkout changes. Unless it installs from
+ * tarballs, the registry is asked first for the packages (so an E404 is said up front, naming the command that
+ * publishes or packs them), then the repository is written and installed.
+ */
+async function writeOutside(options: NewRemoteOptions, root: string, io: CliIo): Promise<number> {
   const dir = path.resolve(io.cwd, options.outside ?? '.');
-  const result = newOutsideRemote(
+  const registryCheck = async (): Promise<string | null> => {
+    if (options.packages !== null) return null;
+    const registry = options.registry ?? (io.configuredRegistry ?? configuredRegistry)(io.cwd);
+    const version = platformVersion(root);
+    return registryProblem(await (io.askRegistry ?? askRegistry)(registry, PROBED_PACKAGE, version), registry, version);
+  };
+  const result = await newOutsideRemote(
     {
       name: options.name ?? '',
       dir,
@@ -86,9 +113,11 @@ function writeOutside(options: NewRemoteOptions, root: string, io: CliIo): numbe
       route: options.route ?? undefined,
       port: options.port ?? undefined,
       packages: options.packages !== null ? path.resolve(io.cwd, options.packages) : undefined,
+      registry: options.registry ?? undefined,
       shellUrl: options.shellUrl ?? undefined,
     },
     root,
+    registryCheck,
   );
   if (!result.ok) {
     io.err(`Nothing was created:\n${result.problems.map((p) => `  ✗ ${p}`).join('\n')}`);
@@ -99,13 +128,44 @@ function writeOutside(options: NewRemoteOptions, root: string, io: CliIo): numbe
       `Created the remote "${options.name}" as its own repository in ${dir}:`,
       ...result.created.map((file) => `  + ${file}`),
       ...result.changed.map((file) => `  ~ ${file} (in this checkout: its dev identity provider accepts the new remote's dev address)`),
-      '',
-      'Next, in that folder:',
-      '  npm install && npm test && npm run build',
-      '  npx gatehouse-contract-check --shell <the deployed shell>   does the build fit what it shares?',
-      '  npm start                                                  the remote alone, signing in by itself',
-      "Then add it to the shell's config.json (its README says how).",
     ].join('\n'),
   );
+  let installed = false;
+  if (options.install) {
+    io.out(`\nInstalling its dependencies: npm install --no-audit --no-fund --prefer-offline (in ${dir})`);
+    const code = await (io.install ?? npmInstallRepository)(dir);
+    installed = code === 0;
+    if (!installed) io.err(`npm install failed (exit code ${code}); its output is above. Run it again in ${dir} once that is fixed.`);
+  }
+  io.out(outsideNextSteps(dir, options.shellUrl, result.port, result.tarballs, installed));
   return 0;
+}
+
+/** What to do next in the new repository; the contract check runs against --shell-url when one was given. */
+export function outsideNextSteps(
+  dir: string,
+  shellUrl: string | null,
+  port: number,
+  tarballs: readonly string[],
+  installed: boolean,
+): string {
+  const check =
+    shellUrl === null
+      ? '  npx gatehouse-contract-check --shell <the deployed shell>   does the build fit what the shell shares?'
+      : `  npm run check                     does the build fit what the shell at ${shellUrl} shares?`;
+  return [
+    '',
+    `Next, in ${dir}:`,
+    ...(installed ? [] : ['  npm install']),
+    '  npm test && npm run build',
+    check,
+    `  npm start                         the remote alone at http://localhost:${port}, signing in by itself`,
+    '  git init && git add -A && git commit -m "A new remote"   CI (.github/workflows/ci.yml) runs npm ci from the lockfile',
+    ...(tarballs.length > 0
+      ? [
+          `The Gatehouse packages are tarballs at ${tarballs.join(', ')} (relative to the repository): commit them there, or put them there before \`npm ci\`.`,
+        ]
+      : []),
+    "Then add the remote to the shell's config.json (its README says how).",
+  ].join('\n');
 }

@@ -4,7 +4,7 @@ import { overlayWithDevOrigin, writeOverlay } from './devOrigin';
 import { appendToArray } from './jsonEdit';
 import type { NewRemoteOptions } from './options';
 import { planRemote, type PortProbe, type RemotePlan } from './plan';
-import { renderTemplate } from './template';
+import { configSchemaPath, renderTemplate } from './template';
 import { PATHS, readWorkspace } from './workspace';
 
 /** What `newRemote` did: the plan and every file it wrote or changed (relative to the root), or the problems. */
@@ -43,6 +43,7 @@ export async function newRemote(options: NewRemoteOptions, root: string, portIsF
         identityProviderUrl: identityProvider.url,
         realm: identityProvider.realm,
         clientId: identityProvider.clientId,
+        configSchema: configSchemaPath(true),
       },
       workspace.versions,
     );

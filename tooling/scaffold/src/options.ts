@@ -18,6 +18,8 @@ export interface NewRemoteOptions {
   readonly packages: string | null;
   /** with --outside: the deployed shell its CI checks the contract against */
   readonly shellUrl: string | null;
+  /** with --outside: the npm registry that has the @gatehouse packages (written to the new repository's .npmrc) */
+  readonly registry: string | null;
 }
 
 export const USAGE = `Usage: npm run new-remote -- <name> [options]
@@ -33,7 +35,11 @@ export const USAGE = `Usage: npm run new-remote -- <name> [options]
   --root <dir>               the Gatehouse checkout to change (default: this one)
   --outside <dir>            write the remote as its own repository in <dir> (e.g. ../billing), depending on
                              the published @gatehouse packages; nothing in this checkout changes
-  --packages <dir>           with --outside: depend on the tarballs \`npm pack\` wrote to <dir> instead
+  --registry <url>           with --outside: the npm registry that has the @gatehouse packages (your organisation's,
+                             where \`npm run publish:packages -- --registry <url>\` published them); written to the
+                             new repository's .npmrc as @gatehouse:registry
+  --packages <dir>           with --outside: depend on the tarballs \`npm run pack:packages -- <dir>\` wrote to <dir>
+                             instead, by a path relative to the new repository (commit them, or put them there in CI)
   --shell-url <url>          with --outside: the deployed shell its CI checks the contract against`;
 
 const VALUE_FLAGS = new Set([
@@ -46,6 +52,7 @@ const VALUE_FLAGS = new Set([
   '--outside',
   '--packages',
   '--shell-url',
+  '--registry',
 ]);
 
 /** Parses the command line; returns the options and the problems with the command line itself. */
@@ -93,6 +100,7 @@ export function parseOptions(argv: readonly string[]): { options: NewRemoteOptio
       outside: single['--outside'] ?? null,
       packages: single['--packages'] ?? null,
       shellUrl: single['--shell-url'] ?? null,
+      registry: single['--registry'] ?? null,
     },
     problems,
   };

@@ -13,11 +13,11 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
-test('writes a standalone repository that depends on the published packages at the platform version', () => {
+test('writes a standalone repository that depends on the published packages at the platform version', async () => {
   const dir = path.join(work, 'billing');
   // a copy of the checkout: --outside adds the remote's dev address to the checkout's realm overlay
   const checkout = makeTestRepo();
-  const result = newOutsideRemote({ name: 'billing', dir, shellUrl: 'https://app.example.com' }, checkout);
+  const result = await newOutsideRemote({ name: 'billing', dir, shellUrl: 'https://app.example.com' }, checkout);
   fs.rmSync(checkout, { recursive: true, force: true });
   expect(result).toMatchObject({ ok: true });
   for (const file of [
@@ -57,9 +57,9 @@ test('writes a standalone repository that depends on the published packages at t
   expect(Object.keys(lock.packages).some((key) => key.startsWith('node_modules/@gatehouse/'))).toBe(false);
 });
 
-test('refuses a folder that is not empty and a bad name, writing nothing', () => {
+test('refuses a folder that is not empty and a bad name, writing nothing', async () => {
   fs.writeFileSync(path.join(work, 'keep.txt'), 'x');
-  expect(newOutsideRemote({ name: 'Bill-ing', dir: work }, ROOT)).toEqual({
+  expect(await newOutsideRemote({ name: 'Bill-ing', dir: work }, ROOT)).toEqual({
     ok: false,
     problems: [expect.stringContaining('"Bill-ing" is not a valid remote name'), expect.stringContaining('is not empty')],
   });

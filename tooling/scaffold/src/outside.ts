@@ -3,8 +3,8 @@ import path from 'node:path';
 import { overlayWithDevOrigin, writeOverlay } from './devOrigin';
 import { REMOTE_NAME, RESERVED, titleOf } from './plan';
 import { seedLockfile } from './seedLockfile';
-import { renderTemplate, TEMPLATE_DIR } from './template';
-import { parsePort, routeProblem, shellUrlProblem, titleProblem } from './values';
+import { configSchemaPath, renderTemplate, TEMPLATE_DIR } from './template';
+import { parsePort, registryUrlProblem, routeProblem, shellUrlProblem, titleProblem } from './values';
 import { readWorkspace } from './workspace';
 
 /** The files a remote in its own repository has on top of (or instead of) the in-repository template. */
@@ -21,24 +21,42 @@ export interface OutsideOptions {
   readonly route?: string | undefined;
   /** as typed (`--port`), or a number */
   readonly port?: number | string | undefined;
-  /** a folder of `npm pack` tarballs to depend on (`file:`), instead of the published versions */
+  /**
+   * a folder of `npm pack` tarballs to depend on instead of the published versions: `file:` specs relative to
+   * `dir`, so the repository installs wherever it is cloned, with the tarballs at that relative path
+   */
   readonly packages?: string | undefined;
+  /** the npm registry that has the @gatehouse packages: written to the new repository's `.npmrc` */
+  readonly registry?: string | undefined;
   /** the deployed shell the CI's contract check runs against */
   readonly shellUrl?: string | undefined;
 }
 
 export type OutsideResult =
-  /** `created`: in the new folder; `changed`: in this checkout (the realm overlay, so the dev provider accepts the remote) */
-  | { readonly ok: true; readonly created: readonly string[]; readonly changed: readonly string[] }
+  | {
+      readonly ok: true;
+      /** in the new folder */
+      readonly created: readonly string[];
+      /** in this checkout (the realm overlay, so the dev provider accepts the remote) */
+      readonly changed: readonly string[];
+      readonly port: number;
+      /** the `file:` paths (relative to the new repository) its package.json and lockfile name, with --packages */
+      readonly tarballs: readonly string[];
+    }
   | { readonly ok: false; readonly problems: readonly string[] };
 
 /**
  * Writes a remote as a standalone repository at `options.dir`: the same app files as a remote inside
  * this repository, with a package.json that depends on the published Gatehouse packages (or packed
  * tarballs), its own tsconfig and jest settings, a README and a CI workflow. Nothing in this
- * repository changes; it only supplies the versions the shell pins.
+ * repository changes; it only supplies the versions the shell pins. `checkFirst` runs once the options are
+ * valid and before anything is written (the registry check); a problem it returns refuses the whole command.
  */
-export function newOutsideRemote(options: OutsideOptions, root: string): OutsideResult {
+export async function newOutsideRemote(
+  options: OutsideOptions,
+  root: string,
+  checkFirst?: () => Promise<string | null>,
+): Promise<OutsideResult> {
   const problems: string[] = [];
   if (!REMOTE_NAME.test(options.name))
     problems.push(`"${options.name}" is not a valid remote name: lower-case letters, digits and _ (e.g. "billing").`);
@@ -52,6 +70,10 @@ export function newOutsideRemote(options: OutsideOptions, root: string): Outside
     routeProblem(route),
     'problem' in port ? port.problem : null,
     options.shellUrl === undefined ? null : shellUrlProblem(options.shellUrl),
+    options.registry === undefined ? null : registryUrlProblem(options.registry),
+    options.registry !== undefined && options.packages !== undefined
+      ? '--registry and --packages exclude each other: install from a registry or from tarballs.'
+      : null,
   ]) {
     if (problem) problems.push(problem);
   }
@@ -59,11 +81,13 @@ export function newOutsideRemote(options: OutsideOptions, root: string): Outside
     problems.push(`${options.dir} exists and is not empty; name a new folder.`);
   let gatehouse: Record<string, string> = {};
   try {
-    gatehouse = gatehouseVersions(root, options.packages);
+    gatehouse = gatehouseVersions(root, options.packages, options.dir);
   } catch (error) {
     problems.push(error instanceof Error ? error.message : String(error));
   }
   if (problems.length > 0 || 'problem' in port) return { ok: false, problems };
+  const late = checkFirst ? await checkFirst() : null;
+  if (late) return { ok: false, problems: [late] };
 
   const workspace = readWorkspace(root);
   const { identityProvider } = workspace.registry;
@@ -83,11 +107,13 @@ export function newOutsideRemote(options: OutsideOptions, root: string): Outside
     realm: identityProvider.realm,
     clientId: identityProvider.clientId,
     shellUrl: options.shellUrl ?? 'https://shell.example.com',
+    configSchema: configSchemaPath(false),
   };
   for (const [pkg, spec] of Object.entries(gatehouse)) values[`gatehouse:${pkg}`] = spec;
   const versions = toolVersions(root, workspace.versions);
   const files = new Map([...renderTemplate(values, versions, TEMPLATE_DIR), ...renderTemplate(values, versions, OUTSIDE_TEMPLATE_DIR)]);
-  files.set('package-lock.json', seedLockfile(root, JSON.parse(files.get('package.json') ?? '{}')));
+  files.set('package-lock.json', seedLockfile(root, JSON.parse(files.get('package.json') ?? '{}'), options.dir));
+  if (options.registry !== undefined) files.set('.npmrc', `@gatehouse:registry=${options.registry}\n`);
   const created: string[] = [];
   for (const [relative, text] of files) {
     const target = path.join(options.dir, relative);
@@ -95,11 +121,18 @@ export function newOutsideRemote(options: OutsideOptions, root: string): Outside
     fs.writeFileSync(target, text, { flag: 'wx' });
     created.push(relative);
   }
-  return { ok: true, created, changed: overlayText === null ? [] : [writeOverlay(root, overlayText)] };
+  const tarballs = Object.values(gatehouse).flatMap((spec) => (spec.startsWith('file:') ? [spec.slice('file:'.length)] : []));
+  const changed = overlayText === null ? [] : [writeOverlay(root, overlayText)];
+  return { ok: true, created, changed, port: port.port, tarballs };
 }
 
-/** `file:` specs of the packed tarballs in `packages`, or `^version` of each published package. */
-function gatehouseVersions(root: string, packages: string | undefined): Record<string, string> {
+/** The version the published packages share (lerna.json, fixed mode): what a new remote depends on. */
+export function platformVersion(root: string): string {
+  return (JSON.parse(fs.readFileSync(path.join(root, 'auth-lib', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** `file:` specs (relative to `dir`) of the packed tarballs in `packages`, or `^version` of each published package. */
+function gatehouseVersions(root: string, packages: string | undefined, dir: string): Record<string, string> {
   const specs: Record<string, string> = {};
   for (const pkg of PUBLISHED_PACKAGES) {
     const folder = pkg === '@gatehouse/auth-lib' ? 'auth-lib' : path.join('tooling', pkg.slice('@gatehouse/'.length));
@@ -110,8 +143,11 @@ function gatehouseVersions(root: string, packages: string | undefined): Record<s
     }
     const tarball = path.resolve(packages, `${pkg.slice(1).replace('/', '-')}-${version}.tgz`);
     if (!fs.existsSync(tarball))
-      throw new Error(`${tarball} does not exist: run \`npm pack\` in ${folder} (--pack-destination ${packages}) first.`);
-    specs[pkg] = `file:${tarball}`;
+      throw new Error(
+        `${tarball} does not exist: pack the packages first with \`npm run pack:packages -- ${packages}\` (in a Gatehouse checkout).`,
+      );
+    // relative, so the committed package.json and lockfile hold no path of this machine
+    specs[pkg] = `file:${path.relative(dir, tarball).split(path.sep).join('/')}`;
   }
   return specs;
 }

@@ -15,6 +15,9 @@ async function run(argv: string[], root: string, cwd = root) {
     err: (t) => err.push(t),
     portIsFree: async () => true,
     install: jest.fn(async () => 0),
+    // the registry has the packages (registryCheck.test.ts asks a real one)
+    configuredRegistry: () => 'https://npm.example.com/',
+    askRegistry: async () => ({ kind: 'has' }),
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

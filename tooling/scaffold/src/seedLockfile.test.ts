@@ -40,19 +40,20 @@ test("a packed workspace's nested dependencies are pinned under its installed fo
     }),
   );
   const tarball = pack({ name: '@gatehouse/contract-check', version: '1.0.0', dependencies: { semver: '7.8.6' } });
+  // package.json names the tarball relative to the new repository (root/billing); so does the lockfile
+  const relative = path.relative(path.join(root, 'billing'), tarball);
   const lock = JSON.parse(
-    seedLockfile(root, {
-      name: 'billing',
-      version: '0.1.0',
-      dependencies: {},
-      devDependencies: { '@gatehouse/contract-check': `file:${tarball}` },
-    }),
+    seedLockfile(
+      root,
+      { name: 'billing', version: '0.1.0', dependencies: {}, devDependencies: { '@gatehouse/contract-check': `file:${relative}` } },
+      path.join(root, 'billing'),
+    ),
   ) as { packages: Record<string, Record<string, unknown>> };
 
   expect(lock.packages['node_modules/semver']).toEqual(semver('6.3.2'));
   expect(lock.packages['node_modules/@gatehouse/contract-check']).toEqual({
     version: '1.0.0',
-    resolved: `file:${tarball}`,
+    resolved: 'file:../pack.tgz',
     dependencies: { semver: '7.8.6' },
   });
   expect(lock.packages['node_modules/@gatehouse/contract-check/node_modules/semver']).toEqual(semver('7.8.6'));

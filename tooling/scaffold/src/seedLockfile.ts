@@ -15,6 +15,8 @@ type LockEntry = Record<string, unknown>;
 export function seedLockfile(
   root: string,
   manifest: { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> },
+  /** the new repository's folder: `file:` specs are relative to it */
+  repoDir: string,
 ): string {
   const source = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
   const rootEntry = {
@@ -34,7 +36,7 @@ export function seedLockfile(
     ([name, spec]) => name.startsWith('@gatehouse/') && spec.startsWith('file:'),
   );
   for (const [name, spec] of tarballs) {
-    packages[`node_modules/${name}`] = tarballEntry(spec.slice('file:'.length));
+    packages[`node_modules/${name}`] = tarballEntry(spec.slice('file:'.length), repoDir);
     // What the package's workspace has nested (a version the hoisted tree does not hold, e.g. contract-check's
     // semver 7 beside the root's semver 6) goes under its installed folder; without it npm would have to ask
     // the registry for that package's document, which an offline install cannot.
@@ -47,9 +49,9 @@ export function seedLockfile(
   return `${JSON.stringify({ name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`;
 }
 
-/** The lockfile entry of a packed tarball, from the package.json inside it. */
-function tarballEntry(tarball: string): LockEntry {
-  const pkg = JSON.parse(readFromTarball(tarball, 'package/package.json')) as Record<string, unknown>;
+/** The lockfile entry of a packed tarball (`tarball` as package.json names it), from the package.json inside it. */
+function tarballEntry(tarball: string, repoDir: string): LockEntry {
+  const pkg = JSON.parse(readFromTarball(path.resolve(repoDir, tarball), 'package/package.json')) as Record<string, unknown>;
   const entry: LockEntry = { version: pkg['version'], resolved: `file:${tarball}` };
   for (const field of ['license', 'dependencies', 'peerDependencies', 'bin', 'engines'])
     if (pkg[field] !== undefined) entry[field] = pkg[field];

@@ -5,6 +5,15 @@ import path from 'node:path';
 export const TEMPLATE_DIR = path.join(__dirname, '..', 'template');
 
 /**
+ * The schema of a remote's `public/config.json`, as `$schema` names it from that file: the copy
+ * `@gatehouse/federation` ships, in the node_modules of the remote's repository (a remote in its own
+ * repository) or of this one (a workspace remote: the root's node_modules links the workspace package).
+ */
+export function configSchemaPath(inside: boolean): string {
+  return `${inside ? '../../../' : '../'}node_modules/@gatehouse/federation/standalone-config.schema.json`;
+}
+
+/**
  * Renders the template: `{{key}}` is replaced by `values[key]` and `{{version:pkg}}` by `versions[pkg]`.
  * A placeholder without a value is an error, never an empty string in a generated file.
  * Returns relative path → content.

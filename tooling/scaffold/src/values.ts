@@ -34,6 +34,14 @@ export function shellUrlProblem(url: string): string | null {
         '(letters, digits, ".", "-", "_", "~" and "/" only).';
 }
 
+/** The registry goes into the new repository's .npmrc and npm's command line: the same plain URL as --shell-url. */
+export function registryUrlProblem(url: string): string | null {
+  return SHELL_URL.test(url)
+    ? null
+    : `--registry "${url}" is not the address of an npm registry: use an absolute http(s) URL such as https://npm.example.com/ ` +
+        '(letters, digits, ".", "-", "_", "~" and "/" only).';
+}
+
 /**
  * `client:role` checked against the roles the realm has per client. The look-up reads own keys only, so a client
  * named "constructor" or "__proto__" is simply unknown.

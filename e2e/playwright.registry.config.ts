@@ -1,0 +1,24 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * A remote team's repository installing the platform's packages from a registry, as organisations run it:
+ * a local Verdaccio (free port, storage in a temp folder, the public registry as uplink for third-party
+ * packages), the packages published there, the remote scaffolded against it and its CI run from a fresh clone.
+ * No browser; it needs the network for third-party packages the npm cache lacks, so it runs outside a network
+ * namespace, on free ports only (decisions/0049).
+ *
+ *   npx playwright test -c playwright.registry.config.ts      (in e2e/)
+ */
+export default defineConfig({
+  testDir: './registry',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './registry/support/globalSetup.ts',
+  fullyParallel: false,
+  forbidOnly: true,
+  workers: 1,
+  timeout: 900_000,
+  retries: 0,
+  reporter: [['list']],
+  // Not e2e/test-results: the other Playwright configs clean their folders when they start.
+  outputDir: '../.preview/registry-results',
+});

@@ -1,0 +1,186 @@
+// Where a remote in its own repository gets the Gatehouse packages from: a registry (asked first, over real
+// HTTP, so an E404 is said before anything is written) or tarballs named by paths relative to the new repository.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { runNewRemote } from './cli';
+import { platformVersion } from './outside';
+import { snapshotFiles } from './testRepo';
+
+const CHECKOUT = path.join(__dirname, '..', '..', '..');
+const VERSION = platformVersion(CHECKOUT);
+
+let work: string;
+let server: http.Server;
+let registry: string;
+/** what the fake registry holds: package name → its versions */
+let held: Record<string, string[]>;
+let asked: string[];
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    asked.push(`${request.url} ${request.headers.accept}`);
+    const name = decodeURIComponent((request.url ?? '/').slice(1));
+    const versions = held[name];
+    if (!versions) return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ name, versions: Object.fromEntries(versions.map((v) => [v, { name, version: v }])) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  registry = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+beforeEach(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-outside-registry-'));
+  held = {};
+  asked = [];
+});
+afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
+
+async function run(argv: string[], configured = 'https://registry.npmjs.org/') {
+  const out: string[] = [];
+  const err: string[] = [];
+  const install = jest.fn(async () => 0);
+  const code = await runNewRemote([...argv, '--root', CHECKOUT], {
+    cwd: work,
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    install,
+    configuredRegistry: () => configured,
+  });
+  return { code, out: out.join('\n'), err: err.join('\n'), install };
+}
+
+/** A tarball as `npm pack` makes it (package/package.json inside a .tgz), named as `npm pack` names it. */
+function pack(dir: string, name: string): void {
+  const staging = fs.mkdtempSync(path.join(work, 'staging-'));
+  fs.mkdirSync(path.join(staging, 'package'));
+  fs.writeFileSync(path.join(staging, 'package/package.json'), JSON.stringify({ name, version: VERSION }));
+  fs.mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['czf', path.join(dir, `${name.slice(1).replace('/', '-')}-${VERSION}.tgz`), '-C', staging, 'package']);
+}
+
+test('a registry without @gatehouse/auth-lib (E404) is said up front, naming the commands that make the packages available; nothing is written', async () => {
+  const dir = path.join(work, 'billing');
+  const { code, err, install } = await run(['billing', '--outside', dir, '--registry', registry]);
+  expect(code).toBe(1);
+  expect(err).toContain(`${registry} has no @gatehouse/auth-lib (E404), so \`npm install\` in the new repository would fail.`);
+  expect(err).toContain('npm run publish:packages -- --registry <your registry>    then scaffold again with --registry <your registry>');
+  expect(err).toContain('npm run pack:packages -- <dir>                             then scaffold again with --packages <dir>');
+  expect(asked).toEqual(['/@gatehouse%2fauth-lib application/vnd.npm.install-v1+json']);
+  expect(fs.existsSync(dir)).toBe(false);
+  expect(install).not.toHaveBeenCalled();
+});
+
+test('without --registry it asks the registry npm is configured with, and names that one; another version is not enough', async () => {
+  held = { '@gatehouse/auth-lib': ['0.9.0'] };
+  const { code, err } = await run(['billing', '--outside', path.join(work, 'billing')], registry);
+  expect(code).toBe(1);
+  expect(err).toContain(`${registry} has @gatehouse/auth-lib, but not version ${VERSION} (it has 0.9.0).`);
+  expect(fs.readdirSync(work)).toEqual([]);
+});
+
+test('--registry: the new repository names it in .npmrc for the @gatehouse scope, is installed, and the next steps check against --shell-url', async () => {
+  held = { '@gatehouse/auth-lib': [VERSION] };
+  const dir = path.join(work, 'billing');
+  const { code, out, err, install } = await run([
+    'billing',
+    '--outside',
+    dir,
+    '--registry',
+    registry,
+    '--shell-url',
+    'https://app.example.com',
+    '--port',
+    '3050',
+  ]);
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  expect(fs.readFileSync(path.join(dir, '.npmrc'), 'utf8')).toBe(`@gatehouse:registry=${registry}\n`);
+  expect(install).toHaveBeenCalledWith(dir);
+  expect(out).toContain('npm run check                     does the build fit what the shell at https://app.example.com shares?');
+  expect(out).toContain('npm start                         the remote alone at http://localhost:3050, signing in by itself');
+  expect(out).not.toContain('<the deployed shell>');
+  expect(out).not.toMatch(/^ {2}npm install$/m);
+});
+
+test('without --shell-url the next steps say which address to give the check; with --skip-install they start with npm install', async () => {
+  held = { '@gatehouse/auth-lib': [VERSION] };
+  const { code, out, install } = await run(['billing', '--outside', path.join(work, 'billing'), '--registry', registry, '--skip-install']);
+  expect(code).toBe(0);
+  expect(install).not.toHaveBeenCalled();
+  expect(out).toContain('npx gatehouse-contract-check --shell <the deployed shell>');
+  expect(out).toMatch(/^ {2}npm install$/m);
+});
+
+test('--packages: package.json and the lockfile name the tarballs relative to the new repository; no file holds a path of this machine', async () => {
+  const packs = path.join(work, 'packs');
+  for (const name of ['@gatehouse/auth-lib', '@gatehouse/federation', '@gatehouse/contract-check']) pack(packs, name);
+  const dir = path.join(work, 'teams', 'billing');
+  const { code, err, out } = await run(['billing', '--outside', dir, '--packages', packs]);
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  expect(asked).toEqual([]); // tarballs need no registry
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  expect(pkg.dependencies['@gatehouse/auth-lib']).toBe(`file:../../packs/gatehouse-auth-lib-${VERSION}.tgz`);
+  expect(pkg.devDependencies['@gatehouse/federation']).toBe(`file:../../packs/gatehouse-federation-${VERSION}.tgz`);
+  const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
+  expect(lock.packages['node_modules/@gatehouse/contract-check'].resolved).toBe(`file:../../packs/gatehouse-contract-check-${VERSION}.tgz`);
+  expect(out).toContain(`The Gatehouse packages are tarballs at ../../packs/gatehouse-auth-lib-${VERSION}.tgz`);
+  for (const [file, text] of Object.entries(snapshotFiles(dir))) {
+    expect({ file, absolute: text.includes(work) || /file:\//.test(text) }).toEqual({ file, absolute: false });
+  }
+});
+
+test('--registry and --packages together are refused', async () => {
+  const { code, err } = await run(['billing', '--outside', path.join(work, 'billing'), '--registry', registry, '--packages', work]);
+  expect(code).toBe(1);
+  expect(err).toContain('--registry and --packages exclude each other');
+});
+
+test.each([
+  ['a remote in its own repository', '--outside'],
+  ['a workspace remote', null],
+])('every $schema of %s resolves to the schema @gatehouse/federation ships, once it is installed', async (_, mode) => {
+  held = { '@gatehouse/auth-lib': [VERSION] };
+  // @gatehouse/federation installed as npm installs it: node_modules/@gatehouse/federation of the repository
+  // (a remote's own, or this checkout's root, which links the workspace package)
+  const federation = path.join(CHECKOUT, 'tooling/federation');
+  let dir: string;
+  let repository: string;
+  if (mode === '--outside') {
+    dir = repository = path.join(work, 'billing');
+    expect((await run(['billing', '--outside', dir, '--registry', registry])).code).toBe(0);
+  } else {
+    const { makeTestRepo } = await import('./testRepo');
+    repository = makeTestRepo();
+    dir = path.join(repository, 'remotes/billing');
+    const out: string[] = [];
+    const code = await runNewRemote(['billing', '--root', repository, '--skip-install'], {
+      cwd: repository,
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+      portIsFree: async () => true,
+    });
+    expect({ code, out }).toMatchObject({ code: 0 });
+  }
+  const schemas = Object.entries(snapshotFiles(dir)).flatMap(([file, text]) => {
+    const found = /"\$schema":\s*"([^"]+)"/.exec(text);
+    return found ? [{ file, schema: path.resolve(path.dirname(path.join(dir, file)), found[1]!) }] : [];
+  });
+  fs.mkdirSync(path.join(repository, 'node_modules/@gatehouse'), { recursive: true });
+  fs.symlinkSync(federation, path.join(repository, 'node_modules/@gatehouse/federation'));
+  const files = JSON.parse(fs.readFileSync(path.join(federation, 'package.json'), 'utf8')).files as string[];
+  expect(schemas.map(({ file }) => file)).toEqual(['public/config.json']);
+  for (const { schema } of schemas) {
+    expect(fs.existsSync(schema)).toBe(true);
+    // …and it is a file the published package ships
+    expect(files).toContain(
+      path.relative(fs.realpathSync(path.join(repository, 'node_modules/@gatehouse/federation')), fs.realpathSync(schema)),
+    );
+  }
+  if (mode === null) fs.rmSync(repository, { recursive: true, force: true });
+});
