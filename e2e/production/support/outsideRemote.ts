@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { REPO_ROOT } from './previewProcess';
 
 export interface CommandResult {
@@ -47,10 +48,19 @@ export async function scaffoldOutside(
   port: number,
   shellUrl: string,
 ): Promise<string> {
-  const { stdout } = await runOk(
-    'npm',
-    ['run', '--silent', 'new-remote', '--', name, '--outside', dir, ...source, '--port', String(port), '--shell-url', shellUrl],
-    REPO_ROOT,
-  );
-  return stdout;
+  // The scaffold adds the remote's dev address to this checkout's git-ignored realm overlay (decisions/0051), as
+  // it should for a team; a test puts the developer's file back as it was, so no test address stays accepted.
+  const overlay = join(REPO_ROOT, 'deploy/keycloak/gatehouse-realm.local.json');
+  const before = existsSync(overlay) ? readFileSync(overlay, 'utf8') : null;
+  try {
+    const { stdout } = await runOk(
+      'npm',
+      ['run', '--silent', 'new-remote', '--', name, '--outside', dir, ...source, '--port', String(port), '--shell-url', shellUrl],
+      REPO_ROOT,
+    );
+    return stdout;
+  } finally {
+    if (before === null) rmSync(overlay, { force: true });
+    else writeFileSync(overlay, before);
+  }
 }

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runNewRemote } from './cli';
 import { platformVersion } from './outside';
-import { snapshotFiles } from './testRepo';
+import { makeTestRepo, snapshotFiles } from './testRepo';
 
 const CHECKOUT = path.join(__dirname, '..', '..', '..');
 const VERSION = platformVersion(CHECKOUT);
@@ -33,6 +33,12 @@ beforeAll(async () => {
   registry = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
+// the checkout the scaffold changes (--outside adds the remote's dev address to its realm overlay): a copy
+let root: string;
+beforeAll(() => {
+  root = makeTestRepo();
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 beforeEach(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-outside-registry-'));
   held = {};
@@ -44,7 +50,7 @@ async function run(argv: string[], configured = 'https://registry.npmjs.org/') {
   const out: string[] = [];
   const err: string[] = [];
   const install = jest.fn(async () => 0);
-  const code = await runNewRemote([...argv, '--root', CHECKOUT], {
+  const code = await runNewRemote([...argv, '--root', root], {
     cwd: work,
     out: (t) => out.push(t),
     err: (t) => err.push(t),
