@@ -1,10 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn } from './support/browser';
 import { REPO_ROOT } from './support/previewProcess';
 import { containerOf, REMOTE_ORIGINS, SHELL, startTopology, type Topology } from './support/topology';
+import { deployRelease } from './support/remoteBuild';
 
 // A failed slot heals by itself (decisions/0046): once the profile team has fixed its deploy, the visitor's
 // next navigation into Profile — or the browser coming back online — shows it, without Retry. A remote
@@ -34,8 +35,7 @@ test.afterAll(async () => {
 });
 
 function deploy(release: '1' | 'half' | 'empty'): void {
-  symlinkSync(join(work, 'releases', release), `${live}.next`);
-  renameSync(`${live}.next`, live);
+  deployRelease(live, join(work, 'releases', release));
 }
 
 /** Signs in, opens Profile from the menu while its deploy is broken, and counts the manifest requests from then on. */

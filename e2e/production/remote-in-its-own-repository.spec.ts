@@ -1,10 +1,11 @@
 import { expect, test, type Request } from '@playwright/test';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn } from './support/browser';
 import { packPackages, run, runOk, scaffoldOutside } from './support/outsideRemote';
 import { IDENTITY_PROVIDER, previewConfig, SHELL, startTopology, type Topology } from './support/topology';
+import { deployRelease } from './support/remoteBuild';
 
 // A team's remote in its own repository, made the way the guide says (docs/remote-teams.md): the
 // published packages packed with `npm run pack:packages`, `npm run new-remote -- billing --outside <dir>`, then in
@@ -124,8 +125,7 @@ test('a redeploy that removes the chunks the open page was loading heals by itse
   });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Billing' }).click();
   await expect.poll(() => held > 0 && entryLoaded).toBe(true);
-  symlinkSync(join(work, 'releases/2'), `${live}.next`);
-  renameSync(`${live}.next`, live);
+  deployRelease(live, join(work, 'releases/2'));
   rmSync(join(work, 'releases/1'), { recursive: true, force: true });
   deployed();
 

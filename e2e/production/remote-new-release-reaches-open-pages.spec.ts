@@ -1,10 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn } from './support/browser';
 import { REPO_ROOT } from './support/previewProcess';
-import { buildRemote } from './support/remoteBuild';
+import { buildRemote, deployRelease } from './support/remoteBuild';
 import { exposedFiles, IDENTITY_PROVIDER, REMOTE_ORIGINS, SHELL, startTopology, type Topology } from './support/topology';
 
 // Independent deploys reach open pages (decisions/0046): the profile team deploys release 2 (its own build,
@@ -39,8 +39,7 @@ test.afterAll(async () => {
 
 /** Deploys a release by pointing the served folder at it in one step (rename is atomic); nginx keeps running. */
 function deploy(release: '1' | '2' | 'empty'): void {
-  symlinkSync(join(work, 'releases', release), `${live}.next`);
-  renameSync(`${live}.next`, live);
+  deployRelease(live, join(work, 'releases', release));
 }
 
 /**

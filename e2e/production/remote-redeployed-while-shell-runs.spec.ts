@@ -1,11 +1,11 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn } from './support/browser';
 import { REPO_ROOT } from './support/previewProcess';
-import { buildRemote, hashTree } from './support/remoteBuild';
+import { buildRemote, deployRelease, hashTree } from './support/remoteBuild';
 import { SHELL, startTopology, type Topology } from './support/topology';
 
 // Independent deploys: the profile team rebuilds its remote with a visible change and redeploys it
@@ -62,8 +62,7 @@ test('a remote rebuilt and redeployed alone shows after a reload; the shell is b
     edits: { 'src/App.tsx': [['>Profile</h1>', `>Profile</h1><p data-testid="release-note">${RELEASE_NOTE}</p>`]] },
   });
   // Deploy: point the served folder at the new release in one step (rename is atomic).
-  symlinkSync(join(work, 'releases/2'), `${live}.next`);
-  renameSync(`${live}.next`, live);
+  deployRelease(live, join(work, 'releases/2'));
 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();

@@ -1,6 +1,8 @@
+import type { Page } from '@playwright/test';
 import { onKeycloak } from '../../support/provider';
 import { expect, test } from '../support/fixtures';
 import { msUntilSessionEndIsNoticed, openSignedIn, recordTelemetry, sessionWatch } from '../support/flows';
+import type { HttpsTopology } from '../support/topology';
 
 // The provider on the shell's site (sso.gatehouse.test next to portal.gatehouse.test), or under the shell's own
 // origin (portal.gatehouse.test/auth, Keycloak only): its login-status frame is first-party, its cookie is not a
@@ -14,7 +16,7 @@ const REVOCATION_NOTICED_WITHIN_MS = onKeycloak ? 30_000 : 15_000;
 const FRAME_NOTICES_WITHIN_MS = 5_000 + 3_000;
 
 /** Records the answers to the frame's `…/login-status-iframe.html/init` (the provider accepts the frame's origin). */
-function frameInits(page: import('@playwright/test').Page, identityProvider: string): string[] {
+function frameInits(page: Page, identityProvider: string): string[] {
   const seen: string[] = [];
   page.on('response', (response) => {
     if (
@@ -27,17 +29,24 @@ function frameInits(page: import('@playwright/test').Page, identityProvider: str
   return seen;
 }
 
+/**
+ * Signs alice in on /profile and waits until the login-status frame runs: keycloak-js kept it (it drops the frame
+ * when its third-party-cookie check fails) and the provider accepted it (`…/init` answered 204).
+ */
+async function openSignedInWithTheFrame(page: Page, topology: HttpsTopology): Promise<void> {
+  const inits = frameInits(page, topology.identityProvider);
+  await recordTelemetry(page);
+  await openSignedIn(page, topology, '/profile', 'Profile');
+  await expect.poll(() => inits).toContain('204');
+  await expect.poll(() => sessionWatch(page)).toBe('frame');
+}
+
 test('with the provider first-party, the login-status frame runs and a revocation is noticed', async ({
   page,
   topology,
   realm,
 }, testInfo) => {
-  const inits = frameInits(page, topology.identityProvider);
-  await recordTelemetry(page);
-  await openSignedIn(page, topology, '/profile', 'Profile');
-  // The frame was kept (keycloak-js drops it when its third-party-cookie check fails) and the provider accepted it.
-  await expect.poll(() => inits).toContain('204');
-  await expect.poll(() => sessionWatch(page)).toBe('frame');
+  await openSignedInWithTheFrame(page, topology);
 
   await msUntilSessionEndIsNoticed(page, () => realm.logout('alice'), REVOCATION_NOTICED_WITHIN_MS, testInfo);
 });
@@ -52,11 +61,7 @@ test.describe('the frame alone', () => {
     topology,
     realm,
   }, testInfo) => {
-    const inits = frameInits(page, topology.identityProvider);
-    await recordTelemetry(page);
-    await openSignedIn(page, topology, '/profile', 'Profile');
-    await expect.poll(() => inits).toContain('204');
-    await expect.poll(() => sessionWatch(page)).toBe('frame');
+    await openSignedInWithTheFrame(page, topology);
 
     const provider = await context.newPage();
     await msUntilSessionEndIsNoticed(

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { REPO_ROOT } from './previewProcess';
 
@@ -65,6 +65,15 @@ module.exports = (env, argv) => {
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`building a copy of remote "${name}" failed (exit ${code}):\n${output}`);
+}
+
+/**
+ * Deploys `release` by pointing the folder nginx serves (`live`, a symlink) at it in one step, as release
+ * directories on a server do: the rename is atomic, nginx keeps running.
+ */
+export function deployRelease(live: string, release: string): void {
+  symlinkSync(release, `${live}.next`);
+  renameSync(`${live}.next`, live);
 }
 
 /** sha256 of every file below `dir`, by path relative to it. */
