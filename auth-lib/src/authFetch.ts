@@ -4,6 +4,10 @@ export interface AuthFetchDependencies {
   readonly getToken: (options?: TokenOptions) => Promise<string>;
   /** origins besides the page's own that may receive the token */
   readonly trustedOrigins: readonly string[];
+  /** instead of the origin check: the addresses that may receive the token (an API view's: only under its URL) */
+  readonly trusts?: (url: URL) => boolean;
+  /** the development warning for an address `trusts` refuses */
+  readonly untrusted?: (address: string) => string;
   /** the page's origin and address (relative request URLs resolve against `href` when there is no document) */
   readonly location: Pick<Location, 'origin' | 'href'>;
   /**
@@ -63,15 +67,17 @@ export function createAuthFetch(deps: AuthFetchDependencies): (input: RequestInf
     const send = deps.fetch ?? globalThis.fetch.bind(globalThis);
     const url = requestUrl(input, deps.baseUrl ? deps.baseUrl() : documentBase(deps.location));
     const origin = url?.origin ?? null;
-    const trusted = origin !== null && (origin === deps.location.origin || deps.trustedOrigins.includes(origin));
+    const trusted =
+      url !== null && (deps.trusts ? deps.trusts(url) : origin === deps.location.origin || deps.trustedOrigins.includes(origin ?? ''));
 
     if (url === null || !trusted) {
       const name = origin ?? String(input);
       if (development && !warned.has(name)) {
         warned.add(name);
         warn(
-          `authFetch: sending this request to ${name} without the access token, because ${name} is neither this page's origin ` +
-            `nor in trustedOrigins. If that API should receive the token, add "${name}" to trustedOrigins in config.json.`,
+          deps.untrusted?.(url?.href ?? name) ??
+            `authFetch: sending this request to ${name} without the access token, because ${name} is neither this page's origin ` +
+              `nor in trustedOrigins. If that API should receive the token, add "${name}" to trustedOrigins in config.json.`,
         );
       }
       return send(input, init);

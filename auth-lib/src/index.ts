@@ -15,6 +15,7 @@ export type {
   Profile,
   RefreshFailure,
   Session,
+  ApiBinding,
   SessionConfig,
   SessionEvent,
   SessionSnapshot,

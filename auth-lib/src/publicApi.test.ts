@@ -35,6 +35,7 @@ test("the public entry exports exactly these types and values, and the testing e
       'useUser',
       'whenSession',
       // types: the contract's, and the props and results of the React layer
+      'ApiBinding',
       'AuthErrorCode',
       'AuthProviderProps',
       'AuthState',

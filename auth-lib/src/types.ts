@@ -93,7 +93,8 @@ export type SessionEvent =
   | { readonly type: 'refreshFailed'; readonly reason: RefreshFailure }
   | { readonly type: 'sessionExpiring'; readonly expiresAt: number }
   | { readonly type: 'signedOut'; readonly reason: SignOutReason }
-  | { readonly type: 'sessionWatchChanged'; readonly watch: SessionWatch };
+  | { readonly type: 'sessionWatchChanged'; readonly watch: SessionWatch }
+  | { readonly type: 'tabMessageRefused'; readonly reason: string };
 
 /** Why a token refresh failed: the provider ended the session (HTTP 400), or it could not be reached in time. */
 export type RefreshFailure = 'refused' | 'unreachable';
@@ -162,12 +163,45 @@ export interface SessionConfig {
    * unavailable (third-party cookies blocked); default 15, 0 turns the checks off
    */
   readonly sessionWatchSeconds?: number;
+  /**
+   * extra scopes to sign in with besides `openid` (keycloak-js's `scope`): the shell passes `role-audiences` and the
+   * scope of every API the registry names, so each API's token can be obtained by a downscoped refresh later
+   * (a refresh can only narrow what the sign-in granted; decisions/0054)
+   */
+  readonly scopes?: readonly string[];
+}
+
+/**
+ * An API a remote calls (its registry entry's `api`): its tokens have `audience` alone, obtained with `scope`,
+ * and go only to addresses under `url`.
+ */
+export interface ApiBinding {
+  /** the API's base address; the API's token goes to this address and those under it, nowhere else */
+  readonly url: string;
+  /** the `aud` the API requires, e.g. `profile-api` */
+  readonly audience: string;
+  /** the client scope (with an audience mapper for `audience`) that grants it, e.g. `profile-api` */
+  readonly scope: string;
 }
 
 /** The page's one session. Create it with `createSession`; read it with `getSession` or the React hooks. */
 export interface Session {
   /** the validated configuration, defaults filled in */
-  readonly config: Readonly<Required<Omit<SessionConfig, 'trustedOrigins'>>> & { readonly trustedOrigins: readonly string[] };
+  readonly config: Readonly<Required<Omit<SessionConfig, 'trustedOrigins' | 'scopes'>>> & {
+    readonly trustedOrigins: readonly string[];
+    readonly scopes: readonly string[];
+  };
+  /**
+   * The API this view of the session is for (`forApi`), or null for the page's session. In a view, `getToken()`,
+   * `authFetch()` and `useToken()` use a token for this API alone, and `authFetch` sends it only under `api.url`.
+   */
+  readonly api: ApiBinding | null;
+  /**
+   * This session as one API's caller: the same user, state and sign-in, with tokens whose audience is that API
+   * alone (a downscoped refresh; decisions/0054). The shell gives each remote whose registry entry names an `api`
+   * such a view (through `<AuthProvider>` around its slot); the same binding returns the same view.
+   */
+  forApi(api: ApiBinding): Session;
   /** the current snapshot (stable identity until something changes: safe for `useSyncExternalStore`) */
   getSnapshot(): SessionSnapshot;
   /** calls `listener` after every snapshot change; returns the unsubscribe function */

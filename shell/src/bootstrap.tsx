@@ -1,4 +1,5 @@
 import { AuthProvider, createSession, type SessionEvent } from '@gatehouse/auth-lib';
+import { sessionConfigOf } from './config/sessionConfig';
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -44,7 +45,7 @@ async function start(): Promise<void> {
 
   let session;
   try {
-    session = createSession(config.identityProvider);
+    session = createSession(sessionConfigOf(config));
   } catch (error) {
     root.render(<ConfigErrorPage problems={[error instanceof Error ? error.message : String(error)]} />);
     return;

@@ -7,6 +7,7 @@ test('fills in the defaults', () => {
   expect(resolve(base)).toEqual({
     url: 'http://localhost:8080',
     realm: 'gatehouse',
+    scopes: [],
     clientId: 'gatehouse-shell',
     trustedOrigins: [],
     silentCheckSsoRedirectUri: 'http://localhost:3000/silent-check-sso.html',

@@ -17,6 +17,7 @@ const KNOWN_KEYS: readonly (keyof SessionConfig)[] = [
   'expiryWarningSeconds',
   'idleTimeoutMinutes',
   'sessionWatchSeconds',
+  'scopes',
 ];
 
 function invalid(message: string): AuthError {
@@ -54,6 +55,16 @@ function positiveNumber(config: Record<string, unknown>, key: keyof SessionConfi
     throw invalid(`config.${key} is ${JSON.stringify(value)}: it must be a positive number of ${unit} (default ${fallback}).`);
   }
   return value;
+}
+
+function scopes(value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))) {
+    throw invalid(
+      `config.scopes is ${JSON.stringify(value)}: list the extra scopes to sign in with as strings without spaces or quotes, e.g. ["role-audiences", "profile-api"].`,
+    );
+  }
+  return [...new Set(value as string[])];
 }
 
 function trustedOrigins(value: unknown): readonly string[] {
@@ -107,6 +118,7 @@ export function resolveConfig(input: unknown, origin: string): ResolvedConfig {
     realm,
     clientId,
     trustedOrigins: trustedOrigins(config.trustedOrigins),
+    scopes: scopes(config.scopes),
     silentCheckSsoRedirectUri: silent,
     checkLoginIframeInterval: positiveNumber(config, 'checkLoginIframeInterval', 5, 'seconds'),
     messageReceiveTimeout: positiveNumber(config, 'messageReceiveTimeout', 10000, 'milliseconds'),

@@ -4,6 +4,7 @@ import type { MessageTarget } from './sessionCheck';
 import type { TabLocks } from './tabLeader';
 import type { PageVisibility } from './tabVisibility';
 import type { BackoffSettings } from './tokenManager';
+import type { TokenVerifier } from './tokenVerifier';
 
 /** The address parts of the page the session needs. */
 export type PageLocation = Pick<Location, 'origin' | 'href' | 'pathname' | 'search' | 'hash'>;
@@ -30,4 +31,6 @@ export interface SessionDependencies {
   readonly beforeEndBudgetMs?: number;
   /** whether this tab is visible (the session watch pauses while every tab is hidden); default the document's */
   readonly visibility?: PageVisibility | null;
+  /** checks another tab's tokens before they are used; default: their signatures against the provider's published keys (jose) */
+  readonly verifyTokens?: TokenVerifier;
 }

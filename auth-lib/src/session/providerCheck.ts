@@ -1,4 +1,5 @@
 import type { KeycloakLike } from './keycloak';
+import { tokenExpired } from './tokenSet';
 import { withTimeout } from './withTimeout';
 
 /** What one check of the session at the provider found; `unknown`: no answer (network, timeout, 5xx). */
@@ -30,7 +31,7 @@ export async function askProvider(
   refresh: () => Promise<unknown>,
   isSignedIn: () => boolean,
 ): Promise<CheckOutcome> {
-  if (kc.token && !kc.isTokenExpired(settings.minValidity)) {
+  if (kc.token && !tokenExpired(kc, settings.minValidity)) {
     try {
       await withTimeout(kc.loadUserInfo(), settings.timeout, () => new Error('user-info did not answer in time'));
       return 'alive';

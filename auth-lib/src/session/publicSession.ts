@@ -11,6 +11,8 @@ export function publicSession(inner: Session): Session {
     get config() {
       return inner.config;
     },
+    api: null,
+    forApi: (api) => inner.forApi(api),
     getSnapshot: () => inner.getSnapshot(),
     subscribe: (listener) => inner.subscribe(listener),
     on: (listener) => inner.on(listener),

@@ -11,14 +11,14 @@ export interface SeedCheckHost {
 }
 
 /**
- * A tab seeded by a live tab of the same origin is signed in from those tokens at once, and keycloak-js's
- * `init` with the same tokens (third-party-cookie check, login-status frame) runs behind it. `start` puts
- * the tokens into the instance (the fields keycloak-js's init sets too, so the session reads them as usual)
- * and waits for that init, bounded by `timeoutMs`. Confirmed means init resolved true and keycloak-js still
- * holds a token: nothing changes. Anything else (frame `changed` or `error`, init failed or took too long)
- * calls `host.ended()` and drops the tokens, so a tab never keeps trusting tokens the provider did not vouch
- * for. When the session moved on meanwhile (signed out, another instance), the instance's tokens are dropped,
- * also when its init settles after the timeout.
+ * A tab seeded by a live tab of the same origin (with access and ID tokens whose signatures verified against
+ * the provider's keys) is signed in from those tokens at once, and keycloak-js's `init` readies the instance
+ * behind it (its endpoints, for sign-out and sign-in; no frames: decisions/0053). `start` puts the tokens into
+ * the instance (the fields keycloak-js's init sets too, so the session reads them as usual) and waits for that
+ * init, bounded by `timeoutMs`. Confirmed means init resolved and keycloak-js still holds the token: nothing
+ * changes. Anything else (init failed or took too long) calls `host.ended()` and drops the tokens. When the
+ * session moved on meanwhile (signed out, another instance), the instance's tokens are dropped, also when its
+ * init settles after the timeout.
  */
 export class SeedCheck {
   /**
@@ -36,7 +36,7 @@ export class SeedCheck {
     // an init that settles after the timeout must not leave tokens (and frame checks) behind
     init.then(dropIfStale, dropIfStale);
     const check = withTimeout(init, timeoutMs, () => new Error(`no confirmation within ${timeoutMs} ms`))
-      .then((authenticated) => authenticated && Boolean(kc.token))
+      .then(() => Boolean(kc.token))
       .catch(() => false)
       .then((confirmed) => {
         if (!host.current()) return dropIfStale();

@@ -24,7 +24,7 @@ describe('one refresh for all tabs', () => {
     expect(networkRefreshes(b.tabs)).toBe(1);
     expect(leader.kc().networkRefreshes).toBe(1);
     expect(new Set(tokens)).toEqual(new Set([leader.kc().token]));
-    for (const f of followers) expect(f.kc().refreshToken).toBe(leader.kc().refreshToken); // rotation: the newest everywhere
+    for (const f of followers) expect(f.kc().refreshToken).toBeUndefined(); // the refresh token never crosses tabs (decisions/0053)
     expect(events.map((e) => e.type)).toEqual(['tokenRefreshed']);
   });
 
@@ -41,10 +41,11 @@ describe('one refresh for all tabs', () => {
     expect(new Set(tokens)).toEqual(new Set([leader.kc().token]));
   });
 
-  test('when the leading tab closes, a follower takes over and refreshes itself', async () => {
+  test('when the leading tab closes, a follower takes over and, holding no refresh token, signs itself in with check-sso', async () => {
     const b = browser();
     await b.open();
     const follower = await b.open();
+    const seeded = follower.kc();
     b.bus.channels[0]!.closed = true; // the leading tab is gone: its channel and its lock
     b.locks.releaseHeld();
     await flush();
@@ -52,8 +53,12 @@ describe('one refresh for all tabs', () => {
 
     const token = await follower.session.getToken();
 
-    expect(follower.kc().networkRefreshes).toBe(1);
+    expect(follower.instances).toHaveLength(2);
+    expect(follower.kc().initCalls[0]).toMatchObject({ onLoad: 'check-sso' });
     expect(token).toBe(follower.kc().token);
+    expect(follower.kc().refreshToken).toBeDefined(); // its own, from the provider
+    expect(seeded.token).toBeUndefined(); // the seeded instance is dropped
+    expect(follower.session.getSnapshot().status).toBe('authenticated');
   });
 
   test('a refresh the provider refuses in the leading tab signs every tab out with reason refresh-refused', async () => {
@@ -95,7 +100,10 @@ describe('a new tab', () => {
     const tab = await b.open((kc) => (kc.initOutcome = 'anonymous')); // check-sso would find nothing
 
     expect(tab.session.getSnapshot().status).toBe('authenticated');
-    expect(tab.kc().initCalls[0]).toMatchObject({ token: leader.kc().token, refreshToken: leader.kc().refreshToken, timeSkew: 0 });
+    expect(tab.kc().token).toBe(leader.kc().token);
+    expect(tab.kc().refreshToken).toBeUndefined();
+    expect(tab.kc().initCalls[0]).toMatchObject({ checkLoginIframe: false });
+    expect(tab.kc().initCalls[0]?.onLoad).toBeUndefined(); // no check-sso: keycloak-js is only readied
   });
 
   test('does check-sso when the leading tab is signed out', async () => {

@@ -2,7 +2,7 @@ import type { ResolvedConfig } from './config';
 import type { KeycloakLike } from './keycloak';
 import { channelName, type TabChannel, type TabChannelFactory } from './otherTabs';
 import { leaderLockName, TabLeader, type TabLocks } from './tabLeader';
-import { fingerprint, readTokenSet, seedProblem, type TokenSet } from './tokenSet';
+import { fingerprint, readTokenSet, seedProblem, tokenExpired, type TokenSet } from './tokenSet';
 
 /** What the coordinator needs from its tab's session. */
 export interface TabHost {
@@ -11,8 +11,18 @@ export interface TabHost {
   isSignedIn(): boolean;
   /** resolves once the session has left `loading` */
   settled(): Promise<unknown>;
-  /** another tab sent its tokens (after a refresh, a sign-in, or as an answer) */
-  receiveTokens(set: TokenSet): void;
+  /** another tab sent its tokens (after a refresh, a sign-in, or as an answer); verified by the host before use */
+  receiveTokens(set: TokenSet): Promise<void>;
+  /** why another tab's tokens must not be used (their signatures do not verify against the provider's keys), or null */
+  verify(set: TokenSet): Promise<string | null>;
+  /** a message from the channel was refused (it names why); nothing changes on screen */
+  refused(reason: string): void;
+  /**
+   * This tab must refresh but holds no refresh token (it was seeded by a tab that has since closed): it signs
+   * itself in again without a page load where the provider's frames allow, and resolves once it holds tokens of
+   * its own (decisions/0053).
+   */
+  signInAgain(): Promise<unknown>;
   /** another tab signed out (`idle`: it was the idle timeout, not the visitor) */
   signedOutElsewhere(idle: boolean): void;
   /** the leader's refresh was refused by the provider: the session has ended */
@@ -52,10 +62,15 @@ function isTokenSet(value: unknown): value is TokenSet {
   const set = value as Record<string, unknown>;
   return (
     typeof set.token === 'string' &&
-    typeof set.refreshToken === 'string' &&
     (set.idToken === null || typeof set.idToken === 'string') &&
-    typeof set.timeSkew === 'number'
+    typeof set.timeSkew === 'number' &&
+    (set.refreshExpiresAt === null || typeof set.refreshExpiresAt === 'number')
   );
+}
+
+/** Only the fields of a token set, whatever else a message carried (a refresh token from an old tab is never kept). */
+function tokenFields(set: TokenSet): TokenSet {
+  return { token: set.token, idToken: set.idToken, timeSkew: set.timeSkew, refreshExpiresAt: set.refreshExpiresAt };
 }
 
 /**
@@ -64,6 +79,9 @@ function isTokenSet(value: unknown): value is TokenSet {
  * after every refresh. A new tab asks the leader for its tokens instead of a check-sso round trip; a tab
  * that signs in shares its tokens, which signs the other tabs in; sign-out reaches every tab at once.
  * Without the Web Locks API every tab leads itself (and still shares what it gets).
+ *
+ * What crosses the channel is the access and ID tokens, never the refresh token (decisions/0053), and a
+ * token set is used only once its signatures verify against the provider's published keys.
  */
 export class TabCoordinator {
   private readonly channel: TabChannel;
@@ -99,7 +117,14 @@ export class TabCoordinator {
       const finish = (set: TokenSet | null) => {
         clearTimeout(timer);
         this.seedWaiter = null;
-        resolve(set && seedProblem(set, this.host.config, Date.now()) === null ? set : null);
+        if (!set || seedProblem(set, this.host.config, Date.now()) !== null) return resolve(null);
+        this.host.verify(set).then(
+          (problem) => {
+            if (problem) this.host.refused(`seed: ${problem}`);
+            resolve(problem ? null : set);
+          },
+          () => resolve(null),
+        );
       };
       this.seedWaiter = finish;
       this.post({ type: 'seed-request' });
@@ -113,7 +138,7 @@ export class TabCoordinator {
 
   /** Brings `kc`'s token to `minValidity` seconds (-1: a new one): the leader refreshes, a follower asks it. */
   refresh(kc: KeycloakLike, minValidity: number): Promise<unknown> {
-    if (this.isLeader) return kc.updateToken(minValidity);
+    if (this.isLeader) return this.refreshHere(kc, minValidity);
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         kc,
@@ -170,7 +195,8 @@ export class TabCoordinator {
       case 'signed-out':
         return this.host.signedOutElsewhere(message.idle === true);
       case 'tokens':
-        if (isTokenSet(message.tokens)) this.tokensArrived(message.tokens);
+        if (isTokenSet(message.tokens)) void this.tokensArrived(tokenFields(message.tokens));
+        else this.host.refused('a token set of the wrong shape');
         return;
       case 'refresh-request':
         if (this.isLeader) void this.answerRefresh(message.force === true, String(message.had));
@@ -190,12 +216,12 @@ export class TabCoordinator {
     }
   }
 
-  private tokensArrived(tokens: TokenSet): void {
+  private async tokensArrived(tokens: TokenSet): Promise<void> {
     this.seedWaiter?.(tokens);
-    this.host.receiveTokens(tokens);
+    await this.host.receiveTokens(tokens);
     for (const waiter of [...this.waiters]) {
       const { kc } = waiter;
-      const fresh = waiter.minValidity === -1 ? kc.token !== waiter.had : Boolean(kc.token) && !kc.isTokenExpired(waiter.minValidity);
+      const fresh = waiter.minValidity === -1 ? kc.token !== waiter.had : Boolean(kc.token) && !tokenExpired(kc, waiter.minValidity);
       if (fresh) waiter.resolve();
     }
   }
@@ -215,7 +241,7 @@ export class TabCoordinator {
   private async answerRefresh(force: boolean, had: string): Promise<void> {
     const kc = this.host.keycloak();
     if (!this.host.isSignedIn() || !kc?.token) return this.post({ type: 'no-session' });
-    const current = force ? fingerprint(kc.token) !== had : !kc.isTokenExpired(this.host.config.minValidity);
+    const current = force ? fingerprint(kc.token) !== had : !tokenExpired(kc, this.host.config.minValidity);
     if (current) return this.shareTokens(kc);
     const before = kc.token;
     try {
@@ -232,6 +258,11 @@ export class TabCoordinator {
   }
 
   private refreshDirectly(waiter: Waiter): void {
-    waiter.kc.updateToken(waiter.minValidity).then(waiter.resolve, waiter.reject);
+    this.refreshHere(waiter.kc, waiter.minValidity).then(waiter.resolve, waiter.reject);
+  }
+
+  /** A refresh this tab makes itself: with its own refresh token, or (it has none) by signing in again. */
+  private refreshHere(kc: KeycloakLike, minValidity: number): Promise<unknown> {
+    return kc.refreshToken ? kc.updateToken(minValidity) : this.host.signInAgain();
   }
 }

@@ -2,6 +2,7 @@ import { AuthError } from '../errors';
 import type { KeycloakLike } from './keycloak';
 import { describeError } from './scrub';
 import { singleFlight } from './singleFlight';
+import { tokenExpired } from './tokenSet';
 import { withTimeout } from './withTimeout';
 
 /** How a refresh that failed on the network is tried again in the background. */
@@ -64,7 +65,7 @@ export class TokenManager {
   async getToken(options: { forceRefresh?: boolean } = {}): Promise<string> {
     const kc = this.signedInKeycloak();
     if (options.forceRefresh) return this.refreshNow();
-    if (kc.token && !kc.isTokenExpired(this.deps.minValidity)) return kc.token;
+    if (kc.token && !tokenExpired(kc, this.deps.minValidity)) return kc.token;
     return this.refreshIfNeeded();
   }
 
@@ -87,22 +88,26 @@ export class TokenManager {
     const pending = this.deps.unconfirmed?.();
     // after the wait the session may have ended (the provider did not confirm): signedInKeycloak() says so
     if (pending) await pending;
-    const kc = this.signedInKeycloak();
+    const before = this.signedInKeycloak();
+    // a tab that held no refresh token signs in again with a new keycloak-js instance: read the current one after
+    const current = () => this.deps.keycloak() ?? before;
     try {
-      const refresh = this.deps.refresh ? this.deps.refresh(kc, minValidity) : kc.updateToken(minValidity);
+      const refresh = this.deps.refresh ? this.deps.refresh(before, minValidity) : before.updateToken(minValidity);
       await withTimeout(refresh, this.deps.timeout, this.deps.unreachable);
     } catch (error) {
+      const kc = current();
       if (!kc.token) {
         this.deps.onRefused();
         throw notAuthenticated('The identity provider refused to refresh the token: the session has ended.');
       }
       this.deps.onUnreachable?.();
       this.scheduleRetry();
-      if (!kc.isTokenExpired()) return kc.token;
+      if (!tokenExpired(kc)) return kc.token;
       if (error instanceof AuthError) throw error;
       const reason = this.deps.unreachable();
       throw new AuthError(reason.code, `${reason.message} (${describeError(error)})`, { cause: error });
     }
+    const kc = current();
     if (!kc.token) {
       this.deps.onRefused();
       throw notAuthenticated('The session ended while the token was being refreshed.');

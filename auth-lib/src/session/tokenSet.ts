@@ -5,13 +5,16 @@ type Claims = Record<string, unknown>;
 
 /**
  * The tokens one tab hands to another over the same-origin BroadcastChannel (memory only, never web
- * storage). `timeSkew` is keycloak-js's measured clock difference; every tab of a browser shares the clock.
+ * storage): the access and ID tokens, never the refresh token, which stays in the keycloak-js instance the
+ * provider gave it to (decisions/0053). `timeSkew` is keycloak-js's measured clock difference; every tab of a
+ * browser shares the clock.
  */
 export interface TokenSet {
   readonly token: string;
-  readonly refreshToken: string;
   readonly idToken: string | null;
   readonly timeSkew: number;
+  /** when the refresh token the sending tab holds expires (its `exp`, provider seconds): the session's end, for the expiry warning */
+  readonly refreshExpiresAt: number | null;
 }
 
 /** The payload of a JWT, or null when it is not one (keycloak-js decodes all three tokens the same way). */
@@ -38,25 +41,40 @@ function numberClaim(claims: Claims | null, key: string): number | null {
   return typeof value === 'number' ? value : null;
 }
 
-/** The tokens a keycloak-js instance holds now, or null when it holds none. */
+/** The access and ID tokens a keycloak-js instance holds now (what may go to another tab), or null when it holds none. */
 export function readTokenSet(kc: KeycloakLike | null): TokenSet | null {
-  if (!kc?.token || !kc.refreshToken) return null;
-  return { token: kc.token, refreshToken: kc.refreshToken, idToken: kc.idToken ?? null, timeSkew: kc.timeSkew ?? 0 };
+  if (!kc?.token) return null;
+  return {
+    token: kc.token,
+    idToken: kc.idToken ?? null,
+    timeSkew: kc.timeSkew ?? 0,
+    refreshExpiresAt: numberClaim(kc.refreshTokenParsed ?? null, 'exp'),
+  };
 }
 
 /**
- * Puts tokens another tab obtained into this tab's keycloak-js instance. keycloak-js accepts tokens only
- * in `init()`, and its setter is private, so this sets the same public fields its setter sets (keycloak-js
- * 26.2: token, refreshToken, idToken, their parsed forms, sessionId, subject, realmAccess, resourceAccess,
- * authenticated). Its login-status frame then checks the session of the new tokens; `updateToken` uses the
- * new refresh token, which is what refresh-token rotation needs when this tab becomes the leader.
+ * Whether `kc`'s access token has under `minValidity` seconds left (or none): keycloak-js's own
+ * `isTokenExpired` arithmetic (whole seconds, its measured skew), which keycloak-js itself refuses to do for an
+ * instance without a refresh token, as a tab seeded by another one is.
+ */
+export function tokenExpired(kc: KeycloakLike, minValidity = 0): boolean {
+  const exp = kc.tokenParsed?.exp;
+  if (!kc.token || kc.timeSkew === null || kc.timeSkew === undefined) return true;
+  if (typeof exp !== 'number') return false;
+  return exp - Math.ceil(Date.now() / 1000) + kc.timeSkew - Math.max(minValidity, 0) < 0;
+}
+
+/**
+ * Puts the access and ID tokens another tab obtained into this tab's keycloak-js instance. keycloak-js
+ * accepts tokens only in `init()`, and its setter is private, so this sets the same public fields its setter
+ * sets (keycloak-js 26.2: token, idToken, their parsed forms, sessionId, subject, realmAccess, resourceAccess,
+ * authenticated). The refresh token is left as it is: a tab that got its own from the provider keeps it, a
+ * seeded tab has none and asks the tab that holds one (decisions/0053).
  */
 export function adoptTokenSet(kc: KeycloakLike, set: TokenSet): void {
   const access = decodeClaims(set.token) ?? {};
   kc.token = set.token;
   kc.tokenParsed = access;
-  kc.refreshToken = set.refreshToken;
-  kc.refreshTokenParsed = decodeClaims(set.refreshToken) ?? {};
   kc.idToken = set.idToken ?? undefined;
   kc.idTokenParsed = set.idToken ? (decodeClaims(set.idToken) ?? {}) : undefined;
   kc.sessionId = typeof access.sid === 'string' ? access.sid : undefined;
@@ -83,21 +101,28 @@ export function expiryOf(jwt: string | undefined | null, timeSkew: number | null
 }
 
 /**
+ * When the session ends at the provider (epoch ms, this clock): the newest refresh token of the session says
+ * so, this tab's own or the one the leading tab holds (`sharedExp`, its `exp` as that tab last shared it).
+ */
+export function sessionDeadline(kc: KeycloakLike | null, sharedExp: number | null): number | null {
+  const own = expiryOf(kc?.refreshToken, kc?.timeSkew);
+  const shared = sharedExp === null ? null : (sharedExp - (kc?.timeSkew ?? 0)) * 1000;
+  return own === null ? shared : shared === null ? own : Math.max(own, shared);
+}
+
+/**
  * Why tokens from another tab cannot seed this one, or null when they can: they must be for this
- * provider, realm and client (`iss`, `azp`), and both the access and the refresh token must still be valid.
- * The seeded keycloak-js still checks the session with its login-status frame before it trusts them.
+ * provider, realm and client (`iss`, `azp`), and the access token must still be valid. Their signatures are
+ * checked apart from this (tokenVerifier.ts), against the provider's published keys.
  */
 export function seedProblem(set: TokenSet, config: ResolvedConfig, now: number): string | null {
   const access = decodeClaims(set.token);
-  const refresh = decodeClaims(set.refreshToken);
-  if (!access || !refresh) return 'not JWTs';
+  if (!access) return 'not JWTs';
   if (access.iss !== `${config.url}/realms/${config.realm}`) return `issuer ${String(access.iss)} is not this realm`;
   if (access.azp !== config.clientId) return `issued to ${String(access.azp)}, not ${config.clientId}`;
   if (!Number.isFinite(set.timeSkew)) return 'no clock skew';
   const accessExpiry = expiryOf(set.token, set.timeSkew);
-  const refreshExpiry = expiryOf(set.refreshToken, set.timeSkew);
   if (accessExpiry === null || accessExpiry <= now) return 'access token expired';
-  if (refreshExpiry !== null && refreshExpiry <= now) return 'refresh token expired';
   return null;
 }
 
@@ -113,7 +138,7 @@ const SESSION_CLAIMS = ['sub', 'sid', 'iss', 'azp'] as const;
 /**
  * Why tokens from another tab do not belong to the session this tab holds, or null when they do: the
  * access token must name the same user, SSO session, issuer and client (`sub`, `sid`, `iss`, `azp`), and the
- * refresh and ID tokens the same session. A same-origin message with edited claims is never adopted.
+ * ID token the same session. Edited claims are refused apart from this: their signature no longer verifies.
  */
 export function sessionMismatch(incoming: TokenSet, current: TokenSet): string | null {
   const mine = decodeClaims(current.token);
@@ -122,8 +147,6 @@ export function sessionMismatch(incoming: TokenSet, current: TokenSet): string |
   for (const claim of SESSION_CLAIMS) {
     if (typeof theirs[claim] !== 'string' || theirs[claim] !== mine[claim]) return `another ${claim}`;
   }
-  const refresh = decodeClaims(incoming.refreshToken);
-  if (refresh?.sid !== mine.sid) return 'a refresh token of another session';
   if (incoming.idToken !== null) {
     const id = decodeClaims(incoming.idToken);
     if (!id || id.sub !== mine.sub || (id.sid !== undefined && id.sid !== mine.sid)) return 'an ID token of another session';

@@ -5,6 +5,7 @@
  * onAuthRefreshError) only on HTTP 400, and `init` can be held open like a silent frame that never answers.
  */
 import type { KeycloakInitOptions, KeycloakLike } from '../session/keycloak';
+import { FAKE_SIGNATURE } from './fakeVerifier';
 
 export type RefreshOutcome = 'ok' | 'network-error' | 'refused' | 'hang';
 
@@ -28,10 +29,6 @@ export const ALICE: FakeUser = {
 
 function base64url(value: object): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
-}
-
-function decode(jwt: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
 }
 
 function deferred<T>() {
@@ -65,8 +62,8 @@ export class FakeKeycloak implements KeycloakLike {
   initOutcome: { signedInAs: FakeUser } | 'anonymous' | 'hang' | { fails: unknown } = { signedInAs: ALICE };
   refreshOutcome: RefreshOutcome = 'ok';
   /**
-   * what the login-status frame answers when `init()` gets tokens of another tab (`error`: the provider
-   * refused the check; `hang`: init stays open until the test settles `pendingInit`)
+   * how `init()` without onLoad (a seeded tab's) ends: `unchanged` resolves, `changed` drops the tokens it was
+   * given meanwhile, `error` rejects, `hang` stays open until the test settles `pendingInit`
    */
   frameAnswer: 'unchanged' | 'changed' | 'error' | 'hang' = 'unchanged';
   tokenLifespanSeconds = 60;
@@ -97,18 +94,12 @@ export class FakeKeycloak implements KeycloakLike {
   init = async (options?: KeycloakInitOptions): Promise<boolean> => {
     this.initCalls.push(options ?? {});
     if (this.initCalls.length > 1) throw new Error("A 'Keycloak' instance can only be initialized once.");
-    if (options?.token && options.refreshToken) {
-      // keycloak-js: takes the tokens, then asks its login-status frame (and does no check-sso)
-      this.token = options.token;
-      this.tokenParsed = decode(options.token);
-      this.refreshToken = options.refreshToken;
-      this.refreshTokenParsed = decode(options.refreshToken);
-      this.timeSkew = options.timeSkew ?? null;
-      this.user = { sub: String(this.tokenParsed.sub), preferred_username: String(this.tokenParsed.preferred_username) };
-      this.authenticated = true;
+    if (!options?.onLoad && !options?.token) {
+      // keycloak-js without onLoad or tokens only readies the instance (a seeded tab, which then takes another
+      // tab's tokens); `frameAnswer` stands for how that init ends here: `hang` holds it, `error` fails it
       if (this.frameAnswer === 'hang') return this.pendingInit.promise;
-      if (this.frameAnswer !== 'unchanged') this.clearToken();
-      if (this.frameAnswer === 'error') throw new Error('Error while checking login iframe');
+      if (this.frameAnswer === 'error') throw new Error('Error while initialising');
+      if (this.frameAnswer === 'changed') this.clearToken();
       return this.authenticated;
     }
     const outcome = this.initOutcome;
@@ -144,7 +135,7 @@ export class FakeKeycloak implements KeycloakLike {
       resource_access: Object.fromEntries(Object.entries(user.clientRoles ?? {}).map(([c, roles]) => [c, { roles }])),
     };
     this.idTokenParsed = { sub: user.sub, auth_time: now - 10, sid: 'sid-1', acr: this.acr };
-    this.token = `eyJhbGciOiJSUzI1NiJ9.${base64url(this.tokenParsed)}.sig${this.tokenCounter}`;
+    this.token = `eyJhbGciOiJSUzI1NiJ9.${base64url(this.tokenParsed)}.${FAKE_SIGNATURE}${this.tokenCounter}`;
     this.refreshTokenParsed = { typ: 'Refresh', sid: 'sid-1', iat: now, exp: now + this.refreshLifespanSeconds };
     this.refreshToken = `eyJhbGciOiJSUzI1NiJ9.${base64url(this.refreshTokenParsed)}.refresh${this.tokenCounter}`;
     this.authenticated = true;

@@ -2,6 +2,7 @@ import { resolveConfig } from '../session/config';
 import { KeycloakSession, type SessionDependencies } from '../session/KeycloakSession';
 import type { SessionConfig } from '../types';
 import { fakeKeycloakFactory, fakeTabBus, fakeTabLocks, type FakeKeycloak } from './fakeKeycloak';
+import { fakeVerifier } from './fakeVerifier';
 
 export const CONFIG: SessionConfig = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
 
@@ -15,6 +16,7 @@ export function sessionWithFake(
   const session = new KeycloakSession(resolveConfig({ ...CONFIG, ...config }, 'http://localhost'), {
     keycloakFactory: factory,
     tabChannel: null,
+    verifyTokens: fakeVerifier,
     ...deps,
   });
   const kc = (): FakeKeycloak => {

@@ -1,3 +1,4 @@
+import { apiView } from '../session/apiView';
 import { heldClientRoles } from '../session/roles';
 import { createAuthFetch } from '../authFetch';
 import { AuthError } from '../errors';
@@ -126,9 +127,25 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
     return token;
   };
 
+  const views = new Map<string, Session>();
   const session: TestSession = {
     config,
     calls,
+    api: null,
+    // a view like the real one: the API's token is "<token>:<audience>" and goes only under api.url
+    forApi: (api) => {
+      const key = JSON.stringify([api.url, api.audience, api.scope]);
+      const view =
+        views.get(key) ??
+        apiView(session, api, {
+          getToken: async (binding, tokenOptions) => `${await getToken(tokenOptions)}:${binding.audience}`,
+          location: globalThis.location,
+          development: false,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        });
+      views.set(key, view);
+      return view;
+    },
     getSnapshot: store.get,
     subscribe: store.subscribe,
     on: events.on,

@@ -2,13 +2,15 @@
 /* eslint-disable */
 "use strict";
 exports.validateShellConfig = validate14;
-const schema17 = {"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":"must be an array of origins, e.g. [\"https://api.example.com\"]"},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"expiryWarningSeconds":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds"},"idleTimeoutMinutes":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of minutes"},"sessionWatchSeconds":{"type":"number","minimum":0,"errorMessage":"must be a number of seconds, 0 or more (default 15; 0 turns the checks off)"}}};
+const schema17 = {"type":"object","required":["url","realm","clientId"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","not":{"pattern":"/realms(/|$)"},"errorMessage":"must be the provider's absolute http(s) base URL without \"/realms/…\", e.g. \"http://localhost:8080\""},"realm":{"type":"string","pattern":"\\S","errorMessage":"must be the realm name, e.g. \"gatehouse\""},"clientId":{"type":"string","pattern":"\\S","errorMessage":"must be the client id, e.g. \"gatehouse-shell\""},"trustedOrigins":{"type":"array","items":{"$ref":"#/definitions/origin"},"errorMessage":"must be an array of origins, e.g. [\"https://api.example.com\"]"},"silentCheckSsoRedirectUri":{"type":"string","pattern":"^https?://[^\\s\\\\]+$","errorMessage":"must be an absolute http(s) URL, e.g. \"https://app.example.com/silent-check-sso.html\""},"checkLoginIframeInterval":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"messageReceiveTimeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"minValidity":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds (default 5)"},"timeout":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of milliseconds (default 10000)"},"expiryWarningSeconds":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of seconds"},"idleTimeoutMinutes":{"type":"number","exclusiveMinimum":0,"errorMessage":"must be a positive number of minutes"},"sessionWatchSeconds":{"type":"number","minimum":0,"errorMessage":"must be a number of seconds, 0 or more (default 15; 0 turns the checks off)"},"scopes":{"type":"array","uniqueItems":true,"items":{"$ref":"#/definitions/scopeName"},"errorMessage":"must be an array of distinct scope names, e.g. [\"role-audiences\"]"}}};
 const func2 = Object.prototype.hasOwnProperty;
+const func0 = require("ajv/dist/runtime/equal").default;
 const pattern0 = new RegExp("/realms(/|$)", "u");
 const pattern1 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$", "u");
 const pattern2 = new RegExp("\\S", "u");
 const pattern4 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?$", "u");
 const pattern5 = new RegExp("^https?://[^\\s\\\\]+$", "u");
+const pattern6 = new RegExp("^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$", "u");
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -759,9 +761,15 @@ vErrors = emErrs25;
 errors = emErrs25.length;
 }
 }
-}
-else {
-const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.scopes !== undefined){
+let data13 = data.scopes;
+if(Array.isArray(data13)){
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+if(typeof data14 === "string"){
+if(!pattern6.test(data14)){
+const err70 = {instancePath:instancePath+"/scopes/" + i1,schemaPath:"#/definitions/scopeName/pattern",keyword:"pattern",params:{pattern: "^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"},message:"must match pattern \""+"^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"+"\""};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -770,16 +778,375 @@ vErrors.push(err70);
 }
 errors++;
 }
+}
+else {
+const err71 = {instancePath:instancePath+"/scopes/" + i1,schemaPath:"#/definitions/scopeName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs26 = [];
+for(const err72 of vErrors){
+if(((((err72.keyword !== "errorMessage") && (!err72.emUsed)) && ((err72.instancePath === instancePath+"/scopes/" + i1) || ((err72.instancePath.indexOf(instancePath+"/scopes/" + i1) === 0) && (err72.instancePath[instancePath+"/scopes/" + i1.length] === "/")))) && (err72.schemaPath.indexOf("#/definitions/scopeName") === 0)) && (err72.schemaPath["#/definitions/scopeName".length] === "/")){
+emErrs26.push(err72);
+err72.emUsed = true;
+}
+}
+if(emErrs26.length){
+const err73 = {instancePath:instancePath+"/scopes/" + i1,schemaPath:"#/definitions/scopeName/errorMessage",keyword:"errorMessage",params:{errors: emErrs26},message:"must be a scope name without spaces, quotes or backslashes, e.g. \"profile-api\""};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+const emErrs27 = [];
+for(const err74 of vErrors){
+if(!err74.emUsed){
+emErrs27.push(err74);
+}
+}
+vErrors = emErrs27;
+errors = emErrs27.length;
+}
+}
+let i2 = data13.length;
+let j0;
+if(i2 > 1){
+outer0:
+for(;i2--;){
+for(j0 = i2; j0--;){
+if(func0(data13[i2], data13[j0])){
+const err75 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+break outer0;
+}
+}
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs28 = [];
+for(const err77 of vErrors){
+if(((((err77.keyword !== "errorMessage") && (!err77.emUsed)) && ((err77.instancePath === instancePath+"/scopes") || ((err77.instancePath.indexOf(instancePath+"/scopes") === 0) && (err77.instancePath[instancePath+"/scopes".length] === "/")))) && (err77.schemaPath.indexOf("#/properties/scopes") === 0)) && (err77.schemaPath["#/properties/scopes".length] === "/")){
+emErrs28.push(err77);
+err77.emUsed = true;
+}
+}
+if(emErrs28.length){
+const err78 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/errorMessage",keyword:"errorMessage",params:{errors: emErrs28},message:"must be an array of distinct scope names, e.g. [\"role-audiences\"]"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+const emErrs29 = [];
+for(const err79 of vErrors){
+if(!err79.emUsed){
+emErrs29.push(err79);
+}
+}
+vErrors = emErrs29;
+errors = emErrs29.length;
+}
+}
+}
+else {
+const err80 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
 validate15.errors = vErrors;
 return errors === 0;
 }
 
-const pattern6 = new RegExp("^[A-Za-z_$][A-Za-z0-9_$]*$", "u");
-const pattern7 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$", "u");
-const pattern8 = new RegExp("^/[^/\\\\\\s][^\\s\\\\]*$", "u");
-const pattern9 = new RegExp("^\\./\\S+$", "u");
-const pattern10 = new RegExp("^(/(?!\\.+(/|$))[A-Za-z0-9._~-]+)+$", "u");
-const pattern14 = new RegExp("^[^\\s\"]+$", "u");
+const schema20 = {"type":"object","required":["name","manifest","route","title"],"additionalProperties":false,"properties":{"name":{"type":"string","pattern":"^[A-Za-z_$][A-Za-z0-9_$]*$","errorMessage":"must be the remote's federation name, a JavaScript identifier such as \"profile\"","allOf":[{"$ref":"#/definitions/notPrototypeKey"}]},"manifest":{"type":"string","anyOf":[{"pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$"},{"pattern":"^/[^/\\\\\\s][^\\s\\\\]*$"}],"errorMessage":"must be the URL of the remote's mf-manifest.json: absolute http(s) (\"https://profile.example.com/mf-manifest.json\") or a path on the shell's origin (\"/remotes/profile/mf-manifest.json\"); no backslashes, no \"//\" at the start"},"module":{"type":"string","pattern":"^\\./\\S+$","errorMessage":"must name an exposed module such as \"./App\""},"route":{"type":"string","pattern":"^(/(?!\\.+(/|$))[A-Za-z0-9._~-]+)+$","errorMessage":"must be a path such as \"/profile\" (not \"/\", no trailing slash, no \".\" or \"..\" segment)"},"title":{"type":"string","pattern":"\\S","errorMessage":"must be a non-empty string (the navigation title)"},"realmRoles":{"type":"array","items":{"$ref":"#/definitions/roleName"},"errorMessage":"must be an array of role names, e.g. [\"admin\"]"},"clientRoles":{"type":"object","propertyNames":{"$ref":"#/definitions/notPrototypeKey"},"additionalProperties":{"type":"array","items":{"$ref":"#/definitions/roleName"},"errorMessage":"must be an array of role names, e.g. [\"viewer\"]"},"errorMessage":"must map client ids to arrays of role names, e.g. {\"reports\": [\"viewer\"]}"},"acr":{"type":"string","pattern":"^[^\\s\"]+$","errorMessage":"must be one ACR value such as \"2\" or \"gold\""},"api":{"$ref":"#/definitions/api"}}};
+const pattern7 = new RegExp("^[A-Za-z_$][A-Za-z0-9_$]*$", "u");
+const pattern8 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$", "u");
+const pattern9 = new RegExp("^/[^/\\\\\\s][^\\s\\\\]*$", "u");
+const pattern10 = new RegExp("^\\./\\S+$", "u");
+const pattern11 = new RegExp("^(/(?!\\.+(/|$))[A-Za-z0-9._~-]+)+$", "u");
+const pattern15 = new RegExp("^[^\\s\"]+$", "u");
+const schema25 = {"type":"object","required":["url","audience","scope"],"additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$","errorMessage":"must be the API's absolute http(s) address without query or fragment, e.g. \"https://api.example.com/profile\""},"audience":{"type":"string","pattern":"\\S","errorMessage":"must name the audience the API requires, e.g. \"profile-api\""},"scope":{"$ref":"#/definitions/scopeName"}},"errorMessage":{"required":"must name url, audience and scope, e.g. {\"url\": \"https://api.example.com/profile\", \"audience\": \"profile-api\", \"scope\": \"profile-api\"}","additionalProperties":"must have only url, audience and scope"}};
+
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.url === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.audience === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "audience"},message:"must have required property '"+"audience"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.scope === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scope"},message:"must have required property '"+"scope"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "url") || (key0 === "audience")) || (key0 === "scope"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data0 = data.url;
+if(typeof data0 === "string"){
+if(!pattern1.test(data0)){
+const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$"},message:"must match pattern \""+"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[A-Za-z0-9._~%!&'()*+,;=:@-]+)*/?$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs0 = [];
+for(const err6 of vErrors){
+if(((((err6.keyword !== "errorMessage") && (!err6.emUsed)) && ((err6.instancePath === instancePath+"/url") || ((err6.instancePath.indexOf(instancePath+"/url") === 0) && (err6.instancePath[instancePath+"/url".length] === "/")))) && (err6.schemaPath.indexOf("#/properties/url") === 0)) && (err6.schemaPath["#/properties/url".length] === "/")){
+emErrs0.push(err6);
+err6.emUsed = true;
+}
+}
+if(emErrs0.length){
+const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/errorMessage",keyword:"errorMessage",params:{errors: emErrs0},message:"must be the API's absolute http(s) address without query or fragment, e.g. \"https://api.example.com/profile\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const emErrs1 = [];
+for(const err8 of vErrors){
+if(!err8.emUsed){
+emErrs1.push(err8);
+}
+}
+vErrors = emErrs1;
+errors = emErrs1.length;
+}
+}
+if(data.audience !== undefined){
+let data1 = data.audience;
+if(typeof data1 === "string"){
+if(!pattern2.test(data1)){
+const err9 = {instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs2 = [];
+for(const err11 of vErrors){
+if(((((err11.keyword !== "errorMessage") && (!err11.emUsed)) && ((err11.instancePath === instancePath+"/audience") || ((err11.instancePath.indexOf(instancePath+"/audience") === 0) && (err11.instancePath[instancePath+"/audience".length] === "/")))) && (err11.schemaPath.indexOf("#/properties/audience") === 0)) && (err11.schemaPath["#/properties/audience".length] === "/")){
+emErrs2.push(err11);
+err11.emUsed = true;
+}
+}
+if(emErrs2.length){
+const err12 = {instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/errorMessage",keyword:"errorMessage",params:{errors: emErrs2},message:"must name the audience the API requires, e.g. \"profile-api\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const emErrs3 = [];
+for(const err13 of vErrors){
+if(!err13.emUsed){
+emErrs3.push(err13);
+}
+}
+vErrors = emErrs3;
+errors = emErrs3.length;
+}
+}
+if(data.scope !== undefined){
+let data2 = data.scope;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err14 = {instancePath:instancePath+"/scope",schemaPath:"#/definitions/scopeName/pattern",keyword:"pattern",params:{pattern: "^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"},message:"must match pattern \""+"^[\\x21\\x23-\\x5b\\x5d-\\x7e]+$"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/scope",schemaPath:"#/definitions/scopeName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(errors > 0){
+const emErrs4 = [];
+for(const err16 of vErrors){
+if(((((err16.keyword !== "errorMessage") && (!err16.emUsed)) && ((err16.instancePath === instancePath+"/scope") || ((err16.instancePath.indexOf(instancePath+"/scope") === 0) && (err16.instancePath[instancePath+"/scope".length] === "/")))) && (err16.schemaPath.indexOf("#/definitions/scopeName") === 0)) && (err16.schemaPath["#/definitions/scopeName".length] === "/")){
+emErrs4.push(err16);
+err16.emUsed = true;
+}
+}
+if(emErrs4.length){
+const err17 = {instancePath:instancePath+"/scope",schemaPath:"#/definitions/scopeName/errorMessage",keyword:"errorMessage",params:{errors: emErrs4},message:"must be a scope name without spaces, quotes or backslashes, e.g. \"profile-api\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const emErrs5 = [];
+for(const err18 of vErrors){
+if(!err18.emUsed){
+emErrs5.push(err18);
+}
+}
+vErrors = emErrs5;
+errors = emErrs5.length;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(errors > 0){
+const emErrors0 = {"required":[],"additionalProperties":[]};
+const templates0 = {};
+for(const err20 of vErrors){
+if((((((err20.keyword !== "errorMessage") && (!err20.emUsed)) && (err20.instancePath === instancePath)) && (err20.keyword in emErrors0)) && (err20.schemaPath.indexOf("#") === 0)) && (/^\/[^\/]*$/.test(err20.schemaPath.slice(1)))){
+emErrors0[err20.keyword].push(err20);
+err20.emUsed = true;
+}
+}
+for(const key1 in emErrors0){
+if(emErrors0[key1].length){
+const err21 = {instancePath,schemaPath:"#/errorMessage",keyword:"errorMessage",params:{errors: emErrors0[key1]},message:key1 in templates0 ? templates0[key1]() : schema25.errorMessage[key1]};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+const emErrs6 = [];
+for(const err22 of vErrors){
+if(!err22.emUsed){
+emErrs6.push(err22);
+}
+}
+vErrors = emErrs6;
+errors = emErrs6.length;
+}
+validate18.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -826,7 +1193,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "name") || (key0 === "manifest")) || (key0 === "module")) || (key0 === "route")) || (key0 === "title")) || (key0 === "realmRoles")) || (key0 === "clientRoles")) || (key0 === "acr"))){
+if(!(func2.call(schema20.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -901,7 +1268,7 @@ vErrors = emErrs1;
 errors = emErrs1.length;
 }
 if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
+if(!pattern7.test(data0)){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_$][A-Za-z0-9_$]*$"},message:"must match pattern \""+"^[A-Za-z_$][A-Za-z0-9_$]*$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -966,7 +1333,7 @@ const _errs10 = errors;
 let valid4 = false;
 const _errs11 = errors;
 if(typeof data1 === "string"){
-if(!pattern7.test(data1)){
+if(!pattern8.test(data1)){
 const err16 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$"},message:"must match pattern \""+"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?/[^\\s\\\\]*$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
@@ -982,7 +1349,7 @@ valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs12 = errors;
 if(typeof data1 === "string"){
-if(!pattern8.test(data1)){
+if(!pattern9.test(data1)){
 const err17 = {instancePath:instancePath+"/manifest",schemaPath:"#/properties/manifest/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^/[^/\\\\\\s][^\\s\\\\]*$"},message:"must match pattern \""+"^/[^/\\\\\\s][^\\s\\\\]*$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -1048,7 +1415,7 @@ errors = emErrs5.length;
 if(data.module !== undefined){
 let data2 = data.module;
 if(typeof data2 === "string"){
-if(!pattern9.test(data2)){
+if(!pattern10.test(data2)){
 const err22 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/pattern",keyword:"pattern",params:{pattern: "^\\./\\S+$"},message:"must match pattern \""+"^\\./\\S+$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -1100,7 +1467,7 @@ errors = emErrs7.length;
 if(data.route !== undefined){
 let data3 = data.route;
 if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
+if(!pattern11.test(data3)){
 const err27 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/pattern",keyword:"pattern",params:{pattern: "^(/(?!\\.+(/|$))[A-Za-z0-9._~-]+)+$"},message:"must match pattern \""+"^(/(?!\\.+(/|$))[A-Za-z0-9._~-]+)+$"+"\""};
 if(vErrors === null){
 vErrors = [err27];
@@ -1511,7 +1878,7 @@ errors = emErrs23.length;
 if(data.acr !== undefined){
 let data10 = data.acr;
 if(typeof data10 === "string"){
-if(!pattern14.test(data10)){
+if(!pattern15.test(data10)){
 const err65 = {instancePath:instancePath+"/acr",schemaPath:"#/properties/acr/pattern",keyword:"pattern",params:{pattern: "^[^\\s\"]+$"},message:"must match pattern \""+"^[^\\s\"]+$"+"\""};
 if(vErrors === null){
 vErrors = [err65];
@@ -1560,6 +1927,12 @@ vErrors = emErrs25;
 errors = emErrs25.length;
 }
 }
+if(data.api !== undefined){
+if(!(validate18(data.api, {instancePath:instancePath+"/api",parentData:data,parentDataProperty:"api",rootData}))){
+vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
 const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
@@ -1575,7 +1948,7 @@ validate17.errors = vErrors;
 return errors === 0;
 }
 
-const pattern15 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(\\*|6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?$", "u");
+const pattern19 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(\\*|6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?$", "u");
 
 function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://gatehouse.dev/schemas/config.schema.json" */;
@@ -1723,7 +2096,7 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(typeof data6 === "string"){
-if(!pattern15.test(data6)){
+if(!pattern19.test(data6)){
 const err11 = {instancePath:instancePath+"/overrides/allowedOrigins/" + i1,schemaPath:"#/definitions/overrides/properties/allowedOrigins/items/pattern",keyword:"pattern",params:{pattern: "^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(\\*|6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?$"},message:"must match pattern \""+"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:(\\*|6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -1811,9 +2184,9 @@ validate14.errors = vErrors;
 return errors === 0;
 }
 
-exports.validateStandaloneConfig = validate19;
+exports.validateStandaloneConfig = validate21;
 
-function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1868,14 +2241,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate19.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
 
-exports.validateCspAdditions = validate21;
-const pattern16 = new RegExp("^[^\\s;,\"\\\\$]+$", "u");
+exports.validateCspAdditions = validate23;
+const pattern20 = new RegExp("^[^\\s;,\"\\\\$]+$", "u");
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1898,7 +2271,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(typeof data1 === "string"){
-if(!pattern16.test(data1)){
+if(!pattern20.test(data1)){
 const err1 = {instancePath:instancePath+"/connectSrc/" + i0,schemaPath:"#/definitions/cspSource/pattern",keyword:"pattern",params:{pattern: "^[^\\s;,\"\\\\$]+$"},message:"must match pattern \""+"^[^\\s;,\"\\\\$]+$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -1966,7 +2339,7 @@ const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 let data3 = data2[i1];
 if(typeof data3 === "string"){
-if(!pattern16.test(data3)){
+if(!pattern20.test(data3)){
 const err7 = {instancePath:instancePath+"/styleSrc/" + i1,schemaPath:"#/definitions/cspSource/pattern",keyword:"pattern",params:{pattern: "^[^\\s;,\"\\\\$]+$"},message:"must match pattern \""+"^[^\\s;,\"\\\\$]+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -2034,7 +2407,7 @@ const len2 = data4.length;
 for(let i2=0; i2<len2; i2++){
 let data5 = data4[i2];
 if(typeof data5 === "string"){
-if(!pattern16.test(data5)){
+if(!pattern20.test(data5)){
 const err13 = {instancePath:instancePath+"/imgSrc/" + i2,schemaPath:"#/definitions/cspSource/pattern",keyword:"pattern",params:{pattern: "^[^\\s;,\"\\\\$]+$"},message:"must match pattern \""+"^[^\\s;,\"\\\\$]+$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -2106,7 +2479,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
 

@@ -33,6 +33,7 @@ test("identityProvider in the schema has exactly auth-lib's session options, and
     expiryWarningSeconds: 'optional',
     idleTimeoutMinutes: 'optional',
     sessionWatchSeconds: 'optional',
+    scopes: 'optional',
   };
   const identityProvider = schema.definitions.identityProvider!;
   expect(Object.keys(identityProvider.properties).sort()).toEqual(Object.keys(options).sort());

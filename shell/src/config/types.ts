@@ -2,7 +2,7 @@
  * What the shell reads from `/config.json` at start-up. The format is shell/config.schema.json (every key
  * documented there and in shell/README.md); these types describe a config that passed it.
  */
-import type { SessionConfig } from '@gatehouse/auth-lib';
+import type { ApiBinding, SessionConfig } from '@gatehouse/auth-lib';
 
 /** The identity provider: auth-lib's SessionConfig, every option of it (config.schema.test.ts keeps the two equal). */
 export type IdentityProviderConfig = SessionConfig;
@@ -29,6 +29,11 @@ export interface RemoteConfig {
    * Absent: any signed-in session.
    */
   readonly acr?: string;
+  /**
+   * the API the remote calls: inside the remote, `getToken()`, `useToken()` and `authFetch()` use a token whose
+   * audience is this API alone (auth-lib's `session.forApi`; decisions/0054). Absent: the page session's token.
+   */
+  readonly api?: ApiBinding;
 }
 
 /**

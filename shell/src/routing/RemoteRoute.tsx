@@ -1,4 +1,4 @@
-import { useAuth } from '@gatehouse/auth-lib';
+import { AuthProvider, useAuth } from '@gatehouse/auth-lib';
 import { useLocation } from 'react-router-dom';
 import type { RemoteConfig } from '../config/types';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
@@ -50,7 +50,9 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
           </p>
         );
       // Keyed: going from one remote's route to another's must not carry over the slot's state (a failure).
-      return <RemoteSlot key={remote.name} remote={remote} registry={registry} navigation={location.key} />;
+      const slot = <RemoteSlot key={remote.name} remote={remote} registry={registry} navigation={location.key} />;
+      // A remote that names its API gets its view of the session: tokens for that API alone (decisions/0054).
+      return remote.api ? <AuthProvider session={snapshot.session.forApi(remote.api)}>{slot}</AuthProvider> : slot;
     }
   }
 }

@@ -1,0 +1,23 @@
+import type { ResolvedConfig } from './config';
+import { initOptions } from './initOptions';
+import type { KeycloakFactory, KeycloakLike } from './keycloak';
+import { unreachableError } from './sessionErrors';
+import { withTimeout } from './withTimeout';
+
+/**
+ * A fresh keycloak-js instance that did check-sso, as a page load does: signed in with tokens of its own
+ * (`kc.token` set) when the provider's session lives, else without. For a tab that must refresh but holds no
+ * refresh token, because the tab that seeded it has closed (decisions/0053). Where the provider's frames
+ * cannot run (third-party cookies blocked, provider on another site) keycloak-js falls back to its full-page
+ * check-sso, which comes back to this page's address.
+ */
+export async function checkSsoAgain(factory: KeycloakFactory, config: ResolvedConfig, redirectUri: string): Promise<KeycloakLike> {
+  const unreachable = () => unreachableError(config);
+  const kc = await withTimeout(
+    Promise.resolve().then(() => factory(config)),
+    config.timeout,
+    unreachable,
+  );
+  await withTimeout(kc.init(initOptions(config, redirectUri)), config.timeout, unreachable);
+  return kc;
+}

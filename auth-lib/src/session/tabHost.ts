@@ -1,0 +1,72 @@
+import type { SessionEvent, SignOutReason } from '../types';
+import type { ResolvedConfig } from './config';
+import type { KeycloakLike } from './keycloak';
+import type { EventEmitter, SnapshotStore } from './store';
+import type { TabHost } from './tabCoordinator';
+import { decodeClaims, readTokenSet, replacesCurrent, seedProblem, type TokenSet } from './tokenSet';
+import type { TokenVerifier } from './tokenVerifier';
+
+/** The parts of a KeycloakSession the tab coordinator works through. */
+export interface SessionForTabs {
+  readonly config: ResolvedConfig;
+  readonly store: SnapshotStore;
+  readonly events: Pick<EventEmitter, 'emit'>;
+  readonly verify: TokenVerifier;
+  /** SSO sessions (`sid`) this tab saw end: tokens of those never sign it in again */
+  readonly endedSessions: ReadonlySet<string>;
+  keycloak(): KeycloakLike | null;
+  ready(): Promise<unknown>;
+  /** keycloak-js being readied behind a seeded tab, or null */
+  confirming(): Promise<unknown> | null;
+  /** takes newer tokens of this tab's own session */
+  adopt(kc: KeycloakLike, set: TokenSet): void;
+  /** signs a signed-out tab in with another tab's tokens */
+  seed(set: TokenSet): void;
+  endAndDrop(reason: SignOutReason): void;
+  signInAgain(): Promise<void>;
+  refreshForFollower(force: boolean): Promise<unknown>;
+  receiveOther(message: { type: string } & Record<string, unknown>): void;
+}
+
+/** What the tab coordinator may do with a session. */
+export function tabHostFor(session: SessionForTabs): TabHost {
+  const isSignedIn = () => session.store.get().status === 'authenticated';
+  const refused = (reason: string) => session.events.emit({ type: 'tabMessageRefused', reason } satisfies SessionEvent);
+
+  /**
+   * Tokens from another tab, once their signatures verify: newer ones of this tab's session replace this
+   * tab's; a signed-out tab is signed in with them. A refused set changes nothing and is reported as an event.
+   */
+  const receiveTokens = async (set: TokenSet): Promise<void> => {
+    const { status: before } = session.store.get();
+    if (before !== 'authenticated' && before !== 'anonymous') return;
+    const problem = await session.verify(set).catch((error: unknown) => `not verified (${String(error)})`);
+    if (problem) return refused(problem);
+    // tokens that arrive while a seeded tab's keycloak-js is being readied are taken once it is
+    await session.confirming();
+    const { status } = session.store.get();
+    const kc = session.keycloak();
+    if (status === 'authenticated' && kc) {
+      // only newer tokens of this tab's own session (user, SSO session, issuer, client) are adopted
+      if (replacesCurrent(set, readTokenSet(kc), session.config)) session.adopt(kc, set);
+    } else if (status === 'anonymous' && seedProblem(set, session.config, Date.now()) === null) {
+      const sid = decodeClaims(set.token)?.sid;
+      if (typeof sid !== 'string' || !session.endedSessions.has(sid)) session.seed(set);
+    }
+  };
+
+  return {
+    config: session.config,
+    keycloak: () => session.keycloak(),
+    isSignedIn,
+    settled: () => session.ready(),
+    receiveTokens,
+    verify: (set) => session.verify(set),
+    refused,
+    signInAgain: () => session.signInAgain(),
+    signedOutElsewhere: (idle) => session.endAndDrop(idle ? 'idle' : 'other-tab'),
+    refreshRefusedElsewhere: () => session.endAndDrop('refresh-refused'),
+    refreshForFollower: (force) => session.refreshForFollower(force),
+    receiveOther: (message) => session.receiveOther(message),
+  };
+}

@@ -1,0 +1,28 @@
+import { sessionConfigOf } from './sessionConfig';
+import type { RemoteConfig } from './types';
+
+const identityProvider = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
+const remote = (name: string, scope?: string): RemoteConfig => ({
+  name,
+  manifest: `http://localhost:3001/${name}/mf-manifest.json`,
+  module: './App',
+  route: `/${name}`,
+  title: name,
+  realmRoles: [],
+  clientRoles: {},
+  ...(scope ? { api: { url: `http://localhost:3010/${name}`, audience: `${name}-api`, scope } } : {}),
+});
+
+test("signs in with config.json's scopes and every remote API's scope, each once", () => {
+  const config = sessionConfigOf({
+    identityProvider: { ...identityProvider, scopes: ['role-audiences', 'profile-api'] },
+    remotes: [remote('profile', 'profile-api'), remote('admin', 'admin-api'), remote('plain'), remote('reports', 'reports-api')],
+  });
+  expect(config.scopes).toEqual(['role-audiences', 'profile-api', 'admin-api', 'reports-api']);
+  expect(config).toMatchObject(identityProvider);
+});
+
+test('without APIs or scopes, the identity provider config as it is', () => {
+  const config = { identityProvider, remotes: [remote('plain')] };
+  expect(sessionConfigOf(config)).toBe(identityProvider);
+});
