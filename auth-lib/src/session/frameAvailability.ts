@@ -16,10 +16,15 @@ export class FrameAvailability {
     if (!target) return;
     const providerOrigin = new URL(providerUrl).origin;
     target.addEventListener('message', (event: MessageEvent) => {
-      if (event.origin !== providerOrigin || event.data !== 'unsupported' || this.blocked) return;
-      this.blocked = true;
-      for (const listener of [...this.listeners]) listener();
+      if (event.origin === providerOrigin && event.data === 'unsupported') this.markUnavailable();
     });
+  }
+
+  /** The check answered `unsupported` here, or in another tab of this browser (a seeded tab runs no check of its own). */
+  markUnavailable(): void {
+    if (this.blocked) return;
+    this.blocked = true;
+    for (const listener of [...this.listeners]) listener();
   }
 
   /** false once the provider's third-party-cookie check answered `unsupported` (it stays so for the page) */

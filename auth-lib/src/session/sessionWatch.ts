@@ -47,7 +47,11 @@ export class SessionWatch {
       (message) => host.send(message),
       () => this.someTabVisible(),
     );
-    frame.onUnavailable(() => this.sync());
+    frame.onUnavailable(() => {
+      this.sync();
+      // the other tabs, seeded ones among them, ran no check of their own (decisions/0053)
+      host.send({ type: 'watch-frame-unavailable' });
+    });
     this.sync();
     if (intervalSeconds > 0) this.start();
   }
@@ -79,8 +83,13 @@ export class SessionWatch {
   /** Messages of the other tabs' watches. */
   receive(message: { type: string } & Record<string, unknown>): void {
     if (message.type === 'watch-session-ended') this.host.endedElsewhere();
-    else if (message.type === 'watch-visibility') this.visibility.receive(message);
-    else if (message.type === 'watch-checked' && typeof message.at === 'number') this.lastCheckAt = Math.max(this.lastCheckAt, message.at);
+    else if (message.type === 'watch-frame-unavailable') this.frame.markUnavailable();
+    else if (message.type === 'watch-visibility') {
+      this.visibility.receive(message);
+      // a new tab announces itself: the leading tab tells it what this browser's frame check said
+      if (!this.frame.available && this.host.isLeader()) this.host.send({ type: 'watch-frame-unavailable' });
+    } else if (message.type === 'watch-checked' && typeof message.at === 'number')
+      this.lastCheckAt = Math.max(this.lastCheckAt, message.at);
   }
 
   /** This tab's check refreshed and the provider refused: the session ended (in every tab). */

@@ -2,6 +2,7 @@ import type { ResolvedConfig } from './config';
 import type { KeycloakLike } from './keycloak';
 import { channelName, type TabChannel, type TabChannelFactory } from './otherTabs';
 import { leaderLockName, TabLeader, type TabLocks } from './tabLeader';
+import type { TokenVerifier } from './tokenVerifier';
 import { fingerprint, readTokenSet, seedProblem, tokenExpired, type TokenSet } from './tokenSet';
 
 /** What the coordinator needs from its tab's session. */
@@ -14,7 +15,7 @@ export interface TabHost {
   /** another tab sent its tokens (after a refresh, a sign-in, or as an answer); verified by the host before use */
   receiveTokens(set: TokenSet): Promise<void>;
   /** why another tab's tokens must not be used (their signatures do not verify against the provider's keys), or null */
-  verify(set: TokenSet): Promise<string | null>;
+  readonly verify: TokenVerifier;
   /** a message from the channel was refused (it names why); nothing changes on screen */
   refused(reason: string): void;
   /**
@@ -112,6 +113,7 @@ export class TabCoordinator {
    */
   async seed(timeoutMs = SEED_WAIT_MS): Promise<TokenSet | null> {
     if (!this.leader || !(await this.leader.otherTabLeads())) return null;
+    this.host.verify.warm?.(); // the provider's keys, fetched while the leading tab answers
     return new Promise<TokenSet | null>((resolve) => {
       const timer = setTimeout(() => finish(null), timeoutMs);
       const finish = (set: TokenSet | null) => {

@@ -61,7 +61,7 @@ export function tabHostFor(session: SessionForTabs): TabHost {
     isSignedIn,
     settled: () => session.ready(),
     receiveTokens,
-    verify: (set) => session.verify(set),
+    verify: session.verify,
     refused,
     signInAgain: () => session.signInAgain(),
     signedOutElsewhere: (idle) => session.endAndDrop(idle ? 'idle' : 'other-tab'),

@@ -2,8 +2,11 @@ import type { ResolvedConfig } from './config';
 import { describeError } from './scrub';
 import type { TokenSet } from './tokenSet';
 
-/** Why a token set from another tab must not be used (a signature that does not verify), or null when it may. */
-export type TokenVerifier = (set: TokenSet) => Promise<string | null>;
+/**
+ * Why a token set from another tab must not be used (a signature that does not verify), or null when it may.
+ * `warm`, where there is one, fetches what verifying needs ahead (a tab about to be seeded calls it).
+ */
+export type TokenVerifier = ((set: TokenSet) => Promise<string | null>) & { readonly warm?: () => void };
 
 type Jose = typeof import('jose');
 
@@ -16,17 +19,18 @@ const CLOCK_TOLERANCE_S = 30;
  * script can post anything on the tab channel; only what the provider signed for this realm is adopted
  * (decisions/0053). jose is loaded on first use, so a page with one tab never loads it.
  */
-export function providerKeyVerifier(config: Pick<ResolvedConfig, 'url' | 'realm' | 'clientId'>): TokenVerifier {
+export function providerKeyVerifier(config: Pick<ResolvedConfig, 'url' | 'realm' | 'clientId' | 'timeout'>): TokenVerifier {
   const issuer = `${config.url}/realms/${config.realm}`;
   let keys: { jose: Jose; jwks: ReturnType<Jose['createRemoteJWKSet']> } | null = null;
   const load = async () => {
     if (!keys) {
       const jose = await import(/* webpackChunkName: "token-verifier" */ 'jose');
-      keys = { jose, jwks: jose.createRemoteJWKSet(new URL(`${issuer}/protocol/openid-connect/certs`)) };
+      const url = new URL(`${issuer}/protocol/openid-connect/certs`);
+      keys = { jose, jwks: jose.createRemoteJWKSet(url, { timeoutDuration: config.timeout }) };
     }
     return keys;
   };
-  return async (set) => {
+  const verify = async (set: TokenSet): Promise<string | null> => {
     let loaded: Awaited<ReturnType<typeof load>>;
     try {
       loaded = await load();
@@ -50,6 +54,12 @@ export function providerKeyVerifier(config: Pick<ResolvedConfig, 'url' | 'realm'
     }
     return null;
   };
+  const warm = () =>
+    void load().then(
+      ({ jwks }) => jwks.reload().catch(() => undefined),
+      () => undefined,
+    );
+  return Object.assign(verify, { warm });
 }
 
 function reason(error: unknown): string {
