@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { openSignedIn } from '../../support/flows';
 
-// Security round (issue 24): any script of the origin can post on the tabs' channel. A token set with edited claims
-// (another user, a role more) is not adopted by the signed-in shell: the session and the header keep the real user.
-test('a forged token message on the tab channel does not change the signed-in user or roles', async ({ page }) => {
+// Security rounds (issues 24 and 28): any script of the origin can post on the tabs' channel. A token set with edited
+// claims — of this very session (same sub, sid, iss, azp), a role more, a day longer, the provider's signature kept —
+// is not adopted by the signed-in shell, which reports it (telemetry `tabMessageRefused`); the user and roles stay.
+test('a forged token message on the tab channel does not change the signed-in user or roles, and is reported', async ({ page }) => {
   await openSignedIn(page, 'bob', '/');
 
   const after = await page.evaluate(async () => {
@@ -19,24 +20,40 @@ test('a forged token message on the tab channel does not change the signed-in us
     const [header = '', payload = ''] = token.split('.');
     const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, unknown>;
     const now = Math.floor(Date.now() / 1000);
-    const forged = { ...claims, sub: 'mallory', name: 'Mallory (forged)', iat: now + 1, realm_access: { roles: ['superadmin', 'admin'] } };
-    const refresh = { typ: 'Refresh', sid: claims.sid, azp: claims.azp, exp: now + 1800 };
+    const forged = {
+      ...claims,
+      name: 'Mallory (forged)',
+      iat: now + 1,
+      exp: now + 86_400,
+      realm_access: { roles: ['superadmin', 'admin'] },
+    };
+    const signature = token.split('.')[2];
 
-    const name = 'gatehouse-auth:gatehouse:gatehouse-shell';
-    // a channel created after the shell's receives the message after it (creation order), so once it has, the
-    // shell's channel has had it too; its handler adopts (or not) synchronously
-    const observer = new BroadcastChannel(name);
-    const delivered = new Promise((resolve) => (observer.onmessage = resolve));
-    new BroadcastChannel(name).postMessage({
+    const refused = new Promise<unknown>((resolve) =>
+      window.addEventListener('gatehouse:telemetry', (event) => {
+        const detail = (event as CustomEvent<{ type: string }>).detail;
+        if (detail.type === 'tabMessageRefused') resolve(detail);
+      }),
+    );
+    new BroadcastChannel('gatehouse-auth:gatehouse:gatehouse-shell').postMessage({
       type: 'gatehouse-auth:tokens',
-      tokens: { token: `${header}.${encode(forged)}.x`, refreshToken: `${header}.${encode(refresh)}.x`, idToken: null, timeSkew: 0 },
+      tokens: { token: `${header}.${encode(forged)}.${signature}`, idToken: null, timeSkew: 0, refreshExpiresAt: now + 86_400 },
     });
-    await delivered;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    return { name: entry.session.getSnapshot().user?.name ?? null, superadmin: entry.session.hasRealmRole('superadmin') };
+    const report = await refused;
+    return {
+      report,
+      name: entry.session.getSnapshot().user?.name ?? null,
+      superadmin: entry.session.hasRealmRole('superadmin'),
+      sameToken: (await entry.session.getToken()) === token,
+    };
   });
 
-  expect(after).toEqual({ name: 'Bob Brown', superadmin: false });
+  expect(after).toEqual({
+    report: { type: 'tabMessageRefused', reason: 'access token: signature does not verify' },
+    name: 'Bob Brown',
+    superadmin: false,
+    sameToken: true,
+  });
   await expect(page.getByTestId('user-name')).toHaveText('Bob Brown');
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' })).toHaveCount(0);
 });
