@@ -1,5 +1,6 @@
 import { useAuth } from '@gatehouse/auth-lib';
 import { Link, Route, Routes } from 'react-router-dom';
+import { ApiCard } from './ApiCard';
 
 /** The admin remote: the current session as the identity provider issued it, and a sign-out. */
 export default function AdminApp() {
@@ -48,6 +49,7 @@ function SessionPage() {
           Sign out of this session
         </button>
       </section>
+      <ApiCard />
     </>
   );
 }

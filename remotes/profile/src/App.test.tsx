@@ -2,6 +2,7 @@ import { AuthProvider } from '@gatehouse/auth-lib';
 import { createTestSession } from '@gatehouse/auth-lib/testing';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
+import { ApiCard } from './ApiCard';
 import ProfileApp from './App';
 import { formatRemaining } from './Countdown';
 
@@ -39,5 +40,39 @@ describe('formatRemaining', () => {
     expect(formatRemaining(65_000, 0)).toBe('in 1 min 05 s');
     expect(formatRemaining(9_000, 0)).toBe('in 9 s');
     expect(formatRemaining(0, 1_000)).toBe('expired');
+  });
+});
+
+describe('ApiCard', () => {
+  it("calls the remote's own API with the token of its view of the session and shows the answer", async () => {
+    const calls: { url: string; authorization: string | null }[] = [];
+    const fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      calls.push({ url: String(input), authorization: new Headers(init?.headers).get('authorization') });
+      const answer = { api: 'profile', audience: 'profile-api', aud: ['profile-api'], user: 'carol', scope: 'profile-api' };
+      return { ok: true, status: 200, json: async () => answer } as Response;
+    }) as unknown as typeof globalThis.fetch;
+    const session = createTestSession({ user: { username: 'carol', name: 'Carol Chen' }, token: 'page-token', fetch });
+    const view = session.forApi({ url: 'http://localhost:3010/profile', audience: 'profile-api', scope: 'profile-api' });
+    await act(async () => {
+      render(
+        <AuthProvider session={view}>
+          <ApiCard />
+        </AuthProvider>,
+      );
+    });
+    expect(screen.getByTestId('api-answer').textContent).toBe('Signed in as carol');
+    expect(screen.getByTestId('api-audience').textContent).toBe('profile-api');
+    expect(calls).toEqual([{ url: 'http://localhost:3010/profile', authorization: 'Bearer page-token:profile-api' }]);
+  });
+
+  it('shows nothing for a session without an API', async () => {
+    await act(async () => {
+      render(
+        <AuthProvider session={createTestSession()}>
+          <ApiCard />
+        </AuthProvider>,
+      );
+    });
+    expect(screen.queryByText('Your API')).toBeNull();
   });
 });

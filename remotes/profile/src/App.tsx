@@ -2,6 +2,7 @@ import { useAuth, type Profile } from '@gatehouse/auth-lib';
 import { useEffect, useState } from 'react';
 import { Link, Route, Routes } from 'react-router-dom';
 import { Countdown } from './Countdown';
+import { ApiCard } from './ApiCard';
 
 type ProfileState = { status: 'loading' } | { status: 'loaded'; profile: Profile } | { status: 'failed'; message: string };
 
@@ -99,6 +100,7 @@ function ProfilePage() {
           </div>
         )}
       </section>
+      <ApiCard />
     </>
   );
 }

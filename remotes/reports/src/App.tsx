@@ -1,6 +1,7 @@
 import { RequireRole } from '@gatehouse/auth-lib';
 import { Link, Route, Routes } from 'react-router-dom';
 import { failureRate, totals, WEEKLY_SIGN_INS } from './report';
+import { ApiCard } from './ApiCard';
 
 /** The reports remote: a small report for viewers, with a part only administrators see. */
 export default function ReportsApp() {
@@ -90,6 +91,7 @@ function ReportPage() {
           </div>
         </section>
       </RequireRole>
+      <ApiCard />
     </>
   );
 }

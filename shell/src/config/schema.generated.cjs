@@ -2201,7 +2201,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((key0 === "$schema") || (key0 === "identityProvider"))){
+if(!(((key0 === "$schema") || (key0 === "identityProvider")) || (key0 === "api"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -2230,6 +2230,12 @@ vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.error
 errors = vErrors.length;
 }
 }
+if(data.api !== undefined){
+if(!(validate18(data.api, {instancePath:instancePath+"/api",parentData:data,parentDataProperty:"api",rootData}))){
+vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
 const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
@@ -2245,10 +2251,10 @@ validate21.errors = vErrors;
 return errors === 0;
 }
 
-exports.validateCspAdditions = validate23;
+exports.validateCspAdditions = validate24;
 const pattern20 = new RegExp("^[^\\s;,\"\\\\$]+$", "u");
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2479,7 +2485,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 

@@ -1,4 +1,4 @@
-import { AuthProvider, createSession, type Session, type SessionConfig } from '@gatehouse/auth-lib';
+import { AuthProvider, createSession, type ApiBinding, type Session, type SessionConfig } from '@gatehouse/auth-lib';
 import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
@@ -8,7 +8,10 @@ import { StandaloneFrame } from './StandaloneFrame';
 export interface StandaloneApp {
   readonly title: string;
   readonly App: ComponentType;
-  /** where the remote's own config is; default `/config.json` with `{ "identityProvider": {url, realm, clientId} }` */
+  /**
+   * where the remote's own config is; default `/config.json` with `{ "identityProvider": {url, realm, clientId} }`,
+   * and the remote's `api` as in the shell's registry entry (its token is then for that API alone)
+   */
   readonly configUrl?: string;
 }
 
@@ -27,7 +30,10 @@ export async function runStandalone({ title, App, configUrl = '/config.json' }: 
   const root = createRoot(container);
   let session: Session;
   try {
-    session = createSession(await readIdentityProvider(configUrl));
+    const { identityProvider, api } = await readConfig(configUrl);
+    const page = createSession(api ? { ...identityProvider, scopes: [...(identityProvider.scopes ?? []), api.scope] } : identityProvider);
+    // as in the shell: a remote that names its API gets the session's view for it (decisions/0054)
+    session = api ? page.forApi(api) : page;
   } catch (error) {
     root.render(
       <main className="gh-main">
@@ -54,12 +60,12 @@ export async function runStandalone({ title, App, configUrl = '/config.json' }: 
   );
 }
 
-async function readIdentityProvider(configUrl: string): Promise<SessionConfig> {
+async function readConfig(configUrl: string): Promise<{ identityProvider: SessionConfig; api?: ApiBinding }> {
   const response = await fetch(configUrl, { cache: 'no-store' });
   if (!response.ok) throw new Error(`${configUrl} answered HTTP ${response.status}: put a config.json in the remote's public/ folder.`);
-  const config = (await response.json()) as { identityProvider?: SessionConfig };
+  const config = (await response.json()) as { identityProvider?: SessionConfig; api?: ApiBinding };
   if (typeof config.identityProvider !== 'object' || config.identityProvider === null) {
     throw new Error(`${configUrl} has no "identityProvider" object with url, realm and clientId.`);
   }
-  return config.identityProvider;
+  return config.api ? { identityProvider: config.identityProvider, api: config.api } : { identityProvider: config.identityProvider };
 }
