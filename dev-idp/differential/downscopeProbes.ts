@@ -116,12 +116,14 @@ export const DOWNSCOPE_PROBES: Record<string, Probe> = {
     const next = await answer('its refresh token, no scope', await refreshWith(base, realm, down.body.refresh_token ?? ''), base);
     Object.assign(out, next.out);
     // The token a downscoped refresh used is spent, as with any refresh under rotation.
-    Object.assign(out, (await answer('the spent one', await refreshWith(base, realm, tokens.refresh_token), base)).out);
-    // and whether the session survives that reuse
-    Object.assign(
-      out,
-      (await answer('the latest after the reuse', await refreshWith(base, realm, next.body.refresh_token ?? ''), base)).out,
-    );
+    // Its description is "Stale token" or "Maximum allowed refresh token reuse exceeded" on both providers, by whether the
+    // sign-in and the refreshes fell in the same second (refreshTokenReuse.ts): only the status and error are compared.
+    const spent = (await answer('the spent one', await refreshWith(base, realm, tokens.refresh_token), base)).out;
+    delete spent['the spent one error_description'];
+    Object.assign(out, spent);
+    // Not compared: what the session's latest refresh token gets after that reuse. Keycloak refuses it, with
+    // "Stale token" or "Session doesn't have required client" depending on the second the requests fall in; the dev
+    // IdP keeps the session (dev-idp/README.md, "Differences").
     return out;
   },
 };
