@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run preview`: serves the production builds the way production does — real nginx, each app
 // on its own origin (shell :4000, remotes from the registry in deploy/config/config.preview.json:
-// profile :4001, admin :4002, reports :4003) — plus the dev identity provider on :8080. Ctrl-C
-// stops everything.
+// profile :4001, admin :4002, reports :4003) — plus the dev identity provider on :8080 and the demo
+// API on :4010 (demo-api/, decisions/0055). Ctrl-C stops everything.
 //
 // nginx runs unprivileged from .preview/ (gitignored): generated nginx.conf with `daemon off`,
 // pid, temp and log paths inside .preview/, errors on stderr. The server blocks are rendered from
@@ -22,6 +22,8 @@ import { assertValidInput, renderDeployment, renderTemplate, writeFiles, remotes
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
 const SHELL_PORT = 4000;
+/** The demo API of the production topology (dev: 3010). */
+export const DEMO_API_PORT = 4010;
 
 /** @typedef {import('../tooling/testkit/src/processes.cjs').ManagedProcess} ManagedProcess */
 /** @typedef {import('../deploy/nginx/render.mjs').ShellConfig} ShellConfig */
@@ -69,6 +71,39 @@ export async function startIdentityProvider(identityProvider, options = {}) {
     throw error;
   }
   return idp;
+}
+
+/**
+ * Starts the demo API on :4010 (demo-api/: one path per remote, each for a token of its own audience) unless it
+ * already answers, verifying tokens of the configured provider's realm and answering CORS for the shell's origin and
+ * every remote's of the registry. Resolves to null when one already answers.
+ *
+ * @param {ShellConfig} config
+ * @param {{ quiet?: boolean, shellOrigin?: string }} [options]
+ * @returns {Promise<null | ManagedProcess>}
+ */
+export async function startDemoApi(config, options = {}) {
+  const health = `http://localhost:${DEMO_API_PORT}/health`;
+  if (await answers(health)) {
+    log(`the demo API already answers on :${DEMO_API_PORT}; using it`);
+    return null;
+  }
+  const issuer = `${config.identityProvider.url.replace(/\/$/, '')}/realms/${config.identityProvider.realm}`;
+  const origins = [
+    options.shellOrigin ?? `http://localhost:${SHELL_PORT}`,
+    ...remotesOf(config).flatMap((r) => (r.origin ? [r.origin] : [])),
+  ];
+  const args = [join(REPO_ROOT, 'demo-api/bin/gatehouse-demo-api.mjs'), '--port', String(DEMO_API_PORT), '--issuer', issuer];
+  args.push('--origins', [...new Set(origins)].join(','), ...(options.quiet ? ['--quiet'] : []));
+  log(`starting the demo API on :${DEMO_API_PORT} (tokens of ${issuer})`);
+  const api = startProcess(process.execPath, args, { cwd: REPO_ROOT, stdio: forwardedOutput(options.quiet) });
+  try {
+    await waitForUrl(health, { timeoutMs: 30_000, child: api.child, name: 'the demo API' });
+  } catch (error) {
+    await api.stop();
+    throw error;
+  }
+  return api;
 }
 
 /**
@@ -234,14 +269,18 @@ const USAGE = `usage: node scripts/preview.mjs [options]
   --shell-port <port>      the shell's port (default 4000)
   --no-idp                 do not start the dev identity provider
   --idp-only               start only the dev identity provider (if none answers)
+  --demo-api-only          start only the demo API on :4010 (if none answers)
+  --no-demo-api            do not start the demo API
   --quiet                  forward only error output of nginx and the provider
 Prints "[preview] ready" on stderr once everything answers.`;
 
-/** @param {readonly string[]} argv @returns {{ options: PreviewOptions & { remoteRoots: Record<string, string | null> }, idpOnly: boolean }} */
+/** @param {readonly string[]} argv @returns {{ options: PreviewOptions & { remoteRoots: Record<string, string | null> }, idpOnly: boolean, demoApiOnly: boolean, demoApi: boolean }} */
 function parseArgs(argv) {
   /** @type {PreviewOptions & { remoteRoots: Record<string, string | null> }} */
   const options = { remoteRoots: {} };
   let idpOnly = false;
+  let demoApiOnly = false;
+  let demoApi = true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -261,13 +300,15 @@ function parseArgs(argv) {
       options.shellPort = port;
     } else if (arg === '--no-idp') options.identityProvider = false;
     else if (arg === '--idp-only') idpOnly = true;
+    else if (arg === '--demo-api-only') demoApiOnly = true;
+    else if (arg === '--no-demo-api') demoApi = false;
     else if (arg === '--quiet') options.quiet = true;
     else if (arg === '--help' || arg === '-h') {
       console.log(USAGE);
       process.exit(0);
     } else throw new Error(`unknown option ${arg}\n${USAGE}`);
   }
-  return { options, idpOnly };
+  return { options, idpOnly, demoApiOnly, demoApi };
 }
 
 // No top-level await: test runners may load this file through require().
@@ -284,7 +325,19 @@ async function main() {
   });
   process.on('SIGTERM', () => void shutdown(0));
   try {
-    const { options, idpOnly } = parseArgs(process.argv.slice(2));
+    const { options, idpOnly, demoApiOnly, demoApi } = parseArgs(process.argv.slice(2));
+    if (demoApiOnly) {
+      const config = JSON.parse(readFileSync(resolve(options.configFile ?? PREVIEW_CONFIG), 'utf8'));
+      const api = await startDemoApi(config, { quiet: options.quiet });
+      stopAll = api ? () => api.stop() : undefined;
+      log('ready');
+      if (api) {
+        await api.exited;
+        log('the demo API exited; stopping');
+        await shutdown(1);
+      }
+      return;
+    }
     if (idpOnly) {
       const config = JSON.parse(readFileSync(resolve(options.configFile ?? PREVIEW_CONFIG), 'utf8'));
       const idp = await startIdentityProvider(config.identityProvider, { quiet: options.quiet });
@@ -299,6 +352,17 @@ async function main() {
     }
     const preview = await startPreview(options);
     stopAll = preview.stop;
+    if (demoApi) {
+      const config = JSON.parse(readFileSync(resolve(options.configFile ?? PREVIEW_CONFIG), 'utf8'));
+      const api = await startDemoApi(config, { quiet: options.quiet, shellOrigin: `http://localhost:${options.shellPort ?? SHELL_PORT}` });
+      if (api) {
+        stopAll = async () => {
+          await Promise.all([preview.stop(), api.stop()]);
+        };
+        preview.urls['demo API'] = `http://localhost:${DEMO_API_PORT}/profile`;
+        void api.exited.then(() => log(`the demo API exited (the remotes' API calls fail until \`npm run preview\` is started again)`));
+      }
+    }
     log('production builds served by nginx:');
     for (const [name, url] of Object.entries(preview.urls)) log(`  ${name.padEnd(17)} ${url}`);
     log(

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: the dev identity provider, the shell and every remote with their dev servers, in one
-// terminal. `npm start -- --idp keycloak` runs a real Keycloak 26 (scripts/keycloak.mjs) instead of the dev
+// `npm start`: the dev identity provider, the shell and every remote with their dev servers, and the demo API
+// (:3010, demo-api/), in one terminal. `npm start -- --idp keycloak` runs a real Keycloak 26 (scripts/keycloak.mjs) instead of the dev
 // identity provider. Says as each part comes up ("identity provider ready", "shell ready on …", "2/3 remotes
 // ready"), then prints the addresses and the demo users; Ctrl-C stops it all (each app runs in its own
 // process group, which is stopped as a whole: npm → sh → webpack → workers).
@@ -58,7 +58,7 @@ const IDP = providerChoice(process.argv.slice(2));
  * @property {string} name
  * @property {string[]} args
  * @property {string} ready the address that answers once it is ready
- * @property {'identity provider' | 'shell' | 'remote'} kind
+ * @property {'identity provider' | 'shell' | 'remote' | 'api'} kind
  * @property {number[]} ports the ports it listens on
  * @property {string} alone how to run it alone, for when `npm start` gave up on it
  * @property {string} [port] a remote's dev port
@@ -79,6 +79,15 @@ export const APPS = [
     // 9000: the management port (health), Keycloak's and the dev provider's
     ports: [8080, 9000],
     alone: IDP === 'keycloak' ? 'npm run keycloak' : 'npm run idp',
+  },
+  {
+    name: 'demo-api',
+    // Verifies tokens of the realm at http://localhost:8080, the dev provider's or Keycloak's (decisions/0055).
+    args: ['start', '-w', '@gatehouse/demo-api'],
+    ready: 'http://localhost:3010/health',
+    kind: 'api',
+    ports: [3010],
+    alone: 'npm start -w @gatehouse/demo-api',
   },
   {
     name: 'shell',
@@ -175,6 +184,7 @@ function readyMessage(app, remotesReady, remotesTotal) {
   if (app.kind === 'identity provider')
     return `${IDP === 'keycloak' ? 'Keycloak' : 'identity provider'} ready on ${new URL(app.ready).origin}`;
   if (app.kind === 'shell') return `shell ready on ${new URL(app.ready).origin}`;
+  if (app.kind === 'api') return `demo API ready on ${new URL(app.ready).origin}`;
   return `${remotesReady}/${remotesTotal} remotes ready (${app.name} on ${new URL(app.ready).origin})`;
 }
 
@@ -217,7 +227,7 @@ if (taken.length > 0) {
   process.exit(1);
 }
 progress(
-  `starting ${IDP === 'keycloak' ? `Keycloak ${KEYCLOAK_VERSION}` : 'the identity provider'}, the shell and ${APPS.filter((app) => app.kind === 'remote').length} remotes (the first build takes a minute)`,
+  `starting ${IDP === 'keycloak' ? `Keycloak ${KEYCLOAK_VERSION}` : 'the identity provider'}, the demo API, the shell and ${APPS.filter((app) => app.kind === 'remote').length} remotes (the first build takes a minute)`,
 );
 for (const [index, app] of APPS.entries()) if (toStart.includes(app)) startApp(app, index);
 
@@ -229,9 +239,8 @@ if (await waitForAll()) {
     shell              http://localhost:3000
 ${APPS.filter((app) => app.port)
   .map((app) => `    ${`remote ${app.name}`.padEnd(18)} http://localhost:${app.port}   (standalone)\n`)
-  .join(
-    '',
-  )}    identity provider  http://localhost:8080   (realm "gatehouse"${IDP === 'keycloak' ? `; Keycloak ${KEYCLOAK_VERSION}, admin console http://localhost:8080/admin/ as admin / admin` : ''})
+  .join('')}    demo API           http://localhost:3010   (/profile, /admin, /reports: each for a token of its own audience alone)
+    identity provider  http://localhost:8080   (realm "gatehouse"${IDP === 'keycloak' ? `; Keycloak ${KEYCLOAK_VERSION}, admin console http://localhost:8080/admin/ as admin / admin` : ''})
 
   Demo users (password = username):
     alice / alice   Alice Anders   realm roles user, admin · client role reports/viewer

@@ -1,9 +1,7 @@
+import { scopesInEffect } from './realm/clientScopes.js';
 import type { Client, Realm, User } from './realm/model.js';
 import { effectiveRoles } from './realm/roles.js';
 import { webOrigins } from './redirect.js';
-
-/** Keycloak's default client scopes that show up in a token's `scope` claim. */
-const DEFAULT_SCOPES = ['profile', 'email'];
 
 export type Claims = Record<string, unknown>;
 
@@ -20,11 +18,19 @@ export function profileClaims(user: User): Claims {
   });
 }
 
-/** The `scope` claim: what the client asked for plus Keycloak's default client scopes. */
-export function grantedScope(requested: string | undefined): string {
-  const scopes = new Set((requested ?? 'openid').split(' ').filter(Boolean));
-  DEFAULT_SCOPES.forEach((s) => scopes.add(s));
-  return [...scopes].join(' ');
+/**
+ * The `scope` claim of a token (and the `scope` of the token response): `openid` when asked for, and each client scope
+ * in effect (the client's default ones, the optional ones `requested` names) that is included in the token scope.
+ */
+export function grantedScope(realm: Realm, client: Client, requested: string | undefined): string {
+  return scopesInEffect(realm, client, requested ?? 'openid').claim;
+}
+
+/** The `scope` of Keycloak's refresh token: `openid` when asked for and every client scope in effect, shown or not. */
+export function refreshTokenScope(realm: Realm, client: Client, requested: string | undefined): string {
+  const { scopes } = scopesInEffect(realm, client, requested ?? 'openid');
+  const asked = (requested ?? 'openid').split(' ');
+  return [...(asked.includes('openid') ? ['openid'] : []), ...scopes.map((s) => s.name)].join(' ');
 }
 
 /** What identifies the session and client a token is issued in. */
@@ -33,6 +39,7 @@ export interface TokenContext {
   user: User;
   client: Client;
   sid: string;
+  /** the scope values the token is issued for (the request's `scope`, or a `scope` claim: the same client scopes) */
   scope: string;
   /** the `acr` of the client's session (see acr.ts); "1" where none was recorded (the password grant) */
   acr?: string;
@@ -40,17 +47,25 @@ export interface TokenContext {
 
 /**
  * Keycloak's access-token claims besides the registered ones (iss, sub, exp, iat, jti):
- * typ "Bearer", azp, sid, roles in `realm_access` / `resource_access`, `allowed-origins`,
- * an audience of the other clients whose roles the token carries, and the profile claims.
+ * typ "Bearer", azp, sid, `allowed-origins`, the profile claims, and what the client scopes in effect add
+ * (the built-in `roles` scope: roles in `realm_access` / `resource_access` and, through its audience resolve, an
+ * audience of the other clients whose roles the token carries; an audience mapper: its audience).
  */
 export function accessTokenClaims({ realm, user, client, sid, scope, acr = '1' }: TokenContext): Claims {
+  const inEffect = scopesInEffect(realm, client, scope);
+  const has = (kind: 'realmRoles' | 'clientRoles' | 'audienceResolve') => inEffect.scopes.some((s) => s[kind]);
   const roles = effectiveRoles(realm, user);
   const resourceAccess = Object.fromEntries(
     Object.entries(roles.client)
       .filter(([, r]) => r.length > 0)
       .map(([clientId, r]) => [clientId, { roles: r }]),
   );
-  const audience = Object.keys(resourceAccess).filter((id) => id !== client.clientId);
+  const audience = [
+    ...new Set([
+      ...inEffect.scopes.flatMap((s) => s.audiences),
+      ...(has('audienceResolve') ? Object.keys(resourceAccess).filter((id) => id !== client.clientId) : []),
+    ]),
+  ];
   return withoutUndefined({
     aud: audience.length === 0 ? undefined : audience.length === 1 ? audience[0] : audience,
     typ: 'Bearer',
@@ -58,9 +73,9 @@ export function accessTokenClaims({ realm, user, client, sid, scope, acr = '1' }
     sid,
     acr,
     'allowed-origins': webOrigins(client),
-    realm_access: { roles: roles.realm },
-    resource_access: resourceAccess,
-    scope,
+    realm_access: has('realmRoles') ? { roles: roles.realm } : undefined,
+    resource_access: has('clientRoles') ? resourceAccess : undefined,
+    scope: inEffect.claim,
     ...profileClaims(user),
   });
 }

@@ -22,7 +22,8 @@ const passwordToken = (realm: string, username: string, password: string, client
   fetch(`${idp.url}/realms/${realm}/protocol/openid-connect/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', client_id: clientId, username, password }),
+    // `openid`: the token then also serves userinfo (Keycloak refuses one without it: 403 "Missing openid scope")
+    body: new URLSearchParams({ grant_type: 'password', client_id: clientId, username, password, scope: 'openid' }),
   });
 
 describe('admin REST API through @keycloak/keycloak-admin-client', () => {

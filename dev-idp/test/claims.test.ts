@@ -29,7 +29,7 @@ const spa = realm.clients.find((c) => c.clientId === 'spa')!;
 describe('claims', () => {
   test("access token: Keycloak's shape", () => {
     const user = realm.users[0]!;
-    const claims = accessTokenClaims({ realm, user, client: spa, sid: 's1', scope: grantedScope('openid') });
+    const claims = accessTokenClaims({ realm, user, client: spa, sid: 's1', scope: grantedScope(realm, spa, 'openid') });
     assert.equal(claims.typ, 'Bearer');
     assert.equal(claims.azp, 'spa');
     assert.equal(claims.sid, 's1');

@@ -8,9 +8,13 @@ export const REMOTES = {
   reports: 'http://localhost:3003',
 } as const;
 
+/** The demo API (demo-api/): `/profile`, `/admin`, `/reports`, each for a token of its own audience alone (decisions/0055). */
+export const DEMO_API = 'http://localhost:3010';
+
 /** What answers once each part of the system is ready. */
 export const READY_URLS = [
   `${REALM_URL}/.well-known/openid-configuration`,
+  `${DEMO_API}/health`,
   `${SHELL}/config.json`,
   ...Object.values(REMOTES).map((origin) => `${origin}/mf-manifest.json`),
 ];

@@ -36,7 +36,7 @@ export function createClient(request: AdminRequest): void {
   const rep = validClient(request);
   const { runtime, res, server } = request;
   if (runtime.client(rep.clientId)) throw new AdminError(409, `Client ${rep.clientId} already exists`);
-  const client = toClient({ ...rep, id: undefined });
+  const client = toClient({ ...rep, id: undefined }, runtime.realm);
   runtime.realm.clients.push(client);
   res.writeHead(201, {
     Location: `${server.baseUrl}/admin/realms/${encodeURIComponent(runtime.realm.name)}/clients/${client.id}`,
@@ -53,7 +53,10 @@ export function getClient(request: AdminRequest): void {
 export function updateClient(request: AdminRequest): void {
   const client = findClient(request);
   const rep = validClient(request);
-  const merged = toClient({ ...clientOut(client), ...rep, id: client.id, clientId: client.clientId } as ClientRepresentation);
+  const merged = toClient(
+    { ...clientOut(client), ...rep, id: client.id, clientId: client.clientId } as ClientRepresentation,
+    request.runtime.realm,
+  );
   Object.assign(client, { ...merged, roles: client.roles, secret: rep.secret ?? client.secret });
   request.res.writeHead(204).end();
 }

@@ -36,6 +36,8 @@ export function clientOut(client: Client): Record<string, unknown> {
     webOrigins: client.webOrigins,
     protocol: 'openid-connect',
     attributes,
+    defaultClientScopes: client.defaultClientScopes,
+    optionalClientScopes: client.optionalClientScopes,
     ...(client.publicClient || client.bearerOnly ? {} : { secret: client.secret }),
   };
 }

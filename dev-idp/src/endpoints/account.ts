@@ -11,7 +11,7 @@ const ACCOUNT_ROLES = ['view-profile', 'manage-account'];
 /**
  * `/realms/{realm}/account`: with `Accept: application/json` and a bearer token, the user's
  * profile as Keycloak's account REST answers it (keycloak-js `loadUserProfile()`); the token
- * needs `account` in its audience and role view-profile or manage-account of client `account`.
+ * needs `account` in its audience (else 401) and role view-profile or manage-account of client `account` (else 403).
  */
 export async function accountEndpoint({ runtime, req, res, url }: RealmRequest): Promise<void> {
   if (req.method === 'OPTIONS') return answerPreflight(req, res, anyClientOrigin(runtime), 'GET, OPTIONS');
@@ -26,8 +26,8 @@ export async function accountEndpoint({ runtime, req, res, url }: RealmRequest):
   const audience = Array.isArray(aud) ? aud : aud ? [aud] : [];
   const resourceAccess = access.payload.resource_access as Record<string, { roles?: string[] }> | undefined;
   const roles = resourceAccess?.account?.roles ?? [];
-  if (!audience.includes('account') || !roles.some((r) => ACCOUNT_ROLES.includes(r))) {
-    return sendJson(res, 403, { error: 'HTTP 403 Forbidden' });
-  }
+  // Keycloak: a token not for `account` is not accepted at all (401); one without its roles is forbidden (403).
+  if (!audience.includes('account')) return sendJson(res, 401, { error: 'HTTP 401 Unauthorized' });
+  if (!roles.some((r) => ACCOUNT_ROLES.includes(r))) return sendJson(res, 403, { error: 'HTTP 403 Forbidden' });
   sendJson(res, 200, accountRepresentation(access.user));
 }

@@ -4,6 +4,7 @@ import { acrRequest, requestedLevel } from '../acr.js';
 import { readParams, redirect, sendPage } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
+import { invalidScopes } from '../realm/clientScopes.js';
 import { redirectUriMatches } from '../redirect.js';
 import { withParameters } from '../responseMode.js';
 import { LOGIN_ACTIONS } from '../provider/routes.js';
@@ -36,7 +37,8 @@ export async function authorizationEndpoint({ runtime, req, res, url, forward }:
 }
 
 /**
- * Keycloak's checks of the response type against the client's flows, in its order. They only apply
+ * Keycloak's checks of the response type against the client's flows, in its order, and of the scope against the
+ * client's client scopes. They only apply
  * once the client and its redirect URI are known to be good (otherwise oidc-provider's error page).
  */
 function flowRefusal(runtime: RealmRuntime, params: URLSearchParams): string | undefined {
@@ -63,6 +65,9 @@ function flowRefusal(runtime: RealmRuntime, params: URLSearchParams): string | u
     return error(`${NOT_ALLOWED} Standard flow is disabled for the client.`);
   }
   if (implicitOrHybrid && !client.implicitFlowEnabled) return error(`${NOT_ALLOWED} Implicit flow is disabled for the client.`);
+  // A scope that is not a client scope of the client refuses the sign-in (the whole parameter named, as Keycloak does).
+  const scope = params.get('scope');
+  if (scope && invalidScopes(client, scope).length > 0) return error(`Invalid scopes: ${scope}`, 'invalid_scope');
   return undefined;
 }
 

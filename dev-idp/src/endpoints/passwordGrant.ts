@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { grantedScope } from '../claims.js';
+import { grantedScope, refreshTokenScope } from '../claims.js';
 import { sendJson, sendOAuthError } from '../http/respond.js';
 import { passwordAccepted } from '../passwordCheck.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
@@ -52,11 +52,12 @@ export async function passwordGrant(
   if (!user.enabled) return sendOAuthError(res, 400, 'invalid_grant', 'Account disabled');
   const session = runtime.sessions.open(crypto.randomUUID(), user.id);
   if (!session) return sendOAuthError(res, 400, 'invalid_grant', 'Session not active');
-  const scope = grantedScope(params.get('scope') ?? '');
+  const requested = params.get('scope') ?? '';
+  const scope = grantedScope(runtime.realm, client, requested);
   const refreshExp = runtime.sessions.expiresAt(session);
   const now = Math.floor(Date.now() / 1000);
   sendJson(res, 200, {
-    access_token: await signAccessToken(runtime, user, client, session, scope),
+    access_token: await signAccessToken(runtime, user, client, session, requested),
     expires_in: runtime.realm.accessTokenLifespan,
     refresh_expires_in: refreshExp - now,
     refresh_token: await signRefreshToken(runtime, {
@@ -64,7 +65,7 @@ export async function passwordGrant(
       sid: session.id,
       sub: user.id,
       azp: client.clientId,
-      scope,
+      scope: refreshTokenScope(runtime.realm, client, requested),
       exp: refreshExp,
     }),
     token_type: 'Bearer',

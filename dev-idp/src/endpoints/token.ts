@@ -2,12 +2,14 @@ import type { IncomingMessage } from 'node:http';
 
 import { decodeJwt } from 'jose';
 
-import { grantedScope } from '../claims.js';
+import { grantedScope, refreshTokenScope } from '../claims.js';
+import { downscopedTo, downscopeRefresh } from '../downscope.js';
 import { answerPreflight, applyCors, suppressForeignCors } from '../http/cors.js';
 import { interceptJson } from '../http/interceptJson.js';
 import type { JsonResponse } from '../http/interceptJson.js';
 import { readBody, replayBody, sendJson, sendOAuthError } from '../http/respond.js';
 import { keycloakGrantDescription } from '../provider/grantErrors.js';
+import type { Client } from '../realm/model.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
 import { originAllowed } from '../redirect.js';
 import { refreshTokenIssued, refreshTokenReuseError } from '../refreshTokenReuse.js';
@@ -35,6 +37,8 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
   if (origin && !originAllowed(client, origin)) return sendJson(res, 403, { error: 'Invalid origin' });
 
   const grantType = params.get('grant_type');
+  /** the scope of the refresh token a refresh presents: Keycloak's new refresh token keeps it, also when downscoped */
+  let presented: string | undefined;
   if (grantType === 'password') {
     await passwordGrant(runtime, req, res, params, client);
     return;
@@ -47,16 +51,19 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
     }
     if (!runtime.sessions.active(refresh.sid)) return sendOAuthError(res, 400, 'invalid_grant', 'Session not active');
     if (refresh.exp <= Math.floor(Date.now() / 1000)) return sendOAuthError(res, 400, 'invalid_grant', 'Token is not active');
+    const invalidScope = downscopeRefresh(req, params, client, refresh.scope);
+    if (invalidScope) return sendOAuthError(res, 400, 'invalid_scope', invalidScope);
     const reuse = refreshTokenReuseError(runtime, params.get('refresh_token') ?? '', refresh);
     if (reuse) return sendOAuthError(res, 400, 'invalid_grant', reuse);
     params.set('refresh_token', refresh.handle);
+    presented = refresh.scope;
   }
   replayBody(req, Buffer.from(params.toString()));
   interceptJson(res, async (response) => {
     // Keycloak removes a code at its first use, even a failed one (a wrong PKCE verifier): no second guess.
     if (grantType === 'authorization_code' && response.status !== 200) runtime.store.delete('AuthorizationCode', params.get('code') ?? '');
     if (response.status === 400) return keycloakTokenError(req, response);
-    return keycloakTokenResponse(runtime, response, grantType === 'refresh_token');
+    return keycloakTokenResponse(runtime, client, response, { presented, downscoped: downscopedTo(req) });
   });
   forward();
 }
@@ -69,7 +76,13 @@ function keycloakTokenError(req: IncomingMessage, response: JsonResponse): JsonR
   return description ? { ...response, body: { ...body, error_description: description } } : response;
 }
 
-async function keycloakTokenResponse(runtime: RealmRuntime, response: JsonResponse, refreshing: boolean): Promise<JsonResponse> {
+async function keycloakTokenResponse(
+  runtime: RealmRuntime,
+  client: Client,
+  response: JsonResponse,
+  { presented, downscoped }: { presented?: string; downscoped?: string },
+): Promise<JsonResponse> {
+  const refreshing = presented !== undefined;
   const { status, body } = response;
   if (status !== 200 || typeof body.access_token !== 'string') return response;
   const access = decodeJwt(body.access_token);
@@ -80,7 +93,8 @@ async function keycloakTokenResponse(runtime: RealmRuntime, response: JsonRespon
   }
   const now = Math.floor(Date.now() / 1000);
   const refreshExp = runtime.sessions.expiresAt(session);
-  const scope = grantedScope(typeof body.scope === 'string' ? body.scope : undefined);
+  const issuedFor = downscoped ?? (typeof body.scope === 'string' ? body.scope : undefined);
+  const scope = grantedScope(runtime.realm, client, issuedFor);
   if (typeof body.refresh_token === 'string') refreshTokenIssued(runtime, session.id, String(access.azp));
   const refreshToken =
     typeof body.refresh_token === 'string'
@@ -89,7 +103,7 @@ async function keycloakTokenResponse(runtime: RealmRuntime, response: JsonRespon
           sid: session.id,
           sub: access.sub,
           azp: String(access.azp),
-          scope,
+          scope: presented ?? refreshTokenScope(runtime.realm, client, issuedFor),
           exp: refreshExp,
         })
       : undefined;

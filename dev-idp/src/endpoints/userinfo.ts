@@ -20,5 +20,13 @@ export async function userinfoEndpoint({ runtime, req, res, url }: RealmRequest)
       { 'WWW-Authenticate': tokenChallenge(runtime, scheme, 'Token verification failed') },
     );
   }
+  // A token issued without `openid` (a refresh downscoped to an API's scope) is no ID token's companion: Keycloak
+  // refuses it with 403 and an empty body.
+  const scope = typeof access.payload.scope === 'string' ? access.payload.scope.split(' ') : [];
+  if (!scope.includes('openid')) {
+    const challenge = `Bearer realm="${runtime.realm.name}", error="insufficient_scope", error_description="Missing openid scope"`;
+    res.writeHead(403, { 'Content-Type': 'text/plain;charset=utf-8', 'WWW-Authenticate': challenge }).end();
+    return;
+  }
   sendJson(res, 200, userinfoClaims(access.user));
 }

@@ -1,7 +1,8 @@
 import type { KoaContext, TokenInstance } from 'oidc-provider';
 import Provider from 'oidc-provider';
 
-import { accessTokenClaims, grantedScope, idTokenClaims } from '../claims.js';
+import { accessTokenClaims, idTokenClaims } from '../claims.js';
+import { downscopedTo } from '../downscope.js';
 import { PAGE_SECURITY_HEADERS } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
 import type { RealmRuntime } from '../RealmRuntime.js';
@@ -18,7 +19,7 @@ import { trackSsoSession } from './trackSsoSession.js';
 
 /** The single resource every access token is for: makes oidc-provider issue JWT access tokens. */
 export const ACCOUNT_RESOURCE = 'urn:gatehouse:dev-idp:account';
-const ALL_SCOPES = 'openid profile email offline_access roles web-origins acr basic address phone';
+const BUILTIN_SCOPES = 'openid profile email offline_access roles web-origins acr basic address phone';
 const PROFILE_CLAIMS = ['preferred_username', 'name', 'given_name', 'family_name', 'email', 'email_verified'];
 
 /**
@@ -27,6 +28,9 @@ const PROFILE_CLAIMS = ['preferred_username', 'name', 'given_name', 'family_name
  */
 export function createProvider(runtime: RealmRuntime, issuer: string): Provider {
   const { realm } = runtime;
+  // Every scope value oidc-provider lets through to the grant and tokens: the built-in ones and the realm's client
+  // scopes (which ones a token gets is claims.ts's, from the client's default and optional scopes).
+  const ALL_SCOPES = [...new Set([...BUILTIN_SCOPES.split(' '), ...realm.clientScopes.map((s) => s.name)])].join(' ');
   // Keycloak's browser-session cookies are `Secure; SameSite=None` over HTTPS (koa adds Secure), else Lax.
   const sameSite = issuer.startsWith('https:') ? 'none' : 'lax';
   const provider = new Provider(issuer, {
@@ -119,7 +123,7 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
     },
     formats: {
       customizers: {
-        jwt: async (_ctx: KoaContext, token: TokenInstance, jwt: { header: Record<string, unknown>; payload: Record<string, unknown> }) => {
+        jwt: async (ctx: KoaContext, token: TokenInstance, jwt: { header: Record<string, unknown>; payload: Record<string, unknown> }) => {
           const user = runtime.user(token.accountId);
           const client = runtime.client(token.clientId);
           if (!user || !client) return jwt;
@@ -135,7 +139,8 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
               user,
               client,
               sid,
-              scope: grantedScope(token.scope),
+              // a downscoped refresh (downscope.ts) issues for the scopes it asked for; else the token's own
+              scope: downscopedTo(ctx?.req) ?? token.scope ?? 'openid',
               acr: runtime.clientAcr.get(`${sid} ${client.clientId}`),
             }),
           });

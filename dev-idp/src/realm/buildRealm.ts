@@ -1,5 +1,6 @@
 import { parseLoaMap, type LoaMap } from '../acr.js';
 import { builtinClients, builtinRealmRoles } from './builtins.js';
+import { clientScopeLists, realmClientScopes } from './clientScopes.js';
 import type { Client, Realm, Role, User } from './model.js';
 import { REALM_DEFAULTS } from './model.js';
 import { RealmFileError } from './RealmFileError.js';
@@ -12,6 +13,7 @@ import type { ClientRepresentation, RealmRepresentation, RoleRepresentation, Use
  */
 export function buildRealm(source: string, rep: RealmRepresentation): Realm {
   const name = rep.realm ?? '';
+  const scopes = realmClientScopes(rep);
   const realm: Realm = {
     id: rep.id ?? name,
     name,
@@ -29,14 +31,17 @@ export function buildRealm(source: string, rep: RealmRepresentation): Realm {
       default: rep.defaultLocale ?? 'en',
     },
     roles: builtinRealmRoles(name),
-    clients: builtinClients(),
+    clients: builtinClients().map((c) => ({ ...c, ...clientScopeLists({}, scopes) })),
     users: [],
+    clientScopes: scopes.scopes,
+    defaultDefaultClientScopes: scopes.defaults,
+    defaultOptionalClientScopes: scopes.optional,
   };
   for (const role of rep.roles?.realm ?? []) {
     realm.roles = realm.roles.filter((r) => r.name !== role.name).concat(toRole(role));
   }
   (rep.clients ?? []).forEach((c, i) => {
-    const client = toClient(c);
+    const client = toClient(c, realm);
     client.acrLoaMap = loaMap(source, `clients[${i}].attributes["acr.loa.map"]`, c.attributes?.['acr.loa.map']);
     const existing = realm.clients.findIndex((x) => x.clientId === client.clientId);
     if (existing >= 0 && !isBuiltin(client.clientId)) {
@@ -82,8 +87,17 @@ export function toRole(rep: RoleRepresentation): Role {
   return { id: rep.id ?? crypto.randomUUID(), name: rep.name ?? '', description: rep.description };
 }
 
-/** A client with Keycloak's import defaults for every absent field. */
-export function toClient(rep: ClientRepresentation): Client {
+/** The realm's client scopes, for a client's lists (see clientScopeLists). */
+type RealmScopes = Pick<Realm, 'clientScopes' | 'defaultDefaultClientScopes' | 'defaultOptionalClientScopes'>;
+const builtin = realmClientScopes({});
+const BUILTIN_SCOPES: RealmScopes = {
+  clientScopes: builtin.scopes,
+  defaultDefaultClientScopes: builtin.defaults,
+  defaultOptionalClientScopes: builtin.optional,
+};
+
+/** A client with Keycloak's import defaults for every absent field (its client scopes from `realm`'s). */
+export function toClient(rep: ClientRepresentation, realm: RealmScopes = BUILTIN_SCOPES): Client {
   const attributes = rep.attributes ?? {};
   const logoutUris = attributes['post.logout.redirect.uris'];
   return {
@@ -104,6 +118,11 @@ export function toClient(rep: ClientRepresentation): Client {
     postLogoutRedirectUris: logoutUris ? logoutUris.split('##').filter(Boolean) : ['+'],
     roles: [],
     acrLoaMap: {},
+    ...clientScopeLists(rep, {
+      scopes: realm.clientScopes,
+      defaults: realm.defaultDefaultClientScopes,
+      optional: realm.defaultOptionalClientScopes,
+    }),
   };
 }
 

@@ -15,7 +15,7 @@ export function builtinRealmRoles(realm: string): Role[] {
 }
 
 /** Clients Keycloak creates in every realm that matter here: `account` (its roles) and `admin-cli`. */
-export function builtinClients(): Client[] {
+export function builtinClients(): Omit<Client, 'defaultClientScopes' | 'optionalClientScopes'>[] {
   const base = {
     enabled: true,
     bearerOnly: false,

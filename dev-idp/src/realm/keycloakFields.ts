@@ -85,9 +85,6 @@ export const IGNORED_REALM_FIELDS = new Set([
   'webAuthnPolicyPasswordlessPasskeysEnabled',
   'scopeMappings',
   'clientScopeMappings',
-  'clientScopes',
-  'defaultDefaultClientScopes',
-  'defaultOptionalClientScopes',
   'browserSecurityHeaders',
   'smtpServer',
   'loginTheme',
@@ -160,8 +157,6 @@ export const IGNORED_CLIENT_FIELDS = new Set([
   'nodeReRegistrationTimeout',
   'registeredNodes',
   'protocolMappers',
-  'defaultClientScopes',
-  'optionalClientScopes',
   'access',
   'origin',
   'registrationAccessToken',
@@ -223,3 +218,6 @@ export const IGNORED_CREDENTIAL_FIELDS = new Set([
   'device',
   'config',
 ]);
+
+/** Fields of a client scope and of its protocol mappers that the dev IdP does not read. */
+export const IGNORED_CLIENT_SCOPE_FIELDS = new Set(['id', 'consentRequired']);

@@ -32,6 +32,28 @@ export interface Client {
   roles: Role[];
   /** `attributes["acr.loa.map"]`: level names of this client (overrides the realm's); empty = the realm's. */
   acrLoaMap: LoaMap;
+  /** names of the client scopes every token of this client gets (Keycloak's default client scopes) */
+  defaultClientScopes: string[];
+  /** names of the client scopes a `scope` parameter may add (Keycloak's optional client scopes) */
+  optionalClientScopes: string[];
+}
+
+/**
+ * A client scope, reduced to what the dev IdP does with it (its protocol mappers of these types; the profile and
+ * email claims stay as claims.ts writes them).
+ */
+export interface ClientScope {
+  name: string;
+  /** `attributes["include.in.token.scope"]` (absent = true): whether its name shows in the token's `scope` */
+  includeInTokenScope: boolean;
+  /** audiences of its `oidc-audience-mapper`s that put them in the access token */
+  audiences: string[];
+  /** it has an `oidc-audience-resolve-mapper`: the audience of every client whose roles the token carries */
+  audienceResolve: boolean;
+  /** it has an `oidc-usermodel-realm-role-mapper` (`realm_access`) */
+  realmRoles: boolean;
+  /** it has an `oidc-usermodel-client-role-mapper` (`resource_access`) */
+  clientRoles: boolean;
 }
 
 export interface User {
@@ -66,6 +88,11 @@ export interface Realm {
   roles: Role[];
   clients: Client[];
   users: User[];
+  /** the realm's client scopes: those of the realm file, or Keycloak's built-in ones when it names none */
+  clientScopes: ClientScope[];
+  /** the default and optional client scopes a client gets when its representation names none */
+  defaultDefaultClientScopes: string[];
+  defaultOptionalClientScopes: string[];
 }
 
 /** Keycloak's defaults for a new realm (seconds). */

@@ -36,6 +36,23 @@ export interface ClientRepresentation {
   redirectUris?: string[];
   webOrigins?: string[];
   attributes?: Record<string, string>;
+  defaultClientScopes?: string[];
+  optionalClientScopes?: string[];
+}
+
+export interface ProtocolMapperRepresentation {
+  name?: string;
+  protocol?: string;
+  protocolMapper?: string;
+  config?: Record<string, string>;
+}
+
+export interface ClientScopeRepresentation {
+  name?: string;
+  description?: string;
+  protocol?: string;
+  attributes?: Record<string, string>;
+  protocolMappers?: ProtocolMapperRepresentation[];
 }
 
 export interface RoleRepresentation {
@@ -86,6 +103,9 @@ export interface RealmRepresentation {
   };
   clients?: ClientRepresentation[];
   users?: UserRepresentation[];
+  clientScopes?: ClientScopeRepresentation[];
+  defaultDefaultClientScopes?: string[];
+  defaultOptionalClientScopes?: string[];
   attributes?: Record<string, string>;
   internationalizationEnabled?: boolean;
   supportedLocales?: string[];

@@ -1,6 +1,7 @@
 import { RealmFileError } from './RealmFileError.js';
 import {
   IGNORED_CLIENT_FIELDS,
+  IGNORED_CLIENT_SCOPE_FIELDS,
   IGNORED_CREDENTIAL_FIELDS,
   IGNORED_REALM_FIELDS,
   IGNORED_ROLE_FIELDS,
@@ -30,7 +31,18 @@ const REALM: Shape = {
   browserFlow: 'string',
   authenticationFlows: 'array',
   authenticatorConfig: 'array',
+  clientScopes: 'array',
+  defaultDefaultClientScopes: 'strings',
+  defaultOptionalClientScopes: 'strings',
 };
+const CLIENT_SCOPE: Shape = {
+  name: 'string',
+  description: 'string',
+  protocol: 'string',
+  attributes: 'stringMap',
+  protocolMappers: 'array',
+};
+const PROTOCOL_MAPPER: Shape = { name: 'string', protocol: 'string', protocolMapper: 'string', config: 'stringMap' };
 const CLIENT: Shape = {
   clientId: 'string',
   name: 'string',
@@ -44,6 +56,8 @@ const CLIENT: Shape = {
   redirectUris: 'strings',
   webOrigins: 'strings',
   attributes: 'stringMap',
+  defaultClientScopes: 'strings',
+  optionalClientScopes: 'strings',
 };
 const USER: Shape = {
   username: 'string',
@@ -128,6 +142,14 @@ export function validateRealm(source: string, json: unknown): ValidationResult {
   ((realm.clients ?? []) as unknown[]).forEach((client, i) => {
     const c = check(client, `clients[${i}]`, CLIENT, IGNORED_CLIENT_FIELDS);
     requireString(c.clientId, `clients[${i}].clientId`);
+  });
+  ((realm.clientScopes ?? []) as unknown[]).forEach((scope, i) => {
+    const s = check(scope, `clientScopes[${i}]`, CLIENT_SCOPE, IGNORED_CLIENT_SCOPE_FIELDS);
+    requireString(s.name, `clientScopes[${i}].name`);
+    ((s.protocolMappers ?? []) as unknown[]).forEach((mapper, j) => {
+      const m = check(mapper, `clientScopes[${i}].protocolMappers[${j}]`, PROTOCOL_MAPPER, IGNORED_CLIENT_SCOPE_FIELDS);
+      requireString(m.protocolMapper, `clientScopes[${i}].protocolMappers[${j}].protocolMapper`);
+    });
   });
   ((realm.users ?? []) as unknown[]).forEach((user, i) => {
     const u = check(user, `users[${i}]`, USER, IGNORED_USER_FIELDS);

@@ -66,14 +66,16 @@ export function ensureProductionBuilds(suite = 'production e2e'): void {
 }
 
 /**
- * Once for all production specs: the builds of the sources as they are now (ensureProductionBuilds), and
- * the identity provider of deploy/config/config.preview.json unless it answers. Returns the teardown.
+ * Once for all production specs: the builds of the sources as they are now (ensureProductionBuilds), the
+ * identity provider of deploy/config/config.preview.json unless it answers, and the demo API on :4010 (which
+ * verifies that provider's tokens, Keycloak's too). Returns the teardown.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   ensureProductionBuilds();
-  if (onKeycloak) return startKeycloakUnlessRunning();
-  const idp = await runPreview(['--idp-only']);
+  const stopIdp = onKeycloak ? await startKeycloakUnlessRunning() : (await runPreview(['--idp-only'])).stop;
+  const api = await runPreview(['--demo-api-only']);
   return async () => {
-    await idp.stop();
+    await api.stop();
+    await stopIdp();
   };
 }
