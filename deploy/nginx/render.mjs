@@ -136,7 +136,9 @@ export function remotesOf(config) {
     }
     const origin =
       manifestUrl.startsWith('/') && !manifestUrl.startsWith('//') ? null : originOf(manifestUrl, `config.json remote "${name}"`);
-    return { name, manifestUrl, origin };
+    // the remote's own API (its registry entry's `api`, decisions/0054): the page calls it with the remote's token
+    const apiOrigin = typeof remote?.api?.url === 'string' ? originOf(remote.api.url, `config.json remote "${name}" api.url`) : null;
+    return { name, manifestUrl, origin, apiOrigin };
   });
 }
 
@@ -199,8 +201,11 @@ export function shellCsp(config, extra = {}) {
   assertValidInput(config, extra);
   const idp = identityProviderOriginOf(config);
   const remotes = remotesOf(config).map((r) => r.origin);
-  // APIs that authFetch may send the token to: the remotes call them, so the page must reach them.
-  const apis = (config.identityProvider.trustedOrigins ?? []).map((o) => originOf(o, 'config.json identityProvider.trustedOrigins'));
+  // APIs that authFetch may send the token to (trustedOrigins, and each remote's own api): the remotes call them.
+  const apis = [
+    ...(config.identityProvider.trustedOrigins ?? []).map((o) => originOf(o, 'config.json identityProvider.trustedOrigins')),
+    ...remotesOf(config).map((r) => r.apiOrigin),
+  ];
   // Origins a tab may load a remote from instead of the registered one (`?remote.<name>=…`), when this
   // environment allows overrides at all: they are code origins like the registered remotes.
   const overrides = overrideOriginsOf(config);
@@ -236,20 +241,22 @@ export function devCspAdditions(config) {
 
 /**
  * The Content-Security-Policy of a remote's own page, its standalone app (decisions/0018): its own code
- * only, the identity provider for sign-in and the login-status frame, framed by nobody but itself
- * (keycloak-js's silent check-sso frame).
+ * only, the identity provider for sign-in and the login-status frame, its own API (the registry entry's
+ * `api`), framed by nobody but itself (keycloak-js's silent check-sso frame).
  *
  * @param {ShellConfig} config
+ * @param {string} [name] the remote whose page it is
  * @returns {string}
  */
-export function remoteCsp(config) {
+export function remoteCsp(config, name) {
   const idp = identityProviderOriginOf(config);
+  const api = name === undefined ? null : (remotesOf(config).find((r) => r.name === name)?.apiOrigin ?? null);
   return [
     ['default-src', "'self'"],
     ['script-src', "'self'"],
     ['style-src', "'self'"],
     ['img-src', "'self' data:"],
-    ['connect-src', `'self' ${idp}`],
+    ['connect-src', `'self' ${idp}${api && api !== idp ? ` ${api}` : ''}`],
     ['frame-src', `'self' ${idp}`],
     ['form-action', `'self' ${idp}`],
     ['frame-ancestors', "'self'"],
@@ -316,7 +323,10 @@ export function productionProblems(deployment) {
   };
   https(config?.identityProvider?.url, 'config.json identityProvider.url');
   for (const origin of config?.identityProvider?.trustedOrigins ?? []) https(origin, 'config.json identityProvider.trustedOrigins');
-  for (const remote of config?.remotes ?? []) https(remote?.manifest, `config.json remote "${remote?.name}" manifest`);
+  for (const remote of config?.remotes ?? []) {
+    https(remote?.manifest, `config.json remote "${remote?.name}" manifest`);
+    https(remote?.api?.url, `config.json remote "${remote?.name}" api.url`);
+  }
   https(shell?.origin, 'shell.origin');
   for (const origin of deployment.extraShellOrigins ?? []) https(origin, 'extraShellOrigins');
   if (config?.overrides !== undefined) {
@@ -441,7 +451,9 @@ export function renderDeployment(deployment, { production = false } = {}) {
         REMOTE_SERVER_NAME: required(remote.serverName, `remote ${remote.name} serverName`),
         REMOTE_ROOT: required(remote.root, `remote ${remote.name} root`),
         REMOTE_EXTRA: extraLines(remote.directives, `remote ${remote.name}`),
-        REMOTE_SECURITY_HEADERS: addHeaderLines(securityHeaders(remoteCsp(config), { https: servesHttps(remote, shell.origin) })),
+        REMOTE_SECURITY_HEADERS: addHeaderLines(
+          securityHeaders(remoteCsp(config, remote.name), { https: servesHttps(remote, shell.origin) }),
+        ),
       },
       'remote.conf.template',
     );

@@ -107,7 +107,8 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
   const configFor = (realm: string, shellOptions: ShellIdentityOptions): ShellConfigJson => {
     const config = previewConfig();
     config.identityProvider = { ...config.identityProvider, ...shellOptions, url: identityProvider, realm };
-    config.remotes = config.remotes.map((remote) => ({
+    // no demo API runs in this topology (the dev and production suites call it): the remotes name none
+    config.remotes = config.remotes.map(({ api: _api, ...remote }) => ({
       ...remote,
       manifest: `https://${HOSTS.remotes[remote.name as keyof typeof HOSTS.remotes]}:${port}/mf-manifest.json`,
       // The admin remote asks for a higher level of authentication than a password sign-in (step-up), as in

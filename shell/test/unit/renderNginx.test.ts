@@ -30,6 +30,29 @@ test('renders the CSP of a valid config, with its trusted origins and CSP additi
   expect(result.shellConf).toMatch(/img-src 'self' data: https:\/\/profile\.example\.com https:\/\/img\.example\.com;/);
 });
 
+test("a remote's api origin is in the shell's connect-src and in that remote's own page's, not in the others'", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'render-'));
+  const api = { url: 'https://api.example.com/profile', audience: 'profile-api', scope: 'profile-api' };
+  const reports = { name: 'reports', manifest: 'https://reports.example.com/mf-manifest.json', route: '/reports', title: 'Reports' };
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ identityProvider, remotes: [{ ...profile, api }, reports] }));
+  const shell = { origin: 'https://app.example.com', listen: 443, serverName: 'app.example.com', root: dir };
+  const remote = (name: string) => ({ name, listen: 443, serverName: `${name}.example.com`, root: dir });
+  writeFileSync(
+    join(dir, 'deployment.json'),
+    JSON.stringify({ configFile: 'config.json', shell, remotes: [remote('profile'), remote('reports')] }),
+  );
+
+  const run = spawnSync(process.execPath, [RENDER, join(dir, 'deployment.json'), join(dir, 'out')], { encoding: 'utf8' });
+
+  expect(run.stderr).toBe('');
+  const conf = (file: string) => readFileSync(join(dir, 'out', file), 'utf8');
+  expect(conf('shell.conf')).toMatch(
+    /connect-src 'self' https:\/\/profile\.example\.com https:\/\/reports\.example\.com https:\/\/sso\.example\.com https:\/\/api\.example\.com;/,
+  );
+  expect(conf('remote-profile.conf')).toMatch(/connect-src 'self' https:\/\/sso\.example\.com https:\/\/api\.example\.com;/);
+  expect(conf('remote-reports.conf')).toMatch(/connect-src 'self' https:\/\/sso\.example\.com;/);
+});
+
 test.each([
   [
     'a manifest a browser resolves to another origin',
