@@ -1,24 +1,4 @@
-import { readFileSync } from 'node:fs';
 import type { RealmRepresentation } from './realm/representation.js';
-
-/** The demo realm file: a test realm takes its client scopes from it, so tokens are shaped as in production. */
-const REALM_FILE = new URL('../../deploy/keycloak/gatehouse-realm.json', import.meta.url);
-
-/** The demo realm's client scopes and those of its SPA client (decisions/0055: the API audiences, role-audiences). */
-function demoClientScopes(): Pick<RealmRepresentation, 'clientScopes' | 'defaultDefaultClientScopes' | 'defaultOptionalClientScopes'> & {
-  client: { defaultClientScopes?: string[]; optionalClientScopes?: string[] };
-} {
-  const realm = JSON.parse(readFileSync(REALM_FILE, 'utf8')) as RealmRepresentation & {
-    clients?: { clientId?: string; defaultClientScopes?: string[]; optionalClientScopes?: string[] }[];
-  };
-  const spa = realm.clients?.find((client) => client.clientId === 'gatehouse-shell') ?? {};
-  return {
-    clientScopes: realm.clientScopes,
-    defaultDefaultClientScopes: realm.defaultDefaultClientScopes,
-    defaultOptionalClientScopes: realm.defaultOptionalClientScopes,
-    client: { defaultClientScopes: spa.defaultClientScopes, optionalClientScopes: spa.optionalClientScopes },
-  };
-}
 
 /** What a test chooses about its realm; everything else is the demo realm's shape. */
 export interface TestRealmOptions {
@@ -42,10 +22,8 @@ export interface TestRealmOptions {
  */
 export function testRealm(name: string, options: TestRealmOptions = {}): RealmRepresentation {
   const { clientId = 'gatehouse-shell', origin = 'http://localhost:3000', accessTokenLifespan = 300, revokeRefreshToken = false } = options;
-  const { client: scopesOfTheClient, ...scopes } = demoClientScopes();
   return {
     realm: name,
-    ...scopes,
     enabled: true,
     accessTokenLifespan,
     ...(revokeRefreshToken ? { revokeRefreshToken } : {}),
@@ -59,7 +37,6 @@ export function testRealm(name: string, options: TestRealmOptions = {}): RealmRe
         redirectUris: [`${origin}/*`],
         webOrigins: ['+'],
         attributes: { 'pkce.code.challenge.method': 'S256', 'post.logout.redirect.uris': '+' },
-        ...scopesOfTheClient,
       },
       { clientId: 'reports', enabled: true, bearerOnly: true },
     ],

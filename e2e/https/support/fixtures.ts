@@ -3,6 +3,7 @@ import { endSessionsOf, signInAsAdmin } from '@gatehouse/testkit/admin';
 import { CHROMIUM_ARGS, chromiumLaunchOptions } from '@gatehouse/testkit/chromium';
 import { stepUpOfTheRealmFile } from '@gatehouse/testkit/keycloak';
 import { testRealm } from '@gatehouse/dev-idp/test-realm';
+import { withDemoClientScopes } from '@gatehouse/testkit/realm-scopes';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,7 +88,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const provider = topology.identityProviderUpstream;
     await (
       await signInAsAdmin(provider)
-    ).realms.create({ ...testRealm(name, { origin: topology.shell }), ...stepUpOfTheRealmFile(), ...lifespans });
+    ).realms.create({ ...withDemoClientScopes(testRealm(name, { origin: topology.shell })), ...stepUpOfTheRealmFile(), ...lifespans });
     topology.useRealm(name, shellOptions);
     // Each admin call signs in again: Keycloak's admin tokens (realm master) last 60 s, less than a test.
     await use({ name, logout: (username) => endSessionsOf(provider, name, username) });

@@ -1,4 +1,5 @@
 import { testRealm } from '@gatehouse/dev-idp/test-realm';
+import { withDemoClientScopes } from '@gatehouse/testkit/realm-scopes';
 import { endSessionsOf, signInAsAdmin } from '@gatehouse/testkit/admin';
 import { randomUUID } from 'node:crypto';
 import { IDENTITY_PROVIDER, previewConfig, SHELL, type ShellConfigJson } from './topology';
@@ -29,7 +30,7 @@ export async function createTestRealm(purpose: string, lifespans: Lifespans = {}
   const name = `e2e-${purpose}-${randomUUID().slice(0, 8)}`;
   await (
     await signInAsAdmin(IDENTITY_PROVIDER)
-  ).realms.create({ ...testRealm(name, { origin: SHELL }), displayName: `e2e ${purpose}`, ...lifespans });
+  ).realms.create({ ...withDemoClientScopes(testRealm(name, { origin: SHELL })), displayName: `e2e ${purpose}`, ...lifespans });
 
   return {
     name,
