@@ -46,8 +46,8 @@ test("realm master's password grant refuses admin/admin and takes the generated 
       body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username: 'admin', password }),
     });
   const guessed = await grant('admin');
-  expect(guessed.status).toBe(401);
-  expect(await guessed.json()).toMatchObject({ error: 'invalid_grant' });
+  expect(guessed.status).toBe(400);
+  expect(await guessed.json()).toEqual({ error: 'invalid_grant', error_description: 'Invalid user credentials' });
 
   expect(statSync(ADMIN_PASSWORD_FILE).mode & 0o777).toBe(0o600);
   const generated = await grant(readFileSync(ADMIN_PASSWORD_FILE, 'utf8').trim());

@@ -41,9 +41,10 @@ async function signInAsAdmin(baseUrl, { username = 'admin', password } = {}) {
       await admin.auth({ grantType: 'password', clientId: 'admin-cli', username, password: candidate });
       return admin;
     } catch (error) {
-      // a wrong password is a 401 (invalid_grant): try the next one; anything else is the caller's to see
+      // a wrong password is invalid_grant (Keycloak 26.7: HTTP 400; the dev provider: 401): try the next one;
+      // anything else is the caller's to see
       const status = /** @type {{ response?: { status?: number } }} */ (error).response?.status;
-      if (status !== 401 || i === passwords.length - 1) throw error;
+      if ((status !== 400 && status !== 401) || i === passwords.length - 1) throw error;
     }
   }
   throw new Error('unreachable');
