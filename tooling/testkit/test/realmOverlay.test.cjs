@@ -92,7 +92,8 @@ test('no overlay adds nothing; a broken one says which file to fix', async () =>
 
 // Security round three (issue 30): what Keycloak's admin API would take as it is, the dev provider's parser refuses
 // first; nothing reaches the admin API.
-for (const [what, overlay, refusal] of [
+/** @type {Array<[string, object, RegExp]>} */
+const HOSTILE = [
   ['a wildcard web origin', { clientId: 'gatehouse-shell', webOrigins: ['*'] }, /webOrigins\[0\]: "\*": not an origin/],
   ['a "+" web origin', { clientId: 'gatehouse-shell', webOrigins: ['+'] }, /webOrigins\[0\]: "\+": not an origin/],
   [
@@ -106,7 +107,8 @@ for (const [what, overlay, refusal] of [
     /"security-admin-console" is not a client of/,
   ],
   ['another setting', { clientId: 'gatehouse-shell', directAccessGrantsEnabled: true }, /directAccessGrantsEnabled: an overlay only adds/],
-]) {
+];
+for (const [what, overlay, refusal] of HOSTILE) {
   test(`an overlay with ${what} is refused before the admin API is asked`, async () => {
     const file = join(dir, 'hostile.json');
     writeFileSync(file, JSON.stringify({ realm: 'gatehouse', clients: [overlay] }));
