@@ -36,7 +36,7 @@ function documentedNpx(): Array<{ file: string; command: string }> {
     .stdout.split('\n')
     .filter((file) => file && !file.startsWith('decisions/') && !file.endsWith('CHANGELOG.md') && !file.endsWith('.test.ts'));
   return files.flatMap((file) =>
-    [...readFileSync(path.join(REPO, file), 'utf8').matchAll(/\bnpx ((?:--?[\w-]+(?:=\S+)? )*)([@\w./-]+)/g)].map((m) => ({
+    [...readFileSync(path.join(REPO, file), 'utf8').matchAll(/\bnpx ((?:--?[\w-]+(?:=\S+)? )*)([@\w.][@\w./-]*)/g)].map((m) => ({
       file,
       command: `npx ${m[1] ?? ''}${m[2] ?? ''}`,
     })),
