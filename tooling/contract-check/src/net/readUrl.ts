@@ -188,10 +188,10 @@ function readOnce(url: URL, options: ReadOptions, deadline: number): Promise<Rea
             body: Buffer.concat(chunks).toString('utf8'),
           }),
         );
-        response.on('error', (error) => fail(failure(url, error, controller.signal.aborted, remaining)));
+        response.on('error', (error) => fail(failure(url, error, controller.signal.aborted, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)));
       },
     );
-    request.on('error', (error) => fail(failure(url, error, controller.signal.aborted, remaining)));
+    request.on('error', (error) => fail(failure(url, error, controller.signal.aborted, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)));
     request.end();
   }).finally(() => clearTimeout(timer));
 }
@@ -200,6 +200,7 @@ function tooLarge(url: URL, maxBytes: number): ReadError {
   return new ReadError('READ_TOO_LARGE', `${url.href} sent more than ${maxBytes} bytes; stopped reading. Is this the right address?`);
 }
 
+/** `timeoutMs`: the limit of the whole read as given (not what was left of it when this request started). */
 function failure(url: URL, error: Error, timedOut: boolean, timeoutMs: number): ReadError {
   if (error instanceof ReadError) return error;
   if (timedOut) {
