@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run keycloak`: a real Keycloak 26 with the demo realm on :8080 (health on :9000), fetched with Maven the
-// first time and run from .keycloak/ (git-ignored), until Ctrl-C. The bootstrap administrator is admin/admin.
+// first time (its SHA-512 checked) and run from .keycloak/ (git-ignored), every port on loopback, until Ctrl-C. The
+// bootstrap administrator is `admin` with a password generated once into .keycloak/admin-password (mode 0600).
 // What it does and why: tooling/testkit/src/keycloak.cjs and decisions/0034.
 //
 //   npm run keycloak              Keycloak's own log in this terminal
@@ -52,7 +53,7 @@ if (!args.includes('--quiet'))
   console.log(`
   Keycloak is running.
 
-    Keycloak           ${keycloak.url}   (realm "gatehouse"; admin console ${keycloak.url}/admin/ as ${keycloak.admin.username} / ${keycloak.admin.password})
+    Keycloak           ${keycloak.url}   (realm "gatehouse"; admin console ${keycloak.url}/admin/ as ${keycloak.admin.username}, password in ${keycloak.admin.passwordFile})
     health             ${keycloak.healthUrl}
 
   The apps on it: \`npm start -- --idp keycloak\` (dev) or \`npm run build && npm run preview\` (production builds).

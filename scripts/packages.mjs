@@ -3,13 +3,18 @@
 // (decisions/0049): every workspace package that is not `private` — @gatehouse/auth-lib,
 // @gatehouse/federation and @gatehouse/contract-check, versioned together from lerna.json.
 //
-//   npm run publish:packages -- --registry <url> [npm publish options]   build and publish them to a registry
+//   npm run publish:packages -- --registry <url> [--allow-dirty] [npm publish options]   build and publish them
+//                                                                        to a registry (https, or http on loopback)
 //   npm run pack:packages -- <dir>                                       build and pack them into <dir> (for --packages)
 //
-// Each package's `prepack` builds it, so both commands publish or pack what the sources are now.
+// Each package's `prepack` builds it, so both commands publish or pack what the sources are now. Publishing refuses a
+// working tree with uncommitted changes (what is published must be a commit; --allow-dirty for a throwaway
+// registry), a plain-http registry other than loopback, and a version the registry already has; it packs every
+// package before it publishes any, so a failing build publishes nothing.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,7 +73,7 @@ function dependenciesFirst(packages) {
   return ordered;
 }
 
-const USAGE = `usage: npm run publish:packages -- --registry <url> [npm publish options, e.g. --tag next, --dry-run]
+const USAGE = `usage: npm run publish:packages -- --registry <url> [--allow-dirty] [npm publish options, e.g. --tag next, --dry-run]
        npm run pack:packages -- <dir>`;
 
 /** @param {string} message @returns {never} */
@@ -94,6 +99,78 @@ function npmInEach(args) {
   }
 }
 
+/**
+ * Why publishing to `registry` from this working tree is refused, or null: a plain-http registry that is not on
+ * loopback (the packages and the publish token would cross the network in clear), uncommitted changes (what is
+ * published must be a commit) unless `allowDirty`.
+ *
+ * @param {string} registry @param {boolean} allowDirty @returns {string | null}
+ */
+export function publishProblem(registry, allowDirty) {
+  const url = new URL(registry);
+  if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+    return `publish:packages refuses ${registry}: plain http sends the packages and your token in clear. Use the registry's https address (http only on loopback, e.g. a local Verdaccio).`;
+  if (allowDirty) return null;
+  const status = spawnSync('git', ['status', '--porcelain'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (status.status !== 0)
+    return `publish:packages cannot tell whether ${REPO_ROOT} has uncommitted changes (git status failed): publish from a git checkout.`;
+  if (status.stdout.trim() !== '')
+    return `publish:packages refuses a working tree with uncommitted changes (git status --porcelain lists ${status.stdout.trim().split('\n').length} paths): what is published must be a commit. Commit or stash them, or pass --allow-dirty (e.g. for a throwaway registry).`;
+  return null;
+}
+
+/**
+ * Publishes every package, all or (as far as npm allows) none: refuses when the registry already has one of the
+ * versions, packs them all first (each `prepack` builds; a failure publishes nothing), then publishes the tarballs.
+ * A publish that fails after others succeeded names what was published.
+ *
+ * @param {readonly string[]} args `npm publish` options, --registry included @param {string} registry
+ */
+function publishAll(args, registry) {
+  const packages = publishedPackages();
+  const taken = packages.filter(({ name, version }) => {
+    const view = spawnSync('npm', ['view', `${name}@${version}`, 'version', '--registry', registry], { encoding: 'utf8' });
+    return view.status === 0 && view.stdout.trim() === version;
+  });
+  if (taken.length > 0) {
+    process.stderr.write(
+      `[packages] ${registry} already has ${taken.map((p) => `${p.name}@${p.version}`).join(', ')}: nothing published. Raise the version (lerna.json) first.
+`,
+    );
+    process.exit(1);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-publish-'));
+  try {
+    const tarballs = packages.map(({ name, dir: packageDir }) => {
+      process.stderr.write(`[packages] ${name}: npm pack\n`);
+      const before = new Set(readdirSync(dir));
+      // the build's own output (prepack) goes to stderr, so stdout stays npm's
+      const pack = spawnSync('npm', ['pack', '--pack-destination', dir], { cwd: packageDir, stdio: ['ignore', 2, 'inherit'] });
+      const [tarball] = readdirSync(dir).filter((file) => file.endsWith('.tgz') && !before.has(file));
+      if (pack.status !== 0 || !tarball) {
+        process.stderr.write(`[packages] npm pack of ${name} failed (exit code ${pack.status}); nothing published.\n`);
+        process.exit(pack.status || 1);
+      }
+      return { name, file: join(dir, tarball) };
+    });
+    /** @type {string[]} */
+    const published = [];
+    for (const { name, file } of tarballs) {
+      process.stderr.write(`[packages] ${name}: npm publish ${args.join(' ')}\n`);
+      const result = spawnSync('npm', ['publish', file, ...args], { cwd: REPO_ROOT, stdio: 'inherit' });
+      if (result.status !== 0) {
+        process.stderr.write(
+          `[packages] npm publish of ${name} failed (exit code ${result.status}); its output is above. ${published.length > 0 ? `Already published: ${published.join(', ')} (deprecate or unpublish them, or publish the rest once the cause is fixed).` : 'Nothing was published.'}\n`,
+        );
+        process.exit(result.status ?? 1);
+      }
+      published.push(name);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function main() {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'pack') {
@@ -104,10 +181,15 @@ function main() {
     mkdirSync(destination, { recursive: true });
     npmInEach(['pack', '--pack-destination', destination]);
   } else if (command === 'publish') {
-    const registry = rest.findIndex((arg) => arg === '--registry' || arg.startsWith('--registry='));
-    if (registry === -1 || (rest[registry] === '--registry' && !/^https?:\/\//.test(rest[registry + 1] ?? '')))
+    const allowDirty = rest.includes('--allow-dirty');
+    const args = rest.filter((arg) => arg !== '--allow-dirty');
+    const at = args.findIndex((arg) => arg === '--registry' || arg.startsWith('--registry='));
+    const registry = at === -1 ? '' : args[at] === '--registry' ? (args[at + 1] ?? '') : (args[at] ?? '').slice('--registry='.length);
+    if (!/^https?:\/\//.test(registry))
       usage('publish:packages needs --registry <url>: the registry to publish to (e.g. your Verdaccio, or https://registry.npmjs.org/).');
-    npmInEach(['publish', ...rest]);
+    const problem = publishProblem(registry, allowDirty);
+    if (problem) usage(problem);
+    publishAll(args, registry);
   } else usage(`Unknown command "${command ?? ''}".`);
 }
 

@@ -240,7 +240,7 @@ if (await waitForAll()) {
 ${APPS.filter((app) => app.port)
   .map((app) => `    ${`remote ${app.name}`.padEnd(18)} http://localhost:${app.port}   (standalone)\n`)
   .join('')}    demo API           http://localhost:3010   (/profile, /admin, /reports: each for a token of its own audience alone)
-    identity provider  http://localhost:8080   (realm "gatehouse"${IDP === 'keycloak' ? `; Keycloak ${KEYCLOAK_VERSION}, admin console http://localhost:8080/admin/ as admin / admin` : ''})
+    identity provider  http://localhost:8080   (realm "gatehouse"${IDP === 'keycloak' ? `; Keycloak ${KEYCLOAK_VERSION}, admin console http://localhost:8080/admin/ as admin, password in .keycloak/admin-password` : ''})
 
   Demo users (password = username):
     alice / alice   Alice Anders   realm roles user, admin · client role reports/viewer

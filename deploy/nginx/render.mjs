@@ -3,7 +3,8 @@
 //
 //   node deploy/nginx/render.mjs [--production] <deployment.json> <out-dir>
 //
-// --production refuses plain-http addresses and per-tab overrides (productionProblems).
+// --production refuses plain-http addresses, per-tab overrides and CSP additions that weaken the policy
+// (productionProblems). Every value written into nginx syntax is checked against its grammar, in every render.
 // writes <out-dir>/gatehouse-http.conf, shell.conf and remote-<name>.conf, ready to be included in
 // the `http { }` block of an nginx.conf. `npm run preview` (scripts/preview.mjs) uses the same
 // functions, so what the preview serves is what a deployment serves.
@@ -307,9 +308,25 @@ function servesHttps(server, origin) {
 }
 
 /**
+ * Why a CSP source from a deployment's "csp" would weaken the policy, or null: `'unsafe-…'` keywords (inline
+ * code, eval, hashes that allow event handlers), `*` (every origin), a scheme alone (`https:`, `data:`, `blob:`:
+ * every address of that scheme) and a host made of wildcards only.
+ *
+ * @param {unknown} source @returns {string | null}
+ */
+export function weakCspSource(source) {
+  if (typeof source !== 'string') return null; // the schema reports it
+  const value = source.toLowerCase();
+  if (/^'[a-z-]*unsafe[a-z-]*'$/.test(value)) return `${source} allows code the policy exists to refuse`;
+  if (value === '*' || /^[a-z][a-z0-9+.-]*:\/\/\*(:[0-9*]+)?\/?$/.test(value)) return 'it allows every origin';
+  if (/^[a-z][a-z0-9+.-]*:$/.test(value)) return `it allows every address of the scheme ${source}`;
+  return null;
+}
+
+/**
  * What a production render refuses (`--production`): plain-http addresses for the identity provider, the
- * remotes, the APIs and the shell, and per-tab overrides (a development aid that lets a tab run code from
- * other origins).
+ * remotes, the APIs and the shell, per-tab overrides (a development aid that lets a tab run code from
+ * other origins), and CSP additions that weaken the policy (weakCspSource).
  *
  * @param {Deployment} deployment @returns {string[]} one sentence per problem
  */
@@ -332,8 +349,24 @@ export function productionProblems(deployment) {
   if (config?.overrides !== undefined) {
     problems.push('config.json has "overrides": per-tab overrides load code from other origins; leave them out in production.');
   }
+  for (const [directive, sources] of Object.entries(deployment.csp ?? {})) {
+    for (const source of Array.isArray(sources) ? sources : []) {
+      const weakness = weakCspSource(source);
+      if (weakness)
+        problems.push(
+          `csp.${directive} has ${JSON.stringify(source)}: ${weakness}; name the origins instead, e.g. "https://cdn.example.com".`,
+        );
+    }
+  }
   return problems;
 }
+
+/**
+ * One `listen` value as nginx's grammar has it: a port, `address:port`, `[IPv6]:port` or `unix:/path`, then
+ * parameters (`ssl`, `http2`, `default_server`, `backlog=511` …). Nothing else: a `;`, `{` or `#` would end the
+ * directive and start a deployment's own nginx configuration.
+ */
+const LISTEN = /^(\d{1,5}|(\*|[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?|unix:\/[A-Za-z0-9._/-]+)( [a-z_0-9]+(=[A-Za-z0-9._:/-]+)?)*$/;
 
 /**
  * `listen` accepts one value or a list (e.g. IPv4 and IPv6): one `listen` line each.
@@ -341,9 +374,50 @@ export function productionProblems(deployment) {
  * @param {Server['listen']} listen @param {string} what names the server block in the error
  */
 function listenLines(listen, what) {
-  const values = (Array.isArray(listen) ? listen : [listen]).map(String).filter(Boolean);
+  const values = (Array.isArray(listen) ? listen : [listen]).map((v) => (typeof v === 'number' ? String(v) : v)).filter(Boolean);
   if (values.length === 0) throw new Error(`${what}: "listen" is required (e.g. 4000 or "443 ssl").`);
+  for (const value of values) {
+    if (typeof value !== 'string' || !LISTEN.test(value)) {
+      throw new Error(
+        `${what}: "listen" value ${JSON.stringify(value)} is not an nginx listen address. Use a port, address:port, [IPv6]:port or unix:/path, then parameters such as "ssl", e.g. 443, "443 ssl" or "[::]:443 ssl".`,
+      );
+    }
+  }
   return values.join(';\n    listen ');
+}
+
+/**
+ * One `server_name`: one or more host names separated by spaces, each letters, digits, `-` and `.`, with an
+ * optional leading `*.` or trailing `.*` (nginx's wildcards), or `_`. Nothing else reaches the configuration.
+ *
+ * @param {unknown} value @param {string} what names the field in the error @returns {string}
+ */
+function serverName(value, what) {
+  const name = required(value, what);
+  const host = /^(_|(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(\.\*)?)$/;
+  if (!name.split(' ').every((part) => host.test(part))) {
+    throw new Error(
+      `${what} ${JSON.stringify(name)} is not a list of host names. Use letters, digits, "-" and "." (a leading "*." or trailing ".*" as nginx's wildcards), names separated by one space, e.g. "app.example.com".`,
+    );
+  }
+  return name;
+}
+
+/**
+ * An absolute path for `root` or `alias`, as a quoted nginx string: no quotes, backslashes, `$` (a variable in
+ * nginx) or control characters.
+ *
+ * @param {unknown} value @param {string} what names the field in the error @returns {string}
+ */
+function nginxPath(value, what) {
+  const path = required(value, what);
+  // eslint-disable-next-line no-control-regex
+  if (!path.startsWith('/') || /["'\\$;{}#\u0000-\u001f\u007f]/.test(path)) {
+    throw new Error(
+      `${what} ${JSON.stringify(path)} is not an absolute path nginx can take as it is. Use a path starting with "/", without quotes, backslashes, "$", ";", "{", "}", "#" or control characters, e.g. "/srv/gatehouse/shell".`,
+    );
+  }
+  return `"${path}"`;
 }
 
 /**
@@ -356,7 +430,17 @@ function extraLines(directives, what) {
   if (!Array.isArray(directives) || !directives.every((d) => typeof d === 'string')) {
     throw new Error(`${what}: "directives" must be an array of nginx directives, e.g. ["ssl_certificate /etc/ssl/app.pem;"].`);
   }
-  return directives.map((d) => `    ${d.trim().replace(/;?$/, ';')}\n`).join('');
+  return directives
+    .map((d, i) => {
+      const directive = d.trim().replace(/;$/, '');
+      if (directive === '' || /[;{}#\n\r]/.test(directive)) {
+        throw new Error(
+          `${what}: "directives"[${i}] ${JSON.stringify(d)} is not one nginx directive. Give one simple directive per entry, without ";" inside, braces or "#", e.g. "ssl_certificate /etc/ssl/app.pem".`,
+        );
+      }
+      return `    ${directive};\n`;
+    })
+    .join('');
 }
 
 /** @param {unknown} value @param {string} what names the field in the error @returns {string} */
@@ -378,8 +462,10 @@ function nginxString(value, what) {
  */
 function identityProviderLocation(proxy, path, what) {
   const upstream = required(proxy?.upstream, `${what}.upstream`);
-  if (!/^https?:\/\/[^\s;{}'"]+$/.test(upstream)) {
-    throw new Error(`${what}.upstream: "${upstream}" is not an http(s) URL. Use where the provider listens, e.g. "http://127.0.0.1:8080".`);
+  if (!/^https?:\/\/([A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(upstream)) {
+    throw new Error(
+      `${what}.upstream: "${upstream}" is not an http(s) address without a path. Use where the provider listens, e.g. "http://127.0.0.1:8080".`,
+    );
   }
   if (!/^\/([A-Za-z0-9._~-]+\/?)*$/.test(path) || path.includes('//')) {
     throw new Error(`${what}.path: "${path}" is not a path prefix. Use e.g. "/auth" (the path Keycloak's --http-relative-path names).`);
@@ -389,8 +475,9 @@ function identityProviderLocation(proxy, path, what) {
     readFileSync(join(TEMPLATE_DIR, 'identity-provider-location.conf.template'), 'utf8'),
     {
       IDP_PROXY_PATH: path,
-      // ^~: a prefix match that wins over the regex locations (a provider page ending in .html is not a shell file).
-      IDP_PROXY_LOCATION: `^~ ${prefix}`,
+      // used after ^~: prefix matches that win over the regex locations (a provider page ending in .html is not a shell file).
+      IDP_PROXY_PREFIX: prefix,
+      IDP_PROXY_PREFIX_REGEX: prefix.replaceAll('.', '\\.'),
       IDP_PROXY_UPSTREAM: upstream,
       IDP_PROXY_EXTRA: extraLines(proxy.proxyDirectives, `${what}.proxyDirectives`).replace(/^ {4}/gm, '        '),
     },
@@ -426,10 +513,10 @@ export function renderDeployment(deployment, { production = false } = {}) {
     read('shell.conf.template'),
     {
       SHELL_LISTEN: listenLines(shell.listen, 'shell'),
-      SHELL_SERVER_NAME: required(shell.serverName, 'shell.serverName'),
-      SHELL_ROOT: required(shell.root, 'shell.root'),
+      SHELL_SERVER_NAME: serverName(shell.serverName, 'shell.serverName'),
+      SHELL_ROOT: nginxPath(shell.root, 'shell.root'),
       SHELL_EXTRA: extraLines(shell.directives, 'shell'),
-      SHELL_CONFIG_FILE: configFile,
+      SHELL_CONFIG_FILE: nginxPath(configFile, 'servedConfigFile (or configFile)'),
       SHELL_SECURITY_HEADERS: addHeaderLines(securityHeaders(shellCsp(config, csp), { https: servesHttps(shell, shell.origin) })),
       SHELL_IDP_PROXY_EXTRA: shell.identityProviderProxy
         ? identityProviderLocation(
@@ -442,14 +529,15 @@ export function renderDeployment(deployment, { production = false } = {}) {
     'shell.conf.template',
   );
   for (const remote of remotes) {
-    if (!/^[A-Za-z0-9_-]+$/.test(remote.name)) throw new Error(`remote name "${remote.name}": use letters, digits, - and _ only.`);
+    if (typeof remote.name !== 'string' || !/^[A-Za-z0-9_-]+$/.test(remote.name))
+      throw new Error(`remote name "${remote.name}": use letters, digits, - and _ only.`);
     files[`remote-${remote.name}.conf`] = renderTemplate(
       read('remote.conf.template'),
       {
         REMOTE_NAME: remote.name,
         REMOTE_LISTEN: listenLines(remote.listen, `remote ${remote.name}`),
-        REMOTE_SERVER_NAME: required(remote.serverName, `remote ${remote.name} serverName`),
-        REMOTE_ROOT: required(remote.root, `remote ${remote.name} root`),
+        REMOTE_SERVER_NAME: serverName(remote.serverName, `remote ${remote.name} serverName`),
+        REMOTE_ROOT: nginxPath(remote.root, `remote ${remote.name} root`),
         REMOTE_EXTRA: extraLines(remote.directives, `remote ${remote.name}`),
         REMOTE_SECURITY_HEADERS: addHeaderLines(
           securityHeaders(remoteCsp(config, remote.name), { https: servesHttps(remote, shell.origin) }),
@@ -463,7 +551,7 @@ export function renderDeployment(deployment, { production = false } = {}) {
       read('identity-provider.conf.template'),
       {
         IDP_LISTEN: listenLines(identityProvider.listen, 'identityProvider'),
-        IDP_SERVER_NAME: required(identityProvider.serverName, 'identityProvider.serverName'),
+        IDP_SERVER_NAME: serverName(identityProvider.serverName, 'identityProvider.serverName'),
         IDP_EXTRA: extraLines(identityProvider.directives, 'identityProvider'),
         IDP_LOCATION: identityProviderLocation(identityProvider, '/', 'identityProvider'),
       },

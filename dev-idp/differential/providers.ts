@@ -11,7 +11,8 @@ export interface Provider {
 }
 
 /**
- * The real Keycloak to compare with: the one `KEYCLOAK_URL` names (admin/admin, or `KEYCLOAK_ADMIN_USER`/`_PASSWORD`),
+ * The real Keycloak to compare with: the one `KEYCLOAK_URL` names (its admin: `KEYCLOAK_ADMIN_USER`/`_PASSWORD`, else the
+ * runner's generated password, else admin/admin),
  * else one started here through the testkit's runner (`npm run keycloak`'s: Keycloak 26 from Maven, Java 21+)
  * on `KEYCLOAK_HTTP_PORT` (default 8180) and management port `KEYCLOAK_MANAGEMENT_PORT` (default 9001), and
  * stopped at the end. It needs Java, so the differential test is its own script, never part of `npm test`.
@@ -36,6 +37,13 @@ export async function startDevIdpProvider(): Promise<Provider> {
 
 /** The master realm's admin client of a provider. */
 export async function adminOf(provider: Provider): Promise<KcAdminClient> {
+  if (process.env.KEYCLOAK_ADMIN_PASSWORD === undefined) {
+    // the testkit's sign-in: the generated password of a Keycloak the runner started (.keycloak/admin-password), else admin
+    const { signInAsAdmin } = (await import('../../tooling/testkit/src/admin.cjs')) as {
+      signInAsAdmin(baseUrl: string, credentials?: { username?: string }): Promise<KcAdminClient>;
+    };
+    return signInAsAdmin(provider.url, { username: process.env.KEYCLOAK_ADMIN_USER ?? 'admin' });
+  }
   const admin = new KcAdminClient({ baseUrl: provider.url, realmName: 'master' });
   await admin.auth({
     grantType: 'password',

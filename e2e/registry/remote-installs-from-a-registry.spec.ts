@@ -82,7 +82,7 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
   await timed('npm run publish:packages -- --registry <verdaccio>', async () => {
     await runOk(
       'npm',
-      ['run', '--silent', 'publish:packages', '--', '--registry', local.url, '--userconfig', local.publisherConfig],
+      ['run', '--silent', 'publish:packages', '--', '--registry', local.url, '--allow-dirty', '--userconfig', local.publisherConfig],
       REPO_ROOT,
     );
     for (const name of PACKAGES) {
@@ -151,7 +151,7 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
     'npm run typecheck',
     'npm test',
     'npm run build',
-    'npx gatehouse-contract-check --shell "$GATEHOUSE_SHELL_URL"',
+    'npx --package=@gatehouse/contract-check gatehouse-contract-check --shell "$GATEHOUSE_SHELL_URL"',
   ]);
   const results: Record<string, CommandResult> = {};
   for (const step of steps) {
@@ -162,7 +162,7 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
     const { code, stdout, stderr } = results[step]!;
     expect({ step, code, output: code === 0 ? '' : `${stdout}\n${stderr}` }).toEqual({ step, code: 0, output: '' });
   }
-  const check = results['npx gatehouse-contract-check --shell "$GATEHOUSE_SHELL_URL"']!;
+  const check = results['npx --package=@gatehouse/contract-check gatehouse-contract-check --shell "$GATEHOUSE_SHELL_URL"']!;
   expect(check.stdout).toContain('✓ The remote fits the shell');
   expect(check.stdout).toContain(`${shellUrl}/config.json lists "billing" at /billing`);
 

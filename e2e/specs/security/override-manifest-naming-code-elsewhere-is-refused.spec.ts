@@ -19,14 +19,16 @@ async function listen(server: http.Server, port: number, host: string): Promise<
 
 test.beforeAll(async () => {
   const original = (await (await fetch(`${REMOTES.profile}/mf-manifest.json`)).json()) as { metaData: Record<string, unknown> };
-  const hostile = JSON.stringify({ ...original, metaData: { ...original.metaData, publicPath: `${ELSEWHERE}/` } });
+  const manifests: Record<string, string> = {
+    '/mf-manifest.json': JSON.stringify({ ...original, metaData: { ...original.metaData, publicPath: `${ELSEWHERE}/` } }),
+    // issue 30: the runtime turns any publicPath into a string (`${publicPath}${file}`): an array names the same origin
+    '/array/mf-manifest.json': JSON.stringify({ ...original, metaData: { ...original.metaData, publicPath: [`${ELSEWHERE}/`] } }),
+  };
   await listen(
     http.createServer((request, response) => {
-      response.writeHead(request.url === '/mf-manifest.json' ? 200 : 404, {
-        'content-type': 'application/json',
-        'access-control-allow-origin': SHELL,
-      });
-      response.end(request.url === '/mf-manifest.json' ? hostile : '');
+      const manifest = manifests[request.url ?? ''];
+      response.writeHead(manifest ? 200 : 404, { 'content-type': 'application/json', 'access-control-allow-origin': SHELL });
+      response.end(manifest ?? '');
     }),
     MANIFEST_PORT,
     'localhost',
@@ -54,6 +56,16 @@ test('an allowed manifest whose publicPath names another origin is refused befor
   const slot = page.getByRole('alert');
   await expect(slot).toContainText(
     `The code of the remote "profile" was not loaded: its manifest names code at ${ELSEWHERE}, which is not an allowed override origin (allowed: http://localhost:*).`,
+  );
+  await expect(page.getByRole('banner')).toContainText('Alice Anders');
+  expect(hitsElsewhere).toEqual([]);
+});
+
+test('an allowed manifest whose publicPath is not a string (an array naming another origin) is refused, not skipped', async ({ page }) => {
+  await openSignedIn(page, 'alice', `/profile?remote.profile=http://localhost:${MANIFEST_PORT}/array/mf-manifest.json`);
+
+  await expect(page.getByRole('alert')).toContainText(
+    `The code of the remote "profile" was not loaded: its manifest's publicPath is an array, not a string URL.`,
   );
   await expect(page.getByRole('banner')).toContainText('Alice Anders');
   expect(hitsElsewhere).toEqual([]);

@@ -56,3 +56,34 @@ test.each([ALLOWED, null])('a manifest that computes its code address with a fun
 test('a remote from the registry (no override) may load code from the origin its manifest names', () => {
   expect(check({ publicPath: 'https://cdn.example.com/profile/', remoteEntry: 'remoteEntry.js', modules }, null).passed).toBe(true);
 });
+
+// Security round three (issue 30): the runtime builds `${publicPath}${file}` from any value, so anything but a string
+// is refused, for overrides and registry remotes alike, before any code is requested.
+test.each([
+  ['an array', ['http://127.0.0.1:3999/']],
+  ['an object', { toString: 'http://127.0.0.1:3999/' }],
+  ['a number', 3999],
+  ['null', null],
+  ['a boolean', true],
+])('a publicPath that is %s is refused, not skipped', (what, publicPath) => {
+  for (const allowed of [ALLOWED, null]) {
+    const { passed, cause } = check({ publicPath, remoteEntry: 'remoteEntry.js', modules }, allowed);
+    expect(passed).toBe(false);
+    expect(cause?.code).toBe('code-refused');
+    expect(cause?.message).toBe(`The code of the remote "profile" was not loaded: its manifest's publicPath is ${what}, not a string URL.`);
+  }
+});
+
+test.each([
+  ['remote entry', { publicPath: 'http://localhost:3095/', remoteEntry: ['remoteEntry.js'], modules }],
+  ['chunk', { publicPath: 'http://localhost:3095/', remoteEntry: 'remoteEntry.js', modules: [{ assets: { js: { sync: [{}] } } }] }],
+])('a %s that is not a string is refused', (_, snapshot) => {
+  const { cause } = check(snapshot);
+  expect(cause?.code).toBe('code-refused');
+  expect(cause?.message).toMatch(/names a code file that is an? (array|object), not a string/);
+});
+
+test('a manifest with neither publicPath nor getPublicPath is refused (the runtime would fail on it)', () => {
+  const { cause } = check({ getPublicPath: undefined, remoteEntry: 'remoteEntry.js', modules });
+  expect(cause?.message).toMatch(/names no publicPath/);
+});

@@ -18,18 +18,34 @@ interface SnapshotArgs {
 }
 
 /**
- * Every address the runtime would load a remote's code from, as it builds them: the manifest's
- * `publicPath` joined to the remote entry's and each exposed module's file names, resolved like a
- * script's `src`. Throws when the manifest computes its code address with a function (`getPublicPath`,
- * which the runtime would run with `new Function`).
+ * Every address the runtime would load a remote's code from, built exactly as it builds them
+ * (`getResourceUrl` of @module-federation/sdk: `${publicPath}${file}`, any value turned into a string), resolved
+ * like a script's `src`. Fails closed: throws when the manifest computes its code address with a function
+ * (`getPublicPath`, which the runtime would run with `new Function`), and when `publicPath`, the remote entry or
+ * a file of an exposed module is anything but a string (an array `["http://elsewhere/"]` would become
+ * "http://elsewhere/" in the runtime's template string).
  */
 export function codeUrls(snapshot: CodeSnapshot, base: string): URL[] {
-  if (snapshot.getPublicPath !== undefined) {
+  if ('getPublicPath' in snapshot && snapshot.getPublicPath === undefined && !('publicPath' in snapshot)) {
+    throw new TypeError('its manifest names no publicPath (metaData.publicPath), so where its code is cannot be checked');
+  }
+  if ('getPublicPath' in snapshot) {
     throw new TypeError('its manifest computes the code address with a function ("getPublicPath"), and a manifest cannot run code here');
   }
-  const publicPath = typeof snapshot.publicPath === 'string' ? snapshot.publicPath : '';
-  const files = [snapshot.remoteEntry, ...moduleAssets(snapshot.modules)].filter((f): f is string => typeof f === 'string');
-  return files.map((file) => new URL(`${publicPath}${file}`, base));
+  if ('publicPath' in snapshot && typeof snapshot.publicPath !== 'string') {
+    throw new TypeError(`its manifest's publicPath is ${describe(snapshot.publicPath)}, not a string URL`);
+  }
+  const publicPath = snapshot.publicPath ?? '';
+  const files = [snapshot.remoteEntry, ...moduleAssets(snapshot.modules)];
+  return files.map((file) => {
+    if (typeof file !== 'string') throw new TypeError(`its manifest names a code file that is ${describe(file)}, not a string`);
+    return new URL(`${publicPath}${file}`, base);
+  });
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : `a${typeof value === 'object' || typeof value === 'undefined' ? 'n' : ''} ${typeof value}`;
 }
 
 function moduleAssets(modules: unknown): unknown[] {

@@ -69,3 +69,68 @@ test('a config.json with invalid UTF-8 inside a string is refused with a clear e
   expect(result.stderr).toMatch(/config\.json is not valid UTF-8: save it as UTF-8/);
   expect(result.shellConf).toBeNull();
 });
+
+// Security round three (issue 30): every value render.mjs writes into nginx syntax is checked against its grammar.
+function renderDescription(description: Record<string, unknown>, production = false) {
+  const dir = mkdtempSync(join(tmpdir(), 'render-security-'));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ identityProvider, remotes: [profile] }));
+  const shell = { origin: 'https://app.example.com', listen: '443 ssl', serverName: 'app.example.com', root: dir };
+  const full = { configFile: 'config.json', ...description, shell: { ...shell, ...(description.shell as object) } };
+  writeFileSync(join(dir, 'deployment.json'), JSON.stringify(full));
+  const args = [RENDER, ...(production ? ['--production'] : []), join(dir, 'deployment.json'), join(dir, 'out')];
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  return { status: run.status, stderr: run.stderr, written: existsSync(join(dir, 'out/shell.conf')) };
+}
+
+const injection = '; location /leak/ { alias /etc/; autoindex on; } #';
+
+test.each([
+  ['shell.serverName', { shell: { serverName: `portal.acme.test${injection}` } }],
+  ['shell: "listen"', { shell: { listen: `443 ssl${injection}` } }],
+  ['shell: "listen"', { shell: { listen: ['443 ssl', `[::]:443${injection}`] } }],
+  ['shell.root', { shell: { root: `/srv/shell${injection}` } }],
+  ['servedConfigFile (or configFile)', { servedConfigFile: `/etc/gatehouse/config.json${injection}` }],
+  ['servedConfigFile (or configFile)', { servedConfigFile: '/etc/gatehouse/$config.json' }],
+  ['servedConfigFile (or configFile)', { servedConfigFile: 'config.json' }],
+  ['shell: "directives"[0]', { shell: { directives: [`ssl_certificate /etc/ssl/app.pem; } server { listen 81`] } }],
+  ['remote profile serverName', { remotes: [{ name: 'profile', listen: 443, serverName: `p.test${injection}`, root: '/srv/p' }] }],
+  ['remote profile root', { remotes: [{ name: 'profile', listen: 443, serverName: 'p.test', root: `/srv/p"${injection}` }] }],
+  [
+    'identityProvider.serverName',
+    { identityProvider: { listen: 443, serverName: `sso.test${injection}`, upstream: 'http://127.0.0.1:8080' } },
+  ],
+  [
+    'identityProvider.upstream',
+    { identityProvider: { listen: 443, serverName: 'sso.test', upstream: `http://127.0.0.1:8080${injection}` } },
+  ],
+])('a value that would inject nginx directives is refused, naming %s, and nothing is written', (field, description) => {
+  const result = renderDescription(description);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain(field);
+  expect(result.stderr).toMatch(/Use |Give /);
+  expect(result.written).toBe(false);
+});
+
+test('the documented forms of listen, server_name and paths still render', () => {
+  const result = renderDescription({
+    servedConfigFile: '/etc/gatehouse/config.json',
+    shell: { listen: ['443 ssl', '[::]:443 ssl', '127.0.0.1:8443 ssl http2'], serverName: 'app.example.com *.app.example.com' },
+  });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+});
+
+test.each([
+  ['styleSrc', "'unsafe-inline'"],
+  ['connectSrc', '*'],
+  ['connectSrc', 'https:'],
+  ['imgSrc', 'data:'],
+  ['connectSrc', 'https://*'],
+  ['styleSrc', "'unsafe-hashes'"],
+])('--production refuses the CSP addition %s %s', (directive, source) => {
+  const result = renderDescription({ csp: { [directive]: [source] } }, true);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain(`csp.${directive} has ${JSON.stringify(source)}`);
+  expect(result.written).toBe(false);
+  expect(renderDescription({ csp: { [directive]: ['https://cdn.example.com'] } }, true).status).toBe(0);
+});

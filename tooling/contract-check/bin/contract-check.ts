@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // gatehouse-contract-check [--remote <dir>] [--shell <url or dir>]   (inside this repository:
-// npm run check -w remotes/<name>, which runs this file through tsx)
+// npm run contract-check -- …, or npm run check -w remotes/<name>: both run this file through tsx, no build needed)
 import { runContractCheckCli } from '../src/deployedShellCli';
 
 runContractCheckCli(process.argv.slice(2), {
-  cwd: process.cwd(),
+  // `npm run doctor` / `npm run contract-check` run at the repository's root: paths mean the folder they were typed in
+  cwd: process.env.INIT_CWD ?? process.cwd(),
   out: (text) => console.log(text),
   err: (text) => console.error(text),
 }).then(

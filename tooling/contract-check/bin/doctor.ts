@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// gatehouse-doctor https://<shell> [--ca <pem>] [--resolve <host>:<address>]: checks a deployment from outside.
+// gatehouse-doctor https://<shell> [--ca <pem>] [--resolve <host>:<address>] [--allow-private]: checks a deployment
+// from outside. In this repository: npm run doctor -- https://<shell> (runs this file through tsx, no build needed).
 import { runDoctorCli } from '../src/doctor/doctorCli';
 
 runDoctorCli(process.argv.slice(2), {
-  cwd: process.cwd(),
+  // `npm run doctor` / `npm run contract-check` run at the repository's root: paths mean the folder they were typed in
+  cwd: process.env.INIT_CWD ?? process.cwd(),
   out: (text) => console.log(text),
   err: (text) => console.error(text),
 }).then(

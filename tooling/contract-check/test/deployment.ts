@@ -207,5 +207,6 @@ export async function startDeployment(variation: Variation = {}): Promise<Deploy
     throw error;
   }
   const names = [SHELL_HOST, REMOTE_HOST, SAME_SITE_IDP, OTHER_SITE_IDP].flatMap((name) => ['--resolve', `${name}:127.0.0.1`]);
-  return { shellUrl: `${shellOrigin}/`, doctorArgs: ['--ca', ca.certFile, ...names], stop };
+  // everything runs on loopback: the doctor reads it only when told (--allow-private)
+  return { shellUrl: `${shellOrigin}/`, doctorArgs: ['--ca', ca.certFile, ...names, '--allow-private'], stop };
 }

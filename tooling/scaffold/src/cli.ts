@@ -151,7 +151,7 @@ export function outsideNextSteps(
 ): string {
   const check =
     shellUrl === null
-      ? '  npx gatehouse-contract-check --shell <the deployed shell>   does the build fit what the shell shares?'
+      ? '  npx --package=@gatehouse/contract-check gatehouse-contract-check --shell <the deployed shell>   does the build fit what the shell shares?'
       : `  npm run check                     does the build fit what the shell at ${shellUrl} shares?`;
   return [
     '',

@@ -118,7 +118,7 @@ test('without --shell-url the next steps say which address to give the check; wi
   const { code, out, install } = await run(['billing', '--outside', path.join(work, 'billing'), '--registry', registry, '--skip-install']);
   expect(code).toBe(0);
   expect(install).not.toHaveBeenCalled();
-  expect(out).toContain('npx gatehouse-contract-check --shell <the deployed shell>');
+  expect(out).toContain('npx --package=@gatehouse/contract-check gatehouse-contract-check --shell <the deployed shell>');
   expect(out).toMatch(/^ {2}npm install$/m);
 });
 

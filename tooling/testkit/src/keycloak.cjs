@@ -2,13 +2,29 @@
 // A real Keycloak 26 on this machine, without a container: `npm run keycloak`, `npm start -- --idp keycloak`
 // and `npm run test:keycloak` all start it through startKeycloak() (decisions/0034).
 //
-// The server distribution comes from Maven Central through Maven's own client (`mvn dependency:unpack` of
-// org.keycloak:keycloak-quarkus-dist:<version>:zip), which checks it and caches it in ~/.m2, so it is
-// downloaded once. It is unpacked into .keycloak/ (git-ignored) and run there with `kc.sh start-dev`: its
-// H2 database lives in .keycloak/keycloak-<version>/data/. Plain Node, no dependencies.
+// The server distribution comes from Maven Central through Maven's own client (`mvn dependency:copy` of
+// org.keycloak:keycloak-quarkus-dist:<version>:zip), which caches it in ~/.m2, so it is downloaded once. Its
+// SHA-512 is checked against the pinned one (KEYCLOAK_SHA512) before it is unpacked into .keycloak/ (git-ignored)
+// and run there with `kc.sh start-dev`, every port on loopback: its H2 database lives in
+// .keycloak/keycloak-<version>/data/, the administrator's generated password in .keycloak/admin-password (0600).
+// Plain Node, no dependencies.
 
-const { createHash } = require('node:crypto');
-const { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { createHash, randomBytes } = require('node:crypto');
+const {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} = require('node:fs');
 const { join, relative, resolve } = require('node:path');
 const { findJava } = require('./java.cjs');
 const { answers, killOnExit, startProcess, waitForUrl } = require('./processes.cjs');
@@ -18,15 +34,23 @@ const { isDebian, isRoot, onPath } = require('./systemTools.cjs');
 const KEYCLOAK_VERSION = '26.7.3';
 const REPO_ROOT = resolve(__dirname, '../../..');
 const REALM_FILE = join(REPO_ROOT, 'deploy/keycloak/gatehouse-realm.json');
-/** The bootstrap administrator of realm `master`, as the dev provider's (tooling/testkit/src/admin.cjs). */
-const ADMIN = Object.freeze({ username: 'admin', password: 'admin' });
+/**
+ * The bootstrap administrator of realm `master`. Its password is not `admin`: it is generated once per checkout
+ * into ADMIN_PASSWORD_FILE (mode 0600; adminPassword()), so the password grant of `admin-cli` in realm `master`
+ * takes nothing anyone could guess, and the test kit (admin.cjs) reads it from there.
+ */
+const ADMIN_USERNAME = 'admin';
+/** Where this checkout's Keycloak administrator password lives (git-ignored, like all of .keycloak/). */
+const ADMIN_PASSWORD_FILE = join(REPO_ROOT, '.keycloak/admin-password');
+/** Every Keycloak of this checkout listens on loopback only, as the dev provider does (issue 30). */
+const LOOPBACK = '127.0.0.1';
 /** Bounded so Keycloak fits beside the browser tests; JAVA_OPTS_KC_HEAP in the environment wins. */
 const DEFAULT_HEAP = '-Xms64m -Xmx768m';
 
 /** A failure of the runner, with a stable code and a message that says what to do. */
 class KeycloakRunnerError extends Error {
   /**
-   * @param {'KEYCLOAK_NO_MAVEN' | 'KEYCLOAK_DOWNLOAD_FAILED' | 'KEYCLOAK_PORT_TAKEN' | 'KEYCLOAK_EXITED' | 'KEYCLOAK_NOT_READY' | 'KEYCLOAK_BAD_PROXY_OPTIONS'} code
+   * @param {'KEYCLOAK_NO_MAVEN' | 'KEYCLOAK_DOWNLOAD_FAILED' | 'KEYCLOAK_CHECKSUM_MISMATCH' | 'KEYCLOAK_PORT_TAKEN' | 'KEYCLOAK_EXITED' | 'KEYCLOAK_NOT_READY' | 'KEYCLOAK_BAD_PROXY_OPTIONS'} code
    * @param {string} message
    */
   constructor(code, message) {
@@ -59,17 +83,98 @@ function heartbeat(log, what, everyMs = 10_000) {
 }
 
 /**
+ * This checkout's Keycloak administrator password: read from `file`, or generated (24 random bytes, base64url)
+ * and written there with mode 0600 the first time. `generated` says whether it was made now (the only time the
+ * runner prints it). A file others may read is refused: fix its mode or delete it.
+ *
+ * @param {string} [file] @returns {{ password: string, generated: boolean, file: string }}
+ */
+function adminPassword(file = ADMIN_PASSWORD_FILE) {
+  if (existsSync(file)) {
+    const mode = statSync(file).mode & 0o777;
+    if (mode & 0o077)
+      throw new Error(
+        `${file} is readable by others (mode ${mode.toString(8)}): run \`chmod 600 ${file}\`, or delete it for a new password.`,
+      );
+    const password = readFileSync(file, 'utf8').trim();
+    if (password.length < 16) throw new Error(`${file} holds no password of 16 characters or more: delete it for a new one.`);
+    return { password, generated: false, file };
+  }
+  mkdirSync(join(file, '..'), { recursive: true });
+  const password = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return { password, generated: true, file };
+}
+
+/**
+ * The SHA-512 of each Keycloak server distribution the runner may run (keycloak-quarkus-dist-<version>.zip): the
+ * digest Maven Central publishes beside the file (….zip.sha512), checked here before the zip is unpacked or any of
+ * it runs. A new KEYCLOAK_VERSION needs its line.
+ */
+const KEYCLOAK_SHA512 = Object.freeze({
+  '26.7.3':
+    '15c764765576eef267cf15cc5225a5826b5394a25a83d9bfa5b8544e4bbba690cb743c9d384200b93bb71ee4c4a328e1dd8c0a00f822fd3e6e154f14b1e47216',
+});
+/** Written into a home unpacked from a verified zip: the zip's SHA-512. A home without it is fetched again. */
+const VERIFIED_STAMP = '.gatehouse-verified-sha512';
+
+/** The SHA-512 of a file, hex. @param {string} file @returns {Promise<string>} */
+function sha512Of(file) {
+  return new Promise((resolvePromise, reject) => {
+    const hash = createHash('sha512');
+    createReadStream(file)
+      .on('error', reject)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', () => resolvePromise(hash.digest('hex')));
+  });
+}
+
+/**
+ * Runs a command to its end; resolves to its exit code and output.
+ *
+ * @param {string} command @param {readonly string[]} args @param {{ cwd: string, env: NodeJS.ProcessEnv }} options
+ * @param {(line: string) => void} [onLine]
+ */
+async function run(command, args, { cwd, env }, onLine = () => {}) {
+  const child = startProcess(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (/** @type {Buffer} */ chunk) => {
+    output += chunk.toString();
+    for (const line of chunk.toString().split('\n')) onLine(line);
+  };
+  child.child.stdout?.on('data', collect);
+  child.child.stderr?.on('data', collect);
+  const { code } = await child.exited;
+  return { code, output };
+}
+
+/**
  * The unpacked distribution `<dir>/keycloak-<version>`, fetched with Maven the first time: Maven downloads the
- * zip into ~/.m2 (once; it checks its checksum) and unpacks it. Unpacks into a temporary folder and renames
- * it, so an interrupted unpack is never taken for a finished one.
+ * zip into ~/.m2 (once; `-C`: a checksum mismatch with the repository fails instead of warning) and copies it
+ * into a scratch folder, where its SHA-512 is compared with the pinned one (KEYCLOAK_SHA512) **before** it is
+ * unpacked (`unzip`, else the JDK's `jar`). Unpacks into the scratch folder and renames it, so an interrupted
+ * unpack is never taken for a finished one; the home carries the zip's digest (VERIFIED_STAMP), and a home
+ * without the pinned digest (an older runner's, or anyone's) is fetched again before it runs.
  *
  * @param {{ dir: string, version?: string, log?: (message: string) => void, mavenArgs?: readonly string[],
- *           env?: NodeJS.ProcessEnv }} options `mavenArgs` e.g. `-Dmaven.repo.local=<dir>`; `env` has the PATH to find mvn on
+ *           env?: NodeJS.ProcessEnv, sha512?: string }} options `mavenArgs` e.g. `-Dmaven.repo.local=<dir>`; `env` has
+ *   the PATH to find mvn (and unzip or jar) on; `sha512` the digest to expect (default KEYCLOAK_SHA512[version])
  * @returns {Promise<string>} the Keycloak home
  */
-async function obtainKeycloak({ dir, version = KEYCLOAK_VERSION, log = defaultLog, mavenArgs = [], env = process.env }) {
+async function obtainKeycloak({ dir, version = KEYCLOAK_VERSION, log = defaultLog, mavenArgs = [], env = process.env, sha512 }) {
+  const expected = sha512 ?? KEYCLOAK_SHA512[/** @type {keyof typeof KEYCLOAK_SHA512} */ (version)];
+  if (!expected)
+    throw new KeycloakRunnerError(
+      'KEYCLOAK_DOWNLOAD_FAILED',
+      `No SHA-512 is pinned for Keycloak ${version}: add the digest Maven Central publishes (keycloak-quarkus-dist-${version}.zip.sha512) to KEYCLOAK_SHA512 in tooling/testkit/src/keycloak.cjs.`,
+    );
   const home = join(dir, `keycloak-${version}`);
-  if (existsSync(join(home, 'bin/kc.sh'))) return home;
+  const stamp = join(home, VERIFIED_STAMP);
+  if (existsSync(join(home, 'bin/kc.sh'))) {
+    if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === expected) return home;
+    log(`${relative(process.cwd(), home) || home} was not unpacked from a verified download: fetching Keycloak ${version} again`);
+  }
   const mvn = onPath('mvn', env.PATH ?? '');
   if (!mvn)
     throw new KeycloakRunnerError(
@@ -79,50 +184,86 @@ async function obtainKeycloak({ dir, version = KEYCLOAK_VERSION, log = defaultLo
   const unpacking = join(dir, `.unpacking-${process.pid}`);
   rmSync(unpacking, { recursive: true, force: true });
   mkdirSync(unpacking, { recursive: true });
+  const fail = (/** @type {KeycloakRunnerError} */ error) => {
+    rmSync(unpacking, { recursive: true, force: true });
+    return error;
+  };
   const artifact = `org.keycloak:keycloak-quarkus-dist:${version}:zip`;
   log(`fetching Keycloak ${version} with Maven (${artifact}; ~150 MB the first time, then from ~/.m2) …`);
   const started = Date.now();
   const done = heartbeat(log, 'still fetching');
   // Run in the scratch folder: without a pom, the plugin leaves a "${project.basedir}" folder in its working directory.
-  const args = ['-B', 'dependency:unpack', `-Dartifact=${artifact}`, `-DoutputDirectory=${unpacking}`, ...mavenArgs];
-  const maven = startProcess(mvn, args, { cwd: unpacking, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const collect = (/** @type {Buffer} */ chunk) => {
-    output += chunk.toString();
-    for (const line of chunk.toString().split('\n')) if (/Download(ing|ed) from .*keycloak-quarkus-dist/.test(line)) log(line.trim());
-  };
-  maven.child.stdout?.on('data', collect);
-  maven.child.stderr?.on('data', collect);
-  const { code } = await maven.exited.finally(done);
-  if (code !== 0 || !existsSync(join(unpacking, `keycloak-${version}/bin/kc.sh`))) {
-    rmSync(unpacking, { recursive: true, force: true });
-    const errors = output
+  const args = ['-B', '-C', 'dependency:copy', `-Dartifact=${artifact}`, `-DoutputDirectory=${unpacking}`, ...mavenArgs];
+  const zip = join(unpacking, `keycloak-quarkus-dist-${version}.zip`);
+  const maven = await run(mvn, args, { cwd: unpacking, env }, (line) => {
+    if (/Download(ing|ed) from .*keycloak-quarkus-dist/.test(line)) log(line.trim());
+  }).finally(done);
+  if (maven.code !== 0 || !existsSync(zip)) {
+    const errors = maven.output
       .split('\n')
       .filter((line) => /ERROR/.test(line))
       .slice(0, 8)
       .join('\n');
-    throw new KeycloakRunnerError(
-      'KEYCLOAK_DOWNLOAD_FAILED',
-      `\`mvn ${args.join(' ')}\` failed (exit code ${code}):\n${errors || output.slice(-2000)}\nCheck that Maven reaches Maven Central (a proxy goes into ~/.m2/settings.xml), then run the command again.`,
+    throw fail(
+      new KeycloakRunnerError(
+        'KEYCLOAK_DOWNLOAD_FAILED',
+        `\`mvn ${args.join(' ')}\` failed (exit code ${maven.code}):\n${errors || maven.output.slice(-2000)}\nCheck that Maven reaches Maven Central (a proxy goes into ~/.m2/settings.xml), then run the command again.`,
+      ),
     );
   }
+  const actual = await sha512Of(zip);
+  if (actual !== expected)
+    throw fail(
+      new KeycloakRunnerError(
+        'KEYCLOAK_CHECKSUM_MISMATCH',
+        `The Keycloak ${version} download is not the published one: its SHA-512 is ${actual}, expected ${expected}. Nothing of it was unpacked or run. Delete the copy in your Maven repository (~/.m2/repository/org/keycloak/keycloak-quarkus-dist/${version}/) and check your Maven mirror, then run the command again.`,
+      ),
+    );
+  const unzip = onPath('unzip', env.PATH ?? '');
+  const jar = unzip ? null : onPath('jar', `${env.JAVA_HOME ? join(env.JAVA_HOME, 'bin') : ''}:${env.PATH ?? ''}`);
+  if (!unzip && !jar)
+    throw fail(
+      new KeycloakRunnerError(
+        'KEYCLOAK_DOWNLOAD_FAILED',
+        "Unpacking Keycloak needs `unzip` or the JDK's `jar` on PATH: install unzip, then run the command again.",
+      ),
+    );
+  const unpacked = unzip
+    ? await run(unzip, ['-q', zip], { cwd: unpacking, env })
+    : await run(/** @type {string} */ (jar), ['xf', zip], { cwd: unpacking, env });
+  if (unpacked.code !== 0 || !existsSync(join(unpacking, `keycloak-${version}/bin/kc.sh`)))
+    throw fail(
+      new KeycloakRunnerError(
+        'KEYCLOAK_DOWNLOAD_FAILED',
+        `Unpacking ${zip} failed (exit code ${unpacked.code}):\n${unpacked.output.slice(-2000)}`,
+      ),
+    );
+  // `jar` keeps no file modes
+  for (const script of readdirSync(join(unpacking, `keycloak-${version}/bin`)).filter((f) => f.endsWith('.sh')))
+    chmodSync(join(unpacking, `keycloak-${version}/bin`, script), 0o755);
+  writeFileSync(join(unpacking, `keycloak-${version}`, VERIFIED_STAMP), `${actual}\n`);
   rmSync(home, { recursive: true, force: true });
   renameSync(join(unpacking, `keycloak-${version}`), home);
   rmSync(unpacking, { recursive: true, force: true });
-  log(`Keycloak ${version} is in ${relative(process.cwd(), home) || home} (${Math.round((Date.now() - started) / 1000)} s)`);
+  log(
+    `Keycloak ${version} (SHA-512 verified) is in ${relative(process.cwd(), home) || home} (${Math.round((Date.now() - started) / 1000)} s)`,
+  );
   return home;
 }
 
 /**
  * Puts the realm file where `--import-realm` reads it. Keycloak skips a realm that already exists on import,
- * so when the file differs from the one imported last time the database is deleted and made again: a fresh
- * import, the bootstrap administrator recreated. Returns whether that happened.
+ * and creates the bootstrap administrator only in a new database, so when the file or the administrator's
+ * password differs from the one of the last import the database is deleted and made again: a fresh import,
+ * the bootstrap administrator recreated with `adminPassword`. Returns whether that happened.
  *
- * @param {string} home @param {string} realmFile
+ * @param {string} home @param {string} realmFile @param {string} [adminPassword]
  */
-function prepareRealmImport(home, realmFile) {
+function prepareRealmImport(home, realmFile, adminPassword = '') {
   const realm = readFileSync(realmFile);
-  const digest = createHash('sha256').update(realm).digest('hex');
+  const hash = createHash('sha256').update(realm);
+  if (adminPassword) hash.update('\0admin password\0').update(adminPassword);
+  const digest = hash.digest('hex');
   const stamp = join(home, 'data/imported-realm.sha256');
   const database = join(home, 'data/h2');
   const fresh = !existsSync(database) || !existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== digest;
@@ -149,7 +290,8 @@ function tail(file, lines = 25) {
  *   unless behindProxy: then browsers use its publicUrl, and this stays the admin API's and the proxy's address)
  * @property {string} healthUrl the management port's liveness endpoint
  * @property {(realm: string) => string} realmUrl `{url}/realms/{realm}`
- * @property {{ username: string, password: string }} admin the bootstrap administrator of realm `master`
+ * @property {{ username: string, password: string, passwordFile: string }} admin the bootstrap administrator of
+ *   realm `master` (its generated password, and the file that holds it)
  * @property {string} home the Keycloak home in use
  * @property {string} logFile where its output goes (unless `output` was 'inherit')
  * @property {number} startedInMs from the start of the JVM to the realm's discovery answering
@@ -170,6 +312,7 @@ function tail(file, lines = 25) {
  * @property {(message: string) => void} [log] progress lines (default: stderr, prefixed [keycloak])
  * @property {NodeJS.ProcessEnv} [env] where JAVA_HOME and JAVA_OPTS_KC_HEAP are read (default process.env)
  * @property {BehindProxy} [behindProxy] Keycloak behind a TLS-terminating reverse proxy (deploy/README.md)
+ * @property {string} [adminPasswordFile] the administrator's password (default ADMIN_PASSWORD_FILE; adminPassword())
  */
 
 /**
@@ -194,7 +337,11 @@ function startDevArgs({ httpPort, managementPort, behindProxy }) {
   const args = [
     'start-dev',
     '--import-realm',
+    // Both interfaces on loopback: start-dev binds the HTTP port to localhost by default but the management
+    // port to every interface (its own default, not inherited).
+    `--http-host=${LOOPBACK}`,
     `--http-port=${httpPort}`,
+    `--http-management-host=${LOOPBACK}`,
     `--http-management-port=${managementPort}`,
     '--health-enabled=true',
   ];
@@ -254,7 +401,10 @@ async function startKeycloak(options = {}) {
   }
   mkdirSync(dir, { recursive: true });
   const home = await obtainKeycloak({ dir, log, env });
-  const { fresh, markImported } = prepareRealmImport(home, options.realmFile ?? REALM_FILE);
+  const admin = adminPassword(options.adminPasswordFile);
+  if (admin.generated)
+    log(`generated the administrator's password into ${relative(process.cwd(), admin.file) || admin.file} (mode 0600): ${admin.password}`);
+  const { fresh, markImported } = prepareRealmImport(home, options.realmFile ?? REALM_FILE, admin.password);
 
   const logFile = join(dir, 'keycloak.log');
   const logFd = output === 'file' ? openSync(logFile, 'w') : null;
@@ -269,8 +419,8 @@ async function startKeycloak(options = {}) {
       ...env,
       JAVA_HOME: java.home,
       JAVA_OPTS_KC_HEAP: env.JAVA_OPTS_KC_HEAP ?? DEFAULT_HEAP,
-      KC_BOOTSTRAP_ADMIN_USERNAME: ADMIN.username,
-      KC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      KC_BOOTSTRAP_ADMIN_USERNAME: ADMIN_USERNAME,
+      KC_BOOTSTRAP_ADMIN_PASSWORD: admin.password,
     },
   });
   if (logFd !== null) closeSync(logFd);
@@ -302,13 +452,13 @@ async function startKeycloak(options = {}) {
   if (fresh) markImported();
   const startedInMs = Date.now() - started;
   log(
-    `ready in ${(startedInMs / 1000).toFixed(1)} s on ${url}${options.behindProxy ? ` as ${options.behindProxy.publicUrl}` : ''} (realm "${realm}"; admin ${ADMIN.username}/${ADMIN.password}; health ${healthUrl})`,
+    `ready in ${(startedInMs / 1000).toFixed(1)} s on ${url}${options.behindProxy ? ` as ${options.behindProxy.publicUrl}` : ''} (realm "${realm}"; admin "${ADMIN_USERNAME}", password in ${relative(process.cwd(), admin.file) || admin.file}; health ${healthUrl})`,
   );
   return {
     url,
     healthUrl,
     realmUrl: (name) => `${url}/realms/${name}`,
-    admin: { ...ADMIN },
+    admin: { username: ADMIN_USERNAME, password: admin.password, passwordFile: admin.file },
     home,
     logFile,
     startedInMs,
@@ -361,7 +511,10 @@ async function keycloakUnlessRunning() {
 
 module.exports = {
   KEYCLOAK_VERSION,
-  ADMIN,
+  KEYCLOAK_SHA512,
+  ADMIN_USERNAME,
+  ADMIN_PASSWORD_FILE,
+  adminPassword,
   startKeycloak,
   startDevArgs,
   obtainKeycloak,

@@ -4,7 +4,8 @@
 // admin API. The dev provider reads the file itself; Keycloak imports its realm only into a new database, so
 // `npm run keycloak` (and `npm start -- --idp keycloak`) add the overlay's addresses at each start instead.
 const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { basename, join } = require('node:path');
+const { pathToFileURL } = require('node:url');
 const { signInAsAdmin } = require('./admin.cjs');
 
 const REALM_OVERLAY = join(__dirname, '../../../deploy/keycloak/gatehouse-realm.local.json');
@@ -16,17 +17,19 @@ const REALM_OVERLAY = join(__dirname, '../../../deploy/keycloak/gatehouse-realm.
  * @property {string[]} webOrigins
  */
 
-/** @param {unknown} value */
-const isStrings = (value) => value === undefined || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+const REALM_FILE = join(__dirname, '../../../deploy/keycloak/gatehouse-realm.json');
 
 /**
- * The overlay at `file`, or null when there is none. Its fields are checked as far as applying them needs; the
- * addresses themselves are checked by the provider (the dev provider's loader, Keycloak's admin API).
+ * The overlay at `file`, or null when there is none, checked by the dev provider's own parser (dev-idp's
+ * `parseOverlay`: absolute http(s) redirect URIs with at most a trailing `/*`, exact origins, no other field), so
+ * what reaches Keycloak's admin API is what the dev provider accepts. Beyond it, as the dev provider applies an
+ * overlay only to the realm files it loaded: the realm must be the demo realm file's (never `master`) and every
+ * client one of that file's clients.
  *
- * @param {string} file
- * @returns {{ realm: string, clients: OverlayClient[] } | null}
+ * @param {string} file @param {{ realmFile?: string }} [options] the realm file the overlay adds to
+ * @returns {Promise<{ realm: string, clients: OverlayClient[] } | null>}
  */
-function readRealmOverlay(file) {
+async function readRealmOverlay(file, { realmFile = REALM_FILE } = {}) {
   let text;
   try {
     text = readFileSync(file, 'utf8');
@@ -35,26 +38,38 @@ function readRealmOverlay(file) {
     throw error;
   }
   const fix = `${file}: expected { "realm": "<name>", "clients": [{ "clientId": "…", "redirectUris": […], "webOrigins": […] }] }; fix it or delete it`;
-  /** @type {any} */
+  /** @type {unknown} */
   let json;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new Error(`${fix} (${/** @type {Error} */ (error).message})`, { cause: error });
   }
-  const clients = json?.clients ?? [];
-  if (typeof json?.realm !== 'string' || !Array.isArray(clients)) throw new Error(fix);
-  for (const client of clients) {
-    if (typeof client?.clientId !== 'string' || !isStrings(client.redirectUris) || !isStrings(client.webOrigins)) throw new Error(fix);
+  // dev-idp is TypeScript run through tsx (a dependency of this workspace), as its own bin does.
+  const { tsImport } = await import('tsx/esm/api');
+  const parser = pathToFileURL(join(__dirname, '../../../dev-idp/src/realm/overlay.ts')).href;
+  /** @type {{ parseOverlay: (source: string, json: unknown) => { realm: string, clients: OverlayClient[] } }} */
+  const { parseOverlay } = await tsImport(parser, pathToFileURL(__filename).href);
+  /** @type {{ realm: string, clients: OverlayClient[] }} */
+  let overlay;
+  try {
+    overlay = parseOverlay(basename(file), json);
+  } catch (error) {
+    throw new Error(`${/** @type {Error} */ (error).message} (${fix})`, { cause: error });
   }
-  return {
-    realm: json.realm,
-    clients: clients.map((/** @type {any} */ c) => ({
-      clientId: c.clientId,
-      redirectUris: c.redirectUris ?? [],
-      webOrigins: c.webOrigins ?? [],
-    })),
-  };
+  const realm = JSON.parse(readFileSync(realmFile, 'utf8'));
+  if (overlay.realm !== realm.realm)
+    throw new Error(
+      `${file}: realm: "${overlay.realm}" is not the realm of ${basename(realmFile)} ("${realm.realm}"); an overlay only adds to it`,
+    );
+  const clients = new Set((realm.clients ?? []).map((/** @type {{ clientId: string }} */ c) => c.clientId));
+  for (const [i, client] of overlay.clients.entries()) {
+    if (!clients.has(client.clientId))
+      throw new Error(
+        `${file}: clients[${i}].clientId: "${client.clientId}" is not a client of ${basename(realmFile)} (${[...clients].join(', ')}); an overlay only adds to them`,
+      );
+  }
+  return overlay;
 }
 
 /**
@@ -62,11 +77,11 @@ function readRealmOverlay(file) {
  * removed), signed in as its administrator. Resolves to what it added, e.g. `gatehouse-shell web origin http://localhost:3004`.
  *
  * @param {string} baseUrl e.g. http://localhost:8080
- * @param {{ file?: string, username?: string, password?: string }} [options]
+ * @param {{ file?: string, realmFile?: string, username?: string, password?: string }} [options]
  * @returns {Promise<string[]>}
  */
-async function applyRealmOverlay(baseUrl, { file = REALM_OVERLAY, ...credentials } = {}) {
-  const overlay = readRealmOverlay(file);
+async function applyRealmOverlay(baseUrl, { file = REALM_OVERLAY, realmFile, ...credentials } = {}) {
+  const overlay = await readRealmOverlay(file, { realmFile });
   if (!overlay || overlay.clients.length === 0) return [];
   const admin = await signInAsAdmin(baseUrl, credentials);
   /** @type {string[]} */

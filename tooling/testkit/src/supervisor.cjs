@@ -4,7 +4,9 @@
 // or stayed up a minute); one that keeps stopping before it comes up is given up on, with its last output, while
 // everything else keeps running (decisions/0048). Plain Node, no dependencies, like processes.cjs.
 
+const { readFileSync } = require('node:fs');
 const { constants } = require('node:os');
+const { portOwners } = require('./portOwner.cjs');
 const { killGroup, startProcess, stopProcess, waitForUrl } = require('./processes.cjs');
 
 /**
@@ -19,7 +21,8 @@ const { killGroup, startProcess, stopProcess, waitForUrl } = require('./processe
  *   restarted (default 5)
  * @property {number} [tailLines] how many of its last lines a give-up shows (default 20)
  * @property {string} [giveUpHint] what to do once it was given up on
- * @property {string} [readyUrl] answers (2xx) once the app is up: a stop after that is not a failure to start
+ * @property {string} [readyUrl] answers (2xx) once the app is up: a stop after that is not a failure to start. An
+ *   answer from a process outside the app's process group (on Linux, where the port's owner can be read) does not count
  * @property {(restarted: boolean) => void} [onReady] called each time it has come up at `readyUrl`
  * @property {import('node:child_process').SpawnOptions} [spawnOptions] stdout and stderr are always piped
  */
@@ -47,6 +50,33 @@ function describeExit({ code, signal }) {
   if (signal) return signal;
   const from = code !== null && code > 128 ? Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0] : undefined;
   return from ? `exit code ${code}, from ${from}` : `exit code ${code}`;
+}
+
+/** The process group of `pid` (Linux: /proc/<pid>/stat), or null. @param {number} pid */
+function processGroupOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ")"
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A process outside the app's own process group that holds the port of `readyUrl`, or null (none, or this system
+ * cannot tell: then the answer counts). A foreign server answering the app's ready address is not the app.
+ *
+ * @param {string} readyUrl @param {number | undefined} group the app's process group (its leader's pid)
+ * @returns {import('./portOwner.cjs').PortOwner | null}
+ */
+function foreignOwner(readyUrl, group) {
+  const url = new URL(readyUrl);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const owners = portOwners(port);
+  if (!owners || owners.length === 0 || group === undefined) return null;
+  if (owners.some((owner) => processGroupOf(owner.pid) === group)) return null;
+  return owners[0] ?? null;
 }
 
 /**
@@ -98,8 +128,16 @@ function supervise(name, command, args, options) {
     readLines(started.child.stderr, 'stderr');
     let answered = false;
     if (options.readyUrl) {
-      void waitForUrl(options.readyUrl, { child: started.child, timeoutMs: 3_600_000, intervalMs: 500 }).then(
+      const readyUrl = options.readyUrl;
+      void waitForUrl(readyUrl, { child: started.child, timeoutMs: 3_600_000, intervalMs: 500 }).then(
         () => {
+          const foreign = foreignOwner(readyUrl, started.child.pid);
+          if (foreign) {
+            log(
+              `${name}: ${readyUrl} is answered by pid ${foreign.pid} (${foreign.command}), not by ${name}; not counted as up. Stop that process (or free the port) so ${name} can listen there.`,
+            );
+            return;
+          }
           answered = true;
           if (current === started) options.onReady?.(restart);
         },

@@ -79,7 +79,48 @@ test('no overlay adds nothing; a broken one says which file to fix', async () =>
   assert.deepEqual(await applyRealmOverlay(url, { file: join(dir, 'none.json') }), []);
   const broken = join(dir, 'broken.json');
   writeFileSync(broken, '{ "realm": "gatehouse", "clients": [{ "clientId": 1 }] }');
-  await assert.rejects(applyRealmOverlay(url, { file: broken }), /broken\.json: expected \{ "realm".*fix it or delete it/);
+  await assert.rejects(
+    applyRealmOverlay(url, { file: broken }),
+    /broken\.json: clients\[0\]\.clientId: required .*expected \{ "realm".*fix it or delete it/,
+  );
   writeFileSync(broken, JSON.stringify({ realm: 'gatehouse', clients: [{ clientId: 'no-such-client', webOrigins: [ORIGIN] }] }));
-  await assert.rejects(applyRealmOverlay(url, { file: broken }), /realm "gatehouse" at .* has no client "no-such-client"/);
+  await assert.rejects(
+    applyRealmOverlay(url, { file: broken }),
+    /clients\[0\]\.clientId: "no-such-client" is not a client of gatehouse-realm\.json \(.*gatehouse-shell.*\); an overlay only adds to them/,
+  );
+});
+
+// Security round three (issue 30): what Keycloak's admin API would take as it is, the dev provider's parser refuses
+// first; nothing reaches the admin API.
+/** @type {Array<[string, object, RegExp]>} */
+const HOSTILE = [
+  ['a wildcard web origin', { clientId: 'gatehouse-shell', webOrigins: ['*'] }, /webOrigins\[0\]: "\*": not an origin/],
+  ['a "+" web origin', { clientId: 'gatehouse-shell', webOrigins: ['+'] }, /webOrigins\[0\]: "\+": not an origin/],
+  [
+    'a wildcard redirect URI',
+    { clientId: 'gatehouse-shell', redirectUris: ['*'] },
+    /redirectUris\[0\]: "\*": only a trailing \/\* is allowed/,
+  ],
+  [
+    'a client Keycloak makes itself',
+    { clientId: 'security-admin-console', webOrigins: [ORIGIN] },
+    /"security-admin-console" is not a client of/,
+  ],
+  ['another setting', { clientId: 'gatehouse-shell', directAccessGrantsEnabled: true }, /directAccessGrantsEnabled: an overlay only adds/],
+];
+for (const [what, overlay, refusal] of HOSTILE) {
+  test(`an overlay with ${what} is refused before the admin API is asked`, async () => {
+    const file = join(dir, 'hostile.json');
+    writeFileSync(file, JSON.stringify({ realm: 'gatehouse', clients: [overlay] }));
+    await assert.rejects(applyRealmOverlay('http://127.0.0.1:9/nothing-listens', { file }), refusal);
+  });
+}
+
+test('an overlay for realm master is refused before the admin API is asked', async () => {
+  const file = join(dir, 'master.json');
+  writeFileSync(file, JSON.stringify({ realm: 'master', clients: [{ clientId: 'admin-cli', redirectUris: [`${ORIGIN}/*`] }] }));
+  await assert.rejects(
+    applyRealmOverlay('http://127.0.0.1:9/nothing-listens', { file }),
+    /realm: "master" is not the realm of gatehouse-realm\.json \("gatehouse"\); an overlay only adds to it/,
+  );
 });

@@ -205,3 +205,30 @@ test('SIGINT (Ctrl-C) and SIGTERM to the supervising process stop every group; n
     for (const pid of servers) await until(() => !alive(pid), `pid ${pid} is gone after ${signal}`);
   }
 });
+
+// Security round three (issue 30, info): a foreign process that answers the app's ready address is not the app.
+test('a foreign server at the ready address is named, and the app is not counted as up', LIMIT, async () => {
+  const port = await freePort();
+  const foreign = require('node:http').createServer((_, response) => response.end('not the app'));
+  await new Promise((resolve) => foreign.listen(port, '127.0.0.1', () => resolve(undefined)));
+  try {
+    let ready = 0;
+    /** @type {string[]} */
+    const lines = [];
+    // the app itself never listens: only the foreign server answers
+    const app = supervise('reports', process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
+      log: (line) => lines.push(line),
+      readyUrl: `http://127.0.0.1:${port}/`,
+      onReady: () => ready++,
+    });
+    started.push(app);
+    await until(() => lines.length > 0, 'the supervisor says who answers');
+    assert.match(
+      lines[0] ?? '',
+      new RegExp(`^reports: http://127\\.0\\.0\\.1:${port}/ is answered by pid ${process.pid} \\(.*\\), not by reports; not counted as up`),
+    );
+    assert.equal(ready, 0);
+  } finally {
+    await new Promise((resolve) => foreign.close(() => resolve(undefined)));
+  }
+});

@@ -93,7 +93,13 @@ async function readConfig(read: Reader, url: string, { problems, passed }: Findi
 
 function checkCsp(header: string | undefined, shell: URL, config: ShellConfigShape, { problems, passed }: Findings): void {
   if (!header) {
-    passed.push('The shell sends no Content-Security-Policy (nothing for it to block; deploy/nginx sends one).');
+    problems.push({
+      code: DOCTOR_CODES.cspMissing,
+      what: `${shell.href} sends no Content-Security-Policy.`,
+      breaks:
+        "Nothing limits where the page loads code from: an injected script or a manifest naming code elsewhere runs with the visitor's session and token.",
+      fix: 'Serve the shell with the CSP deploy/nginx renders from config.json (`node deploy/nginx/render.mjs --production …`), or send the same header from your server.',
+    });
     return;
   }
   const csp = parseCsp(header);

@@ -8,12 +8,15 @@ import { readUrl, ReadError, DEFAULT_TIMEOUT_MS, type ReadOptions } from '../net
 import { diagnose } from './diagnose';
 import type { Diagnosis } from './problems';
 
-export const DOCTOR_USAGE = `Usage: gatehouse-doctor <shell url> [--ca <pem file>] [--resolve <host>:<address>]… [--timeout <ms>]
+export const DOCTOR_USAGE = `Usage: gatehouse-doctor <shell url> [--ca <pem file>] [--resolve <host>:<address>]… [--timeout <ms>] [--allow-private]
   Reads a deployed shell as visitors' browsers do (its page, config.json, the identity provider's discovery,
   each remote's manifest and files) and names every problem with what breaks and what to do.
   --ca <file>                  trust this CA too (PEM), e.g. a private CA of a test deployment
   --resolve <host>:<address>   reach <host> at <address> (as curl's --resolve), e.g. before DNS points at it
   --timeout <ms>               limit of each read, headers and body (default ${DEFAULT_TIMEOUT_MS})
+  --allow-private              read loopback and private addresses too (refused by default: the addresses the
+                               doctor reads come from the deployment it checks), e.g. for a deployment on a
+                               private network or one reached with --resolve <host>:10.0.0.5
 Exit code: 0 no problem found, 1 problems (each named), 2 wrong usage or the shell cannot be read.`;
 
 interface DoctorArgs {
@@ -70,8 +73,13 @@ function parseArgs(argv: readonly string[], cwd: string): DoctorArgs {
   const resolve = new Map<string, string>();
   let ca: string | undefined;
   let timeoutMs: number | undefined;
+  let allowPrivate = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
+    if (arg === '--allow-private') {
+      allowPrivate = true;
+      continue;
+    }
     if (!arg.startsWith('--')) {
       if (shell !== undefined) throw new Error(`One shell address, please (got "${shell}" and "${arg}").`);
       shell = arg;
@@ -87,7 +95,10 @@ function parseArgs(argv: readonly string[], cwd: string): DoctorArgs {
   }
   if (shell === undefined || !/^https?:\/\/[^/]/.test(shell))
     throw new Error("Pass the shell's address, e.g. gatehouse-doctor https://app.example.com");
-  return { shell, options: { ca, timeoutMs, lookup: resolve.size > 0 ? resolvingLookup(resolve) : undefined } };
+  return {
+    shell,
+    options: { ca, timeoutMs, lookup: resolve.size > 0 ? resolvingLookup(resolve) : undefined, refusePrivate: !allowPrivate },
+  };
 }
 
 /** The system's name resolution, except for the `--resolve` names. */

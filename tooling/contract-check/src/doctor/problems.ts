@@ -8,6 +8,7 @@ export const DOCTOR_CODES = {
   webOrigin: 'DOCTOR-WEB-ORIGIN',
   redirectUri: 'DOCTOR-REDIRECT-URI',
   csp: 'DOCTOR-CSP',
+  cspMissing: 'DOCTOR-NO-CSP',
   cors: 'DOCTOR-CORS',
   cacheable: 'DOCTOR-CACHEABLE',
   notImmutable: 'DOCTOR-NOT-IMMUTABLE',

@@ -1,10 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { lookup as systemLookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 
 /** Stable codes of a network read that did not give an answer to look at. */
-export type ReadErrorCode = 'READ_TIMEOUT' | 'READ_TOO_LARGE' | 'READ_CROSS_ORIGIN_REDIRECT' | 'READ_UNREACHABLE' | 'READ_BAD_URL';
+export type ReadErrorCode =
+  'READ_TIMEOUT' | 'READ_TOO_LARGE' | 'READ_CROSS_ORIGIN_REDIRECT' | 'READ_UNREACHABLE' | 'READ_BAD_URL' | 'READ_PRIVATE_ADDRESS';
 
 /** A read the CLIs refuse to go on with; the message says what happened and what to check. */
 export class ReadError extends Error {
@@ -30,6 +32,72 @@ export interface ReadOptions {
   readonly ca?: string;
   /** Name resolution, e.g. `--resolve` names (default: the system's). */
   readonly lookup?: LookupFunction;
+  /**
+   * Refuse addresses that are not public (loopback, private networks, link-local such as a cloud's metadata
+   * service at 169.254.169.254, unique-local IPv6…): checked on the address actually connected to, after name
+   * resolution, so a name that resolves (or re-resolves) to one is refused too. `gatehouse-doctor` sets it unless
+   * `--allow-private`: the addresses it reads come from the server it checks.
+   */
+  readonly refusePrivate?: boolean;
+}
+
+/** Addresses that are not on the public internet (IANA special-purpose registries, the ones that reach a host). */
+const NOT_PUBLIC = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b:1::', 48],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+
+/** Whether `address` (an IP) is loopback, private, link-local or otherwise not public; IPv4-mapped IPv6 counts as IPv4. */
+export function isPrivateAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
+  if (mapped) return NOT_PUBLIC.check(mapped, 'ipv4');
+  const family = isIP(bare);
+  if (family === 0) return false;
+  return NOT_PUBLIC.check(bare, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+function privateRefusal(url: URL, address: string): ReadError {
+  return new ReadError(
+    'READ_PRIVATE_ADDRESS',
+    `${url.href} is at ${address}, a loopback or private address; not read (the address comes from the server being checked). Pass --allow-private to read it, e.g. for a deployment on a private network.`,
+  );
+}
+
+/** `lookup` (default the system's) that fails on any address that is not public. */
+function publicOnly(url: URL, lookup: LookupFunction | undefined): LookupFunction {
+  const inner = (lookup ?? systemLookup) as LookupFunction;
+  return (hostname, options, callback) => {
+    inner(hostname, { ...options, all: true }, ((error: NodeJS.ErrnoException | null, addresses: LookupAddress[] | string) => {
+      if (error) return (callback as (e: NodeJS.ErrnoException) => void)(error);
+      const list: LookupAddress[] = typeof addresses === 'string' ? [{ address: addresses, family: isIP(addresses) }] : addresses;
+      const refused = list.find((a) => isPrivateAddress(a.address));
+      if (refused) return (callback as (e: Error) => void)(privateRefusal(url, refused.address));
+      if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, list);
+      const [first] = list;
+      return (callback as (e: null, a: string, f: number) => void)(null, first?.address ?? '', first?.family ?? 4);
+    }) as never);
+  };
 }
 
 /** One answer: the URL it came from (after same-origin redirects), status, headers (lower-case), body. */
@@ -91,13 +159,15 @@ function readOnce(url: URL, options: ReadOptions, deadline: number): Promise<Rea
       reject(error);
       controller.abort();
     };
+    // an IP literal is connected to without a look-up
+    if (options.refusePrivate && isPrivateAddress(url.hostname)) return fail(privateRefusal(url, url.hostname.replace(/^\[|\]$/g, '')));
     const request = client.request(
       url,
       {
         method: options.method ?? 'GET',
         headers: { 'user-agent': 'gatehouse-cli', ...options.headers },
         signal: controller.signal,
-        ...(options.lookup ? { lookup: options.lookup } : {}),
+        ...(options.refusePrivate ? { lookup: publicOnly(url, options.lookup) } : options.lookup ? { lookup: options.lookup } : {}),
         ...(options.ca && url.protocol === 'https:' ? { ca: [...rootCertificates, options.ca] } : {}),
       },
       (response) => {
@@ -118,10 +188,10 @@ function readOnce(url: URL, options: ReadOptions, deadline: number): Promise<Rea
             body: Buffer.concat(chunks).toString('utf8'),
           }),
         );
-        response.on('error', (error) => fail(failure(url, error, controller.signal.aborted, remaining)));
+        response.on('error', (error) => fail(failure(url, error, controller.signal.aborted, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)));
       },
     );
-    request.on('error', (error) => fail(failure(url, error, controller.signal.aborted, remaining)));
+    request.on('error', (error) => fail(failure(url, error, controller.signal.aborted, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)));
     request.end();
   }).finally(() => clearTimeout(timer));
 }
@@ -130,7 +200,9 @@ function tooLarge(url: URL, maxBytes: number): ReadError {
   return new ReadError('READ_TOO_LARGE', `${url.href} sent more than ${maxBytes} bytes; stopped reading. Is this the right address?`);
 }
 
+/** `timeoutMs`: the limit of the whole read as given (not what was left of it when this request started). */
 function failure(url: URL, error: Error, timedOut: boolean, timeoutMs: number): ReadError {
+  if (error instanceof ReadError) return error;
   if (timedOut) {
     return new ReadError(
       'READ_TIMEOUT',

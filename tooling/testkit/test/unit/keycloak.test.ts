@@ -1,7 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chosenProvider, KeycloakRunnerError, obtainKeycloak, prepareRealmImport, startDevArgs } from '../../src/keycloak.cjs';
+import { crc32 } from 'node:zlib';
+import {
+  adminPassword,
+  chosenProvider,
+  KEYCLOAK_SHA512,
+  KeycloakRunnerError,
+  obtainKeycloak,
+  prepareRealmImport,
+  startDevArgs,
+} from '../../src/keycloak.cjs';
 
 let root: string;
 beforeEach(() => {
@@ -82,21 +92,23 @@ describe('behind a TLS proxy', () => {
     expect(startDevArgs(ports)).toEqual([
       'start-dev',
       '--import-realm',
+      '--http-host=127.0.0.1',
       '--http-port=18080',
+      '--http-management-host=127.0.0.1',
       '--http-management-port=19000',
       '--health-enabled=true',
     ]);
   });
 
   test('on a host of its own: the public URL is the hostname, and the proxy headers are trusted', () => {
-    expect(startDevArgs({ ...ports, behindProxy: { publicUrl: 'https://sso.acme.com:8443' } }).slice(5)).toEqual([
+    expect(startDevArgs({ ...ports, behindProxy: { publicUrl: 'https://sso.acme.com:8443' } }).slice(7)).toEqual([
       '--hostname=https://sso.acme.com:8443',
       '--proxy-headers=xforwarded',
     ]);
   });
 
   test('under a path of the shell: the relative path too', () => {
-    expect(startDevArgs({ ...ports, behindProxy: { publicUrl: 'https://portal.acme.com/auth', relativePath: '/auth' } }).slice(5)).toEqual([
+    expect(startDevArgs({ ...ports, behindProxy: { publicUrl: 'https://portal.acme.com/auth', relativePath: '/auth' } }).slice(7)).toEqual([
       '--hostname=https://portal.acme.com/auth',
       '--proxy-headers=xforwarded',
       '--http-relative-path=/auth',
@@ -113,5 +125,122 @@ describe('behind a TLS proxy', () => {
     const start = () => startDevArgs({ ...ports, behindProxy });
     expect(start).toThrow(KeycloakRunnerError);
     expect(start).toThrow(message);
+  });
+});
+
+// Security round three (issue 30): the administrator's password, and the download checked before it is unpacked or run.
+describe("the administrator's password", () => {
+  test('is generated once, 0600, and read back the same', () => {
+    const file = join(root, 'kc/admin-password');
+    const first = adminPassword(file);
+    expect(first.generated).toBe(true);
+    expect(first.password).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(adminPassword(file)).toEqual({ ...first, generated: false });
+  });
+
+  test('a password file others may read is refused', () => {
+    const file = join(root, 'admin-password');
+    adminPassword(file);
+    chmodSync(file, 0o644);
+    expect(() => adminPassword(file)).toThrow(/is readable by others \(mode 644\): run `chmod 600 /);
+  });
+
+  test('a new password means a new database (Keycloak creates its bootstrap administrator only in one)', () => {
+    const home = join(root, 'kc');
+    const realmFile = join(root, 'realm.json');
+    writeFileSync(realmFile, '{}');
+    prepareRealmImport(home, realmFile, 'first-password-0123').markImported();
+    mkdirSync(join(home, 'data/h2'), { recursive: true });
+    expect(prepareRealmImport(home, realmFile, 'first-password-0123').fresh).toBe(false);
+    expect(prepareRealmImport(home, realmFile, 'other-password-0123').fresh).toBe(true);
+  });
+});
+
+describe('the download', () => {
+  /** A zip of `files`, stored without compression (what `unzip` and `jar` read). */
+  function zipOf(files: Record<string, string>): Buffer {
+    const locals: Buffer[] = [];
+    const centrals: Buffer[] = [];
+    let offset = 0;
+    for (const [name, text] of Object.entries(files)) {
+      const data = Buffer.from(text);
+      const nameBytes = Buffer.from(name);
+      const crc = crc32(data);
+      const local = Buffer.alloc(30);
+      local.writeUInt32LE(0x04034b50, 0);
+      local.writeUInt16LE(20, 4);
+      local.writeUInt32LE(crc, 14);
+      local.writeUInt32LE(data.length, 18);
+      local.writeUInt32LE(data.length, 22);
+      local.writeUInt16LE(nameBytes.length, 26);
+      const central = Buffer.alloc(46);
+      central.writeUInt32LE(0x02014b50, 0);
+      central.writeUInt16LE(0x031e, 4); // made by Unix: the mode below counts
+      central.writeUInt16LE(20, 6);
+      central.writeUInt32LE(crc, 16);
+      central.writeUInt32LE(data.length, 20);
+      central.writeUInt32LE(data.length, 24);
+      central.writeUInt16LE(nameBytes.length, 28);
+      central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+      central.writeUInt32LE(offset, 42);
+      locals.push(local, nameBytes, data);
+      centrals.push(central, nameBytes);
+      offset += 30 + nameBytes.length + data.length;
+    }
+    const directory = Buffer.concat(centrals);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(Object.keys(files).length, 8);
+    end.writeUInt16LE(Object.keys(files).length, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(offset, 16);
+    return Buffer.concat([...locals, directory, end]);
+  }
+
+  /** A Maven that "downloads" `zip` (a mirror serving whatever it likes): `mvn … -DoutputDirectory=<dir>` copies it there. */
+  function mavenServing(zip: Buffer): NodeJS.ProcessEnv {
+    const bin = join(root, 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(root, 'served.zip'), zip);
+    writeFileSync(
+      join(bin, 'mvn'),
+      `#!/bin/sh\nfor arg; do case "$arg" in -DoutputDirectory=*) cp "${join(root, 'served.zip')}" "\${arg#-DoutputDirectory=}/keycloak-quarkus-dist-26.7.3.zip";; esac; done\n`,
+      { mode: 0o755 },
+    );
+    return { PATH: `${bin}:${process.env.PATH}` };
+  }
+
+  const distribution = zipOf({ 'keycloak-26.7.3/bin/kc.sh': '#!/bin/sh\necho "the real kc.sh"\n', 'keycloak-26.7.3/lib/a.jar': 'jar' });
+  const digest = createHash('sha512').update(distribution).digest('hex');
+
+  test('26.7.3 is pinned to the SHA-512 Maven Central publishes', () => {
+    expect(KEYCLOAK_SHA512['26.7.3']).toBe(
+      '15c764765576eef267cf15cc5225a5826b5394a25a83d9bfa5b8544e4bbba690cb743c9d384200b93bb71ee4c4a328e1dd8c0a00f822fd3e6e154f14b1e47216',
+    );
+  });
+
+  test('a zip whose SHA-512 differs from the pinned one is refused, and nothing of it is unpacked', async () => {
+    const env = mavenServing(zipOf({ 'keycloak-26.7.3/bin/kc.sh': '#!/bin/sh\necho "a tampered kc.sh"\n' }));
+    const fetching = obtainKeycloak({ dir: join(root, 'kc'), env, log: () => {}, sha512: digest });
+    await expect(fetching).rejects.toMatchObject({ code: 'KEYCLOAK_CHECKSUM_MISMATCH' });
+    await expect(fetching).rejects.toThrow(
+      /is not the published one: its SHA-512 is [0-9a-f]{128}, expected [0-9a-f]{128}\. Nothing of it was unpacked or run/,
+    );
+    expect(existsSync(join(root, 'kc/keycloak-26.7.3'))).toBe(false);
+  });
+
+  test('the verified zip is unpacked, its scripts runnable; a home without the verified digest is fetched again', async () => {
+    const env = mavenServing(distribution);
+    const home = await obtainKeycloak({ dir: join(root, 'kc'), env, log: () => {}, sha512: digest });
+    expect(readFileSync(join(home, 'bin/kc.sh'), 'utf8')).toContain('the real kc.sh');
+    expect(statSync(join(home, 'bin/kc.sh')).mode & 0o111).not.toBe(0);
+
+    writeFileSync(join(home, 'bin/kc.sh'), '#!/bin/sh\necho "put there by someone"\n');
+    rmSync(join(home, '.gatehouse-verified-sha512'));
+    const logged: string[] = [];
+    await obtainKeycloak({ dir: join(root, 'kc'), env, log: (line) => logged.push(line), sha512: digest });
+    expect(readFileSync(join(home, 'bin/kc.sh'), 'utf8')).toContain('the real kc.sh');
+    expect(logged[0]).toMatch(/was not unpacked from a verified download: fetching Keycloak 26\.7\.3 again/);
   });
 });
