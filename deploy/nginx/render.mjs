@@ -28,7 +28,7 @@ export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
  *
  * @typedef {object} ShellConfig
  * @property {{ url: string, realm: string, clientId: string, trustedOrigins?: string[] }} identityProvider
- * @property {Array<{ name: string, manifest: string, route: string, title: string }>} remotes
+ * @property {Array<{ name: string, manifest: string, route: string, title: string, api?: { url: string, audience: string, scope: string } }>} remotes
  * @property {{ allowedOrigins: string[] }} [overrides]
  */
 
@@ -117,12 +117,12 @@ function originOf(url, where) {
 }
 
 /**
- * Lists the remotes of a shell config.json (format: shell/README.md): `[{ name, manifestUrl, origin }]`.
+ * Lists the remotes of a shell config.json (format: shell/README.md): `[{ name, manifestUrl, origin, apiOrigin }]`.
  * `origin` is null for a manifest given as a path on the shell's own origin ("/remotes/x/mf-manifest.json"),
- * which 'self' already covers.
+ * which 'self' already covers; `apiOrigin` is the origin of the remote's `api.url`, or null without one.
  *
  * @param {ShellConfig} config
- * @returns {Array<{ name: string, manifestUrl: string, origin: string | null }>}
+ * @returns {Array<{ name: string, manifestUrl: string, origin: string | null, apiOrigin: string | null }>}
  */
 export function remotesOf(config) {
   const registry = config?.remotes;
