@@ -17,6 +17,7 @@ const REALM_FILE = join(__dirname, '../../../deploy/keycloak/gatehouse-realm.jso
  * @returns {R}
  */
 function withDemoClientScopes(realm, clientId = 'gatehouse-shell') {
+  /** @type {{ clientScopes?: unknown[], defaultDefaultClientScopes?: string[], defaultOptionalClientScopes?: string[], clients?: Array<{ clientId?: string, defaultClientScopes?: string[], optionalClientScopes?: string[] }> }} */
   const file = JSON.parse(readFileSync(REALM_FILE, 'utf8'));
   const spa = (file.clients ?? []).find((client) => client.clientId === 'gatehouse-shell');
   if (!spa || !Array.isArray(file.clientScopes)) throw new Error(`${REALM_FILE} has no clientScopes or no gatehouse-shell client.`);
