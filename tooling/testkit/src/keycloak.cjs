@@ -8,7 +8,19 @@
 // H2 database lives in .keycloak/keycloak-<version>/data/. Plain Node, no dependencies.
 
 const { createHash } = require('node:crypto');
-const { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const {
+  closeSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} = require('node:fs');
 const { join, relative, resolve } = require('node:path');
 const { findJava } = require('./java.cjs');
 const { answers, killOnExit, startProcess, waitForUrl } = require('./processes.cjs');
@@ -134,6 +146,21 @@ function prepareRealmImport(home, realmFile) {
   return { fresh, markImported: () => writeFileSync(stamp, `${digest}\n`) };
 }
 
+/**
+ * Puts the realm's login theme (deploy/keycloak/themes/<name>, the realm file's `loginTheme`) where Keycloak reads
+ * themes, `<home>/themes`, replacing an earlier copy (decisions/0071). Keycloak in dev mode reads it per request.
+ *
+ * @param {string} home
+ */
+function prepareThemes(home) {
+  const themes = join(REPO_ROOT, 'deploy/keycloak/themes');
+  if (!existsSync(themes)) return;
+  for (const name of readdirSync(themes)) {
+    rmSync(join(home, 'themes', name), { recursive: true, force: true });
+    cpSync(join(themes, name), join(home, 'themes', name), { recursive: true });
+  }
+}
+
 /** The last `lines` lines of a file, for an error message. @param {string} file @param {number} [lines] */
 function tail(file, lines = 25) {
   try {
@@ -255,6 +282,7 @@ async function startKeycloak(options = {}) {
   mkdirSync(dir, { recursive: true });
   const home = await obtainKeycloak({ dir, log, env });
   const { fresh, markImported } = prepareRealmImport(home, options.realmFile ?? REALM_FILE);
+  prepareThemes(home);
 
   const logFile = join(dir, 'keycloak.log');
   const logFd = output === 'file' ? openSync(logFile, 'w') : null;
