@@ -4,7 +4,8 @@
 // `@idp` (e2e/README.md lists them and says why each one is or is not), the auth-lib and HTTPS suites run whole
 // (every test there is about the session against the provider), plus what only Keycloak can show. Starts
 // Keycloak once (tooling/testkit/src/keycloak.cjs: fetched with Maven, Java 21+, the demo realm imported), runs
-// each suite with GATEHOUSE_IDP=keycloak, stops Keycloak, and prints what ran on it and how long each part took. `.ci/run` runs it after `npm test`; `npm test` itself needs no Java.
+// each suite with GATEHOUSE_IDP=keycloak, stops Keycloak, and prints what ran on it and how long each part took.
+// `.ci/run` runs it after `npm test`; `npm test` itself needs no Java.
 //
 //   npm run test:keycloak                 every suite below
 //   npm run test:keycloak -- dev auth-lib  only the named ones
