@@ -5,6 +5,7 @@
 import type Keycloak from 'keycloak-js';
 import type { KeycloakInitOptions, KeycloakLoginOptions, KeycloakLogoutOptions } from 'keycloak-js';
 import { importOnce } from './importOnce';
+import { preloadTokenVerifier } from './tokenVerifier';
 
 /** The members of a keycloak-js instance the session uses (tests implement exactly these). */
 export type KeycloakLike = Pick<
@@ -74,6 +75,7 @@ const importKeycloak = importOnce(() => import(/* webpackPreload: true */ 'keycl
  */
 export function preloadIdentityClient(): void {
   importKeycloak().catch(() => undefined);
+  preloadTokenVerifier(); // only when another tab leads, whose tokens this one will verify (decisions/0053)
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { ResolvedConfig } from './config';
+import { importOnce } from './importOnce';
 import { describeError } from './scrub';
+import { LEADER_LOCK_PREFIX } from './tabLeader';
 import type { TokenSet } from './tokenSet';
 
 /**
@@ -9,6 +11,24 @@ import type { TokenSet } from './tokenSet';
 export type TokenVerifier = ((set: TokenSet) => Promise<string | null>) & { readonly warm?: () => void };
 
 type Jose = typeof import('jose');
+
+/** jose's module, requested once per page: by `preloadTokenVerifier`, else by the first verification. */
+const importJose = importOnce(() => import(/* webpackChunkName: "token-verifier" */ 'jose'));
+
+/**
+ * Starts downloading jose when another tab of this origin already leads a session (it holds a Gatehouse leader
+ * lock): this tab will be seeded by it and verifies the seed. Called with `preloadIdentityClient`, before the
+ * shell's config.json is known; never throws.
+ */
+export function preloadTokenVerifier(locks: Pick<LockManager, 'query'> | undefined = globalThis.navigator?.locks): void {
+  locks
+    ?.query()
+    .then(({ held }) => {
+      if (held?.some((lock) => lock.name?.startsWith(LEADER_LOCK_PREFIX))) return importJose();
+      return undefined;
+    })
+    .catch(() => undefined);
+}
 
 /** How far the tokens' `iat`/`nbf`/`exp` may be off this tab's clock once keycloak-js's measured skew is applied. */
 const CLOCK_TOLERANCE_S = 30;
@@ -27,7 +47,7 @@ export function providerKeyVerifier(config: Pick<ResolvedConfig, 'url' | 'realm'
   let keys: { jose: Jose; jwks: ReturnType<Jose['createRemoteJWKSet']> } | null = null;
   const load = async () => {
     if (!keys) {
-      const jose = await import(/* webpackChunkName: "token-verifier" */ 'jose');
+      const jose = await importJose();
       const keysFetch = (url: string, options: RequestInit) => {
         const answer = early;
         early = null;
