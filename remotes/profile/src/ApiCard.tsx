@@ -49,12 +49,14 @@ export function ApiCard() {
           <code>{api.url}</code>
         </dd>
         <dt>Answer</dt>
-        <dd data-testid="api-answer" role="status">
-          {state.status === 'calling'
-            ? 'Calling…'
-            : state.status === 'answered'
-              ? `Signed in as ${state.answer.user}`
-              : `Refused (${state.reason})`}
+        <dd data-testid="api-answer">
+          <span role="status">
+            {state.status === 'calling'
+              ? 'Calling…'
+              : state.status === 'answered'
+                ? `Signed in as ${state.answer.user}`
+                : `Refused (${state.reason})`}
+          </span>
         </dd>
         <dt>Token audience</dt>
         <dd data-testid="api-audience">{state.status === 'answered' ? state.answer.aud.join(', ') : '—'}</dd>
