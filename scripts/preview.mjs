@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { describePortOwner, portTaken } from '../tooling/testkit/src/portOwner.cjs';
 import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.cjs';
 import { answers, killOnExit, notAServerError, startProcess, waitForUrl } from '../tooling/testkit/src/processes.cjs';
-import { assertValidInput, renderDeployment, renderTemplate, writeFiles, remotesOf, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
+import { assertValidInput, remotesOf } from '@gatehouse/config';
+import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
