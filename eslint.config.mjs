@@ -40,7 +40,7 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
-    // A test may read a decoded token loosely; `any` stays out of what packages export (STYLE.md).
+    // A test may read a decoded token loosely; `any` stays out of what packages export.
     files: ['**/*.test.{ts,tsx}'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
@@ -53,13 +53,13 @@ export default tseslint.config(
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-require-imports': 'off', // CommonJS files (jest configs, the config validator) require
+      '@typescript-eslint/no-require-imports': 'off', // CommonJS files (jest configs, @gatehouse/config) require
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
   {
     // code that runs in the page (or is handed to it, as bench's page functions are)
-    files: ['**/*.{ts,tsx}', 'dev-idp/public/**/*.js', 'auth-lib/public/**/*.js', 'bench/lib/**/*.mjs'],
+    files: ['**/*.{ts,tsx}', 'auth-lib/public/**/*.js', 'bench/lib/**/*.mjs'],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
   },
 );
