@@ -109,7 +109,6 @@ export function toClient(rep: ClientRepresentation, realm: RealmScopes = BUILTIN
     bearerOnly: rep.bearerOnly ?? false,
     secret: rep.secret ?? (rep.publicClient ? undefined : crypto.randomUUID()),
     standardFlowEnabled: rep.standardFlowEnabled ?? true,
-    implicitFlowEnabled: rep.implicitFlowEnabled ?? false,
     directAccessGrantsEnabled: rep.directAccessGrantsEnabled ?? false,
     redirectUris: rep.redirectUris ?? [],
     webOrigins: rep.webOrigins ?? [],

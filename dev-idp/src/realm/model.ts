@@ -18,7 +18,6 @@ export interface Client {
   bearerOnly: boolean;
   secret?: string;
   standardFlowEnabled: boolean;
-  implicitFlowEnabled: boolean;
   directAccessGrantsEnabled: boolean;
   redirectUris: string[];
   webOrigins: string[];

@@ -142,6 +142,13 @@ export function validateRealm(source: string, json: unknown): ValidationResult {
   ((realm.clients ?? []) as unknown[]).forEach((client, i) => {
     const c = check(client, `clients[${i}]`, CLIENT, IGNORED_CLIENT_FIELDS);
     requireString(c.clientId, `clients[${i}].clientId`);
+    if (c.implicitFlowEnabled === true) {
+      throw new RealmFileError(
+        source,
+        `clients[${i}].implicitFlowEnabled`,
+        'the dev IdP has no implicit flow (Gatehouse signs in with the code flow and PKCE): leave it out or set it to false',
+      );
+    }
   });
   ((realm.clientScopes ?? []) as unknown[]).forEach((scope, i) => {
     const s = check(scope, `clientScopes[${i}]`, CLIENT_SCOPE, IGNORED_CLIENT_SCOPE_FIELDS);
