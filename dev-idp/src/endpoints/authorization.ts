@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 
-import { acrRequest, requestedLevel } from '../acr.js';
+import { acrRequest, requestedLevel } from '../sessions/acr.js';
 import { readParams, redirect, sendPage } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
 import { invalidScopes } from '../realm/clientScopes.js';
-import { redirectUriMatches } from '../redirect.js';
-import { withParameters } from '../responseMode.js';
+import { redirectUriMatches } from '../sessions/redirect.js';
+import { withParameters } from '../sessions/responseMode.js';
 import { LOGIN_ACTIONS } from '../provider/routes.js';
 import { interactionPage } from './login.js';
 import type { LoginInteraction } from './login.js';

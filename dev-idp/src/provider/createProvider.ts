@@ -1,12 +1,12 @@
 import type { KoaContext, TokenInstance } from 'oidc-provider';
 import Provider from 'oidc-provider';
 
-import { accessTokenClaims, idTokenClaims } from '../claims.js';
-import { downscopedTo } from '../downscope.js';
+import { accessTokenClaims, idTokenClaims } from '../tokens/claims.js';
+import { downscopedTo } from '../tokens/downscope.js';
 import { PAGE_SECURITY_HEADERS } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
-import { redirectUriMatches } from '../redirect.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
+import { redirectUriMatches } from '../sessions/redirect.js';
 import { createAdapterClass } from './adapter.js';
 import { recordGrantError } from './grantErrors.js';
 import { toClientMetadata } from './clientMetadata.js';
@@ -66,7 +66,7 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
         enabled: true,
         defaultResource: () => ACCOUNT_RESOURCE,
         useGrantedResource: () => true,
-        getResourceServerInfo: (ctx: KoaContext) => ({
+        getResourceServerInfo: () => ({
           scope: ALL_SCOPES,
           accessTokenTTL: realm.accessTokenLifespan,
           accessTokenFormat: 'jwt',

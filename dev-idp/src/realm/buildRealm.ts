@@ -1,4 +1,4 @@
-import { parseLoaMap, type LoaMap } from '../acr.js';
+import { parseLoaMap, type LoaMap } from '../sessions/acr.js';
 import { builtinClients, builtinRealmRoles } from './builtins.js';
 import { clientScopeLists, realmClientScopes } from './clientScopes.js';
 import type { Client, Realm, Role, User } from './model.js';
