@@ -40,7 +40,7 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
-    // A test may read a decoded token loosely; `any` stays out of what packages export.
+    // A test may read a decoded token loosely; `any` stays out of what packages export (decisions/0023).
     files: ['**/*.test.{ts,tsx}'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -1,5 +1,5 @@
 // The jest settings every package shares: TypeScript through ts-jest, a browser-like DOM.
-// Type checking is `npm run typecheck`'s job (tsc --noEmit per package); ts-jest only transpiles, which keeps tests fast.
+// Type checking is `npm run typecheck`'s job (one tsc -b, scripts/typecheck.mjs); ts-jest only transpiles, which keeps tests fast.
 module.exports = {
   testEnvironment: 'jsdom',
   // Gatehouse packages resolve to their TypeScript source (decisions/0017); a package that runs its tests

@@ -4,19 +4,46 @@
 // bootstrap administrator is `admin` with a password generated once into .keycloak/admin-password (mode 0600).
 // What it does and why: tooling/testkit/src/keycloak.cjs and decisions/0034.
 //
-//   npm run keycloak              Keycloak's own log in this terminal
-//   npm run keycloak -- --quiet   only progress; Keycloak's log goes to .keycloak/keycloak.log
+//   npm run keycloak                    Keycloak's own log in this terminal
+//   npm run keycloak -- --quiet         only progress; Keycloak's log goes to .keycloak/keycloak.log
+//   npm run keycloak -- --download-only fetch and unpack it into .keycloak/ and stop (no port needed: also while
+//                                       `npm start` holds 8080, or before going offline)
 
-import { KeycloakRunnerError, startKeycloak } from '../tooling/testkit/src/keycloak.cjs';
+import { fileURLToPath } from 'node:url';
+import { KeycloakRunnerError, KEYCLOAK_VERSION, obtainKeycloak, startKeycloak } from '../tooling/testkit/src/keycloak.cjs';
 import { JavaNotFoundError } from '../tooling/testkit/src/java.cjs';
 import { REALM_OVERLAY, applyRealmOverlay } from '../tooling/testkit/src/realmOverlay.cjs';
 
-const USAGE = 'usage: npm run keycloak [-- --quiet]';
+const USAGE = 'usage: npm run keycloak [-- --quiet | --download-only]';
 const args = process.argv.slice(2);
-const unknown = args.find((arg) => arg !== '--quiet');
+const unknown = args.find((arg) => arg !== '--quiet' && arg !== '--download-only');
 if (unknown) {
   console.error(`unknown option ${unknown}\n${USAGE}`);
   process.exit(2);
+}
+
+/** @param {unknown} error @returns {never} */
+function stopWith(error) {
+  if (error instanceof KeycloakRunnerError || error instanceof JavaNotFoundError) {
+    const hint =
+      error instanceof KeycloakRunnerError && error.code === 'KEYCLOAK_PORT_TAKEN'
+        ? '\n(To fetch Keycloak now and start it later: `npm run keycloak -- --download-only`, which needs no port.)'
+        : '';
+    process.stderr.write(`\n[keycloak] ${error.message}${hint}\n\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+if (args.includes('--download-only')) {
+  const dir = fileURLToPath(new URL('../.keycloak', import.meta.url));
+  try {
+    const home = await obtainKeycloak({ dir, log: (message) => console.log(`[keycloak] ${message}`) });
+    console.log(`[keycloak] Keycloak ${KEYCLOAK_VERSION} is in ${home}; \`npm run keycloak\` starts it.`);
+    process.exit(0);
+  } catch (error) {
+    stopWith(error);
+  }
 }
 
 /** @type {import('../tooling/testkit/src/keycloak.cjs').RunningKeycloak | undefined} */
@@ -34,11 +61,7 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) pro
 try {
   keycloak = await startKeycloak({ output: args.includes('--quiet') ? 'file' : 'inherit' });
 } catch (error) {
-  if (error instanceof KeycloakRunnerError || error instanceof JavaNotFoundError) {
-    process.stderr.write(`\n[keycloak] ${error.message}\n\n`);
-    process.exit(1);
-  }
-  throw error;
+  stopWith(error);
 }
 
 // The dev provider reads this checkout's realm overlay itself; Keycloak gets its addresses through the admin API.

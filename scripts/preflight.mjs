@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// What `npm start` and `npm test` check first, so each works as the first command typed on a fresh
-// clone: a Node version the toolchain supports, the lockfile's packages installed (`npm ci` when
-// node_modules is missing or older than package-lock.json), and for the tests Chromium and nginx
-// (installed with apt-get when running as root on Debian, else the exact command is printed).
+// What `npm start`, `npm test`, `npm run build` and `npm run preview` check first, so each works as the first
+// command typed on a fresh clone: a Node version the toolchain supports, the lockfile's packages installed
+// (`npm ci` when node_modules is missing or older than package-lock.json), for the tests Chromium and nginx,
+// for the preview nginx (installed with apt-get when running as root on Debian, else the exact command is printed).
 //
-//   node scripts/preflight.mjs start|test
+//   node scripts/preflight.mjs start|test|build|preview
 //
 // Plain Node and no dependencies: it runs before anything is installed.
 
@@ -118,10 +118,10 @@ function findNginxOrFail() {
  * Chromium and nginx for the browser tests. As root on Debian (a container, a CI runner) the missing
  * ones are installed as .ci/run does; elsewhere the command to run is printed.
  */
-function checkTestTools() {
+function checkTestTools(needChromium = true) {
   const missing = [];
-  let chromium = findChromiumOrFail();
-  if (!chromium) missing.push({ name: 'Chromium', debianPackage: 'chromium' });
+  let chromium = needChromium ? findChromiumOrFail() : null;
+  if (needChromium && !chromium) missing.push({ name: 'Chromium', debianPackage: 'chromium' });
   let nginx = findNginxOrFail();
   if (!nginx) missing.push({ name: 'nginx', debianPackage: 'nginx-light' });
 
@@ -136,22 +136,25 @@ function checkTestTools() {
       const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
       if (result.status !== 0) fail(`apt-get ${args.join(' ')} failed (its errors are above).`);
     }
-    chromium = findChromiumOrFail();
+    chromium = needChromium ? findChromiumOrFail() : null;
     nginx = findNginxOrFail();
   }
 
-  if (!chromium) fail(noChromiumMessage());
+  if (needChromium && !chromium) fail(noChromiumMessage());
   if (!nginx)
     fail(
-      `nginx not found: the production browser tests serve the builds with it. Install it with \`${nginxInstallCommand()}\`${osName() ? ` (${osName()})` : ''}, or set NGINX_BIN.`,
+      `nginx not found: ${needChromium ? 'the production browser tests serve' : '`npm run preview` serves'} the builds with it. Install it with \`${nginxInstallCommand()}\`${osName() ? ` (${osName()})` : ''}, or set NGINX_BIN.`,
     );
+  if (!chromium) return say(`nginx: ${nginx}`);
   say(
     `browser: ${chromium.path} (${chromium.source === 'CHROMIUM_PATH' ? 'from CHROMIUM_PATH' : chromium.source === 'system' ? "the system's" : "Playwright's own"}); nginx: ${nginx}`,
   );
 }
 
 const command = process.argv[2];
-if (command !== 'start' && command !== 'test') fail('usage: node scripts/preflight.mjs start|test');
+if (command !== 'start' && command !== 'test' && command !== 'build' && command !== 'preview')
+  fail('usage: node scripts/preflight.mjs start|test|build|preview');
 checkNode();
 installPackages();
 if (command === 'test') checkTestTools();
+if (command === 'preview') checkTestTools(false);

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // `npm run test:keycloak`: the browser suites against a real Keycloak 26 instead of the dev identity provider
-// (decisions/0034). Starts Keycloak once (tooling/testkit/src/keycloak.cjs: fetched with Maven, Java 21+,
-// the demo realm imported), runs each suite with GATEHOUSE_IDP=keycloak, stops Keycloak, and prints what ran
-// on it and how long each part took. `.ci/run` runs it after `npm test`; `npm test` itself needs no Java.
+// (decisions/0034), for what depends on the provider: the dev and production suites run only their tests tagged
+// `@idp` (e2e/README.md lists them and says why each one is or is not), the auth-lib and HTTPS suites run whole
+// (every test there is about the session against the provider), plus what only Keycloak can show. Starts
+// Keycloak once (tooling/testkit/src/keycloak.cjs: fetched with Maven, Java 21+, the demo realm imported), runs
+// each suite with GATEHOUSE_IDP=keycloak, stops Keycloak, and prints what ran on it and how long each part took.
+// `.ci/run` runs it after `npm test`; `npm test` itself needs no Java.
 //
 //   npm run test:keycloak                 every suite below
 //   npm run test:keycloak -- dev auth-lib  only the named ones
 //   npm run test:keycloak -- production -- session-revoked   the named Playwright suites, with these Playwright arguments
+//                                                             (after the suite's own `--grep @idp`: a spec file narrows it)
 
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -22,10 +26,21 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * @typedef {{ name: string, cwd: string, args: string[], command?: string, ownKeycloak?: boolean }} Suite
  */
 
+/**
+ * The tag of the tests whose assertions depend on the identity provider (sign-in, sessions, refresh, sign-out,
+ * step-up, token contents, account and user-info); in the dev and production suites only these run on Keycloak.
+ * The rest (headers, CSP, remote failures, builds and installs) proved what they prove in `npm test`.
+ */
+const IDP_TAG = '@idp';
+
 /** @type {Suite[]} */
 const SUITES = [
-  { name: 'dev', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test'] },
-  { name: 'production', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.production.config.ts'] },
+  { name: 'dev', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '--grep', IDP_TAG] },
+  {
+    name: 'production',
+    cwd: join(ROOT, 'e2e'),
+    args: ['playwright', 'test', '-c', 'playwright.production.config.ts', '--grep', IDP_TAG],
+  },
   { name: 'auth-lib', cwd: join(ROOT, 'auth-lib'), args: ['playwright', 'test', '-c', 'test/browser/playwright.config.ts'] },
   // What only Keycloak can show: the realm file's step-up flow, web origins, the frame's /init, brute force, languages.
   { name: 'realm', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.keycloak.config.ts'] },

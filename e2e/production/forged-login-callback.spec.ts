@@ -36,7 +36,7 @@ test('a forged callback (unknown state) is refused', async ({ page }) => {
   expect(exchanges).toHaveLength(0);
 });
 
-test('a callback replayed in another browser is refused', async ({ page, browser }) => {
+test('a callback replayed in another browser is refused @idp', async ({ page, browser }) => {
   // A real sign-in in one browser; its callback URL (code + state) is captured.
   let callback: string | undefined;
   page.on('framenavigated', (frame) => {

@@ -31,7 +31,7 @@ async function open(page: Page, title: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 }
 
-test('the visitor keeps working while the token is valid, then signs in again once the provider is back', async ({ page }) => {
+test('the visitor keeps working while the token is valid, then signs in again once the provider is back @idp', async ({ page }) => {
   proxy = await startTcpProxy(PROVIDER_PORT, 8080);
   await page.goto(`${SHELL}/`);
   await signIn(page, 'alice');

@@ -32,7 +32,7 @@ test('routes of the standalone app serve its index.html, with its own CSP and no
   }
 });
 
-test('the standalone app at the remote origin signs in by itself and renders the remote, with no CSP violation', async ({ page }) => {
+test('the standalone app at the remote origin signs in by itself and renders the remote, with no CSP violation @idp', async ({ page }) => {
   const watching = await watch(page);
   await page.goto(`${REMOTE_ORIGINS.profile}/`);
   await fillLoginForm(page, 'alice');

@@ -23,7 +23,7 @@ test.afterAll(async () => {
   await realm?.delete();
 });
 
-test('a session revoked by an administrator is signed out within one check, with a notice', async ({ page }) => {
+test('a session revoked by an administrator is signed out within one check, with a notice @idp', async ({ page }) => {
   await page.goto(`${SHELL}/`);
   await signIn(page, 'alice');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();

@@ -13,7 +13,7 @@ test.afterAll(async () => {
   await topology?.stop();
 });
 
-test('no token leaves memory', async ({ page, context }) => {
+test('no token leaves memory @idp', async ({ page, context }) => {
   const tokens = new Set<string>();
   const unreadable: string[] = [];
   const urls: string[] = [];

@@ -79,6 +79,15 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
     expect(existsSync(repo)).toBe(false);
   });
 
+  await timed("the shipped Verdaccio config: registration closed after the publisher's (max_users: 1)", async () => {
+    const second = await fetch(`${local.url}-/user/org.couchdb.user:someone-else`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'someone-else', password: 'a-password-of-theirs' }),
+    });
+    expect(second.status).not.toBe(201);
+  });
+
   await timed('npm run publish:packages -- --registry <verdaccio>', async () => {
     await runOk(
       'npm',
@@ -151,6 +160,8 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
     'npm run typecheck',
     'npm test',
     'npm run build',
+    // skipped by its `if:` when GATEHOUSE_SHELL_URL is set, as it is here; harmless when run
+    'echo "::warning::No contract check - set the repository variable GATEHOUSE_SHELL_URL to the deployed shell (e.g. https://app.example.com)"',
     'npx --package=@gatehouse/contract-check gatehouse-contract-check --shell "$GATEHOUSE_SHELL_URL"',
   ]);
   const results: Record<string, CommandResult> = {};
@@ -172,4 +183,24 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
   );
   expect(schemas.map(({ file }) => file)).toEqual(['public/config.json']);
   for (const { file, schema } of schemas) expect({ file, resolves: existsSync(schema) }).toEqual({ file, resolves: true });
+
+  // A team that installs itself (--skip-install, or the scaffold's install failed) runs exactly what it prints;
+  // CI's `npm ci` in a fresh clone then works (decisions/0049, 0070).
+  const ledger = join(work, 'ledger');
+  const ledgerClone = join(work, 'ci', 'ledger');
+  const ledgerPort = await freePort();
+  const printed = await timed('npm run new-remote -- ledger --outside <dir> --registry <verdaccio> --skip-install', () =>
+    scaffoldOutside('ledger', ledger, ['--registry', local.url, '--skip-install'], ledgerPort, shellUrl),
+  );
+  const install = /^ {2}(npm install && npm install) {2,}/m.exec(printed)?.[1];
+  expect(install).toBe('npm install && npm install');
+  await timed(`the printed install, as printed: ${install}`, () => runOk('sh', ['-c', install!], ledger));
+  await timed('git init + commit, git clone, npm ci in the clone', async () => {
+    await runOk('git', [...GIT, 'init', '-q'], ledger);
+    await runOk('git', [...GIT, 'add', '-A'], ledger);
+    await runOk('git', [...GIT, 'commit', '-q', '-m', 'The ledger remote'], ledger);
+    await runOk('git', ['clone', '-q', ledger, ledgerClone], work);
+    const ci = await run('npm', ['ci'], ledgerClone, { ...process.env, CI: 'true' });
+    expect({ code: ci.code, output: ci.code === 0 ? '' : `${ci.stdout}\n${ci.stderr}` }).toEqual({ code: 0, output: '' });
+  });
 });

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { openSignedIn, requestsTo } from '../support/flows';
 import { REMOTES } from '../support/system';
 
-test('bob opening /admin gets Access denied naming the missing role, and nothing of the admin remote is fetched', async ({ page }) => {
+test('bob opening /admin gets Access denied naming the missing role, and nothing of the admin remote is fetched @idp', async ({ page }) => {
   const adminRequests = requestsTo(page, REMOTES.admin);
   await openSignedIn(page, 'bob');
 
@@ -14,7 +14,9 @@ test('bob opening /admin gets Access denied naming the missing role, and nothing
   expect(adminRequests.map((request) => request.url())).toEqual([]);
 });
 
-test('bob opening /reports gets Access denied naming the client role, and nothing of the reports remote is fetched', async ({ page }) => {
+test('bob opening /reports gets Access denied naming the client role, and nothing of the reports remote is fetched @idp', async ({
+  page,
+}) => {
   const reportsRequests = requestsTo(page, REMOTES.reports);
   await openSignedIn(page, 'bob', '/reports');
 

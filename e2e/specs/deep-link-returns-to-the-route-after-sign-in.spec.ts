@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signInAtProvider } from '../support/flows';
 import { IDP } from '../support/system';
 
-test('a signed-out visitor who opens a protected route signs in and lands on that route', async ({ page }) => {
+test('a signed-out visitor who opens a protected route signs in and lands on that route @idp', async ({ page }) => {
   await page.goto('/reports?period=week');
 
   await page.waitForURL((url) => url.href.startsWith(IDP));

@@ -60,7 +60,7 @@ test('signed out: Home and its open menu pass axe at both widths, with an icon a
   expect(consoleErrors).toEqual([]);
 });
 
-test('the login form, its error and Home signed in pass axe at both widths, with an icon and no console error', async ({ page }) => {
+test('the login form, its error and Home signed in pass axe at both widths, with an icon and no console error @idp', async ({ page }) => {
   const consoleErrors = consoleErrorsOf(page);
   await page.goto('/');
   await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
@@ -80,7 +80,7 @@ test('the login form, its error and Home signed in pass axe at both widths, with
   expect(consoleErrors).toEqual([]);
 });
 
-test('the Profile and Reports remotes pass axe at both widths', async ({ page }) => {
+test('the Profile and Reports remotes pass axe at both widths @idp', async ({ page }) => {
   await openSignedIn(page, 'alice', '/profile');
   await expect(page.getByTestId('full-name')).toHaveText('Alice Anders');
   await expect(page.getByText('Loading your account details…')).toHaveCount(0);
@@ -106,7 +106,7 @@ test('Page not found and a failed slot with its details pass axe at both widths'
   await expectAccessibleAtBothWidths(page, "a failed slot's details");
 });
 
-test("step-up, the provider's step-up form and the Admin remote pass axe at both widths", async ({ page }) => {
+test("step-up, the provider's step-up form and the Admin remote pass axe at both widths @idp", async ({ page }) => {
   await openSignedIn(page, 'alice', '/admin');
   await expect(heading(page)).toHaveText('Confirm it is you');
   await expectAccessibleAtBothWidths(page, 'step-up');
@@ -118,7 +118,7 @@ test("step-up, the provider's step-up form and the Admin remote pass axe at both
   await expectAccessibleAtBothWidths(page, 'Admin');
 });
 
-test('access denied, the expiry warning and the notice of a session ended at the provider pass axe at both widths', async ({
+test('access denied, the expiry warning and the notice of a session ended at the provider pass axe at both widths @idp', async ({
   page,
   context,
 }) => {

@@ -24,7 +24,7 @@ async function openFromMenu(page: Page, title: string): Promise<void> {
   await expect(menu).toHaveAttribute('aria-expanded', 'false');
 }
 
-test('keyboard only: sign in, each remote, step-up and sign out, with focus on each new page’s heading', async ({ page }) => {
+test('keyboard only: sign in, each remote, step-up and sign out, with focus on each new page’s heading @idp', async ({ page }) => {
   const heading = page.getByRole('heading', { level: 1 });
   await page.setViewportSize(PHONE);
   await page.goto('/');

@@ -5,7 +5,7 @@ import { REALM_URL } from '../support/system';
 // keycloak-js checks the provider's login-status frame every 5 s; allow one period plus a margin.
 const NOTICED_WITHIN = 5_000 + 3_000;
 
-test('a logout at the identity provider (another tab) is noticed by the shell within 5 s', async ({ page, context }) => {
+test('a logout at the identity provider (another tab) is noticed by the shell within 5 s @idp', async ({ page, context }) => {
   await openSignedIn(page, 'alice', '/profile');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
 

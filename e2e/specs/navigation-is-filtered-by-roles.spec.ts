@@ -16,7 +16,7 @@ test('a signed-out visitor sees only Home in the navigation', async ({ page }) =
 });
 
 for (const [user, links] of Object.entries(expected) as [DemoUser, string[]][]) {
-  test(`${user} sees the apps their roles open: ${links.join(', ')}`, async ({ page }) => {
+  test(`${user} sees the apps their roles open: ${links.join(', ')} @idp`, async ({ page }) => {
     await openSignedIn(page, user);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Home');
     await expect.poll(() => navigationLinks(page)).toEqual(links);

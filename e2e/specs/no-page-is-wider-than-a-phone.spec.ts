@@ -14,7 +14,7 @@ async function expectReflows(page: Page, name: string): Promise<void> {
   }
 }
 
-test('every page of the shell and the login form fit 320 px without sideways scrolling, also with the menu open', async ({ page }) => {
+test('every page of the shell and the login form fit 320 px without sideways scrolling, also with the menu open @idp', async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 700 });
   await page.goto('/no/such/page/with/a/rather/long/address/that/does/not/break/the/layout');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');

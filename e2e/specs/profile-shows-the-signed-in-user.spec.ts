@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { openSignedIn } from '../support/flows';
 
-test('the profile remote shows the user, their roles and a live token countdown', async ({ page }) => {
+test('the profile remote shows the user, their roles and a live token countdown @idp', async ({ page }) => {
   await openSignedIn(page, 'carol', '/profile');
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');

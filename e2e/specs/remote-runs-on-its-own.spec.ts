@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signInAtProvider } from '../support/flows';
 import { REMOTES } from '../support/system';
 
-test('the profile remote opened at its own port signs in by itself and works', async ({ page }) => {
+test('the profile remote opened at its own port signs in by itself and works @idp', async ({ page }) => {
   await page.goto(REMOTES.profile);
 
   await signInAtProvider(page, 'bob', REMOTES.profile);

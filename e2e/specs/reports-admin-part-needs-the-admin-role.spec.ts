@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { openSignedIn } from '../support/flows';
 
-test('carol (viewer) sees the report but not the administrators part', async ({ page }) => {
+test('carol (viewer) sees the report but not the administrators part @idp', async ({ page }) => {
   await openSignedIn(page, 'carol', '/reports');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reports');
   await expect(page.getByRole('table').first()).toContainText('Total');
@@ -9,7 +9,7 @@ test('carol (viewer) sees the report but not the administrators part', async ({ 
   await expect(page.getByTestId('admin-part-hidden')).toBeVisible();
 });
 
-test('alice (viewer and admin) sees the administrators part too', async ({ page }) => {
+test('alice (viewer and admin) sees the administrators part too @idp', async ({ page }) => {
   await openSignedIn(page, 'alice', '/reports');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reports');
   await expect(page.getByTestId('admin-part')).toContainText('Failure rate');

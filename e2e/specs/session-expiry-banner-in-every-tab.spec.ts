@@ -15,7 +15,10 @@ test.beforeEach(async ({ context }) => {
 const left = (page: Page) => page.getByTestId('session-expiry-left').innerText();
 const seconds = (text: string) => text.split(':').reduce((sum, part) => sum * 60 + Number(part), 0);
 
-test('every tab counts down to the same end; Stay signed in moves it in every tab with one token request', async ({ page, context }) => {
+test('every tab counts down to the same end; Stay signed in moves it in every tab with one token request @idp', async ({
+  page,
+  context,
+}) => {
   await openSignedIn(page, 'alice', '/profile');
   const other = await context.newPage();
   await other.goto(`${SHELL}/`);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { navigationLinks, openSignedIn } from '../support/flows';
 import { IDP } from '../support/system';
 
-test('signing out ends the session: the header offers sign-in and protected routes ask for it again', async ({ page }) => {
+test('signing out ends the session: the header offers sign-in and protected routes ask for it again @idp', async ({ page }) => {
   await openSignedIn(page, 'alice', '/profile');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
 

@@ -3,7 +3,7 @@ import { openSignedIn, requestsTo, stepUpAtProvider } from '../support/flows';
 import { REMOTES } from '../support/system';
 
 // The dev registry says the admin remote needs "acr": "gold"; a password sign-in is "silver".
-test('alice opening /admin with a password sign-in is asked to step up before anything of the admin remote is fetched, and lands on /admin after', async ({
+test('alice opening /admin with a password sign-in is asked to step up before anything of the admin remote is fetched, and lands on /admin after @idp', async ({
   page,
 }) => {
   const adminRequests = requestsTo(page, REMOTES.admin);
@@ -23,7 +23,7 @@ test('alice opening /admin with a password sign-in is asked to step up before an
   expect(adminRequests.length).toBeGreaterThan(0);
 });
 
-test("a reload after the step-up keeps the level (the provider's session carries it), without asking again", async ({ page }) => {
+test("a reload after the step-up keeps the level (the provider's session carries it), without asking again @idp", async ({ page }) => {
   await openSignedIn(page, 'alice', '/admin');
   await page.getByRole('button', { name: 'Continue' }).click();
   await stepUpAtProvider(page, 'alice');

@@ -43,3 +43,42 @@ test('keeps the token fresh: refreshes when it gets under minValidity', async ()
     jest.useRealTimers();
   }
 });
+
+test("in an API's view, it is the API's token, renewed when that token gets under minValidity", async () => {
+  jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') });
+  try {
+    let issued = 0;
+    const base64url = (claims: object) => Buffer.from(JSON.stringify(claims)).toString('base64url');
+    const fetch = jest.fn(async () => {
+      issued += 1;
+      const now = Math.floor(Date.now() / 1000);
+      const claims = {
+        iss: 'http://localhost:8080/realms/gatehouse',
+        azp: 'gatehouse-shell',
+        sub: 'id-alice',
+        sid: 'sid-1',
+        aud: 'profile-api',
+        exp: now + 30,
+      };
+      return {
+        ok: true,
+        status: 200,
+        json: async () => ({ access_token: `eyJhbGciOiJSUzI1NiJ9.${base64url(claims)}.sig-api-${issued}` }),
+      } as Response;
+    }) as unknown as typeof globalThis.fetch;
+    const { session, kc } = sessionWithFake((k) => (k.tokenLifespanSeconds = 300), { fetch });
+    await act(() => session.ready());
+    const view = session.forApi({ url: 'http://localhost:3010/profile', audience: 'profile-api', scope: 'profile-api' });
+    const { result } = renderHook(() => useToken(), { wrapper: wrapperFor(view) });
+    await act(flush);
+    expect(result.current).toMatch(/\.sig-api-1$/);
+
+    await act(() => jest.advanceTimersByTimeAsync(26_000)); // the API's token has 4 s left; the page's 274 s
+    await act(flush);
+
+    expect(result.current).toMatch(/\.sig-api-2$/);
+    expect(kc().networkRefreshes).toBe(0);
+  } finally {
+    jest.useRealTimers();
+  }
+});

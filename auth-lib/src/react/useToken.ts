@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { decodeClaims } from '../session/tokenSet';
 import { useSessionSnapshot } from './useSession';
 
 /**
@@ -25,17 +26,27 @@ export function useToken(): string | null {
       return undefined;
     }
     let active = true;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    // wake up once the token is under minValidity (keycloak-js counts whole seconds, hence the extra second):
+    // at the page token's expiry, or at the token's own where it is another (an API's, from a view: decisions/0054)
+    const wakeAt = (expiresAt: number | null) => {
+      if (timer !== null) clearTimeout(timer);
+      timer =
+        expiresAt === null ? null : setTimeout(update, Math.max(0, expiresAt - session.config.minValidity * 1000 + 1000 - Date.now()));
+    };
     const update = () => {
       session.getToken().then(
-        (next) => active && setToken(next),
+        (next) => {
+          if (!active) return;
+          setToken(next);
+          const exp = session.api ? decodeClaims(next)?.exp : undefined;
+          wakeAt(typeof exp === 'number' ? exp * 1000 : tokenExpiresAt);
+        },
         () => active && setToken(null),
       );
     };
     update();
-    // wake up once the token is under minValidity (keycloak-js counts whole seconds, hence the extra
-    // second); a successful refresh changes tokenExpiresAt and re-runs this effect
-    const refreshAt = tokenExpiresAt === null ? null : tokenExpiresAt - session.config.minValidity * 1000 + 1000;
-    const timer = refreshAt === null ? null : setTimeout(update, Math.max(0, refreshAt - Date.now()));
+    wakeAt(tokenExpiresAt); // a successful refresh changes tokenExpiresAt and re-runs this effect
     return () => {
       active = false;
       if (timer !== null) clearTimeout(timer);

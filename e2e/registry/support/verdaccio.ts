@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startProcess, waitForUrl } from '@gatehouse/testkit/processes';
 import { freePort } from '../../https/support/freePort';
+import { REPO_ROOT } from '../../production/support/previewProcess';
 
 /** A Verdaccio of this test run: its URL, and a user config that may publish to it. */
 export interface LocalRegistry {
@@ -20,29 +20,29 @@ function upstreamRegistry(): string {
   return configured.startsWith('http') ? configured : 'https://registry.npmjs.org/';
 }
 
+/** The configuration the platform ships for its private registry (deploy/verdaccio/README.md). */
+const SHIPPED_CONFIG = join(REPO_ROOT, 'deploy/verdaccio/config.yaml');
+
 /**
- * Verdaccio's configuration: storage in `work`, the public registry as the uplink for third-party packages,
- * and @gatehouse/* only from its own storage (never proxied, so a name someone else holds upstream cannot
- * stand in), readable by all, published by the one user this run registers (`max_users: 1`: no one else can).
+ * Verdaccio's configuration: the shipped deploy/verdaccio/config.yaml as it is — @gatehouse/* only from its own
+ * storage (never proxied, so a name someone else holds upstream cannot stand in), readable by all, published by the
+ * one user registered (`max_users: 1`: no one else can) — with its storage in `work`, this machine's registry as
+ * the uplink for third-party packages, and no web UI, audit or info log.
  */
 function configuration(work: string): string {
-  return `# written by e2e/registry/support/verdaccio.ts for one test run
-storage: ${join(work, 'storage')}
-auth:
-  htpasswd:
-    file: ${join(work, 'htpasswd')}
-    max_users: 1
-uplinks:
-  upstream:
-    url: ${upstreamRegistry()}
-packages:
-  '@gatehouse/*':
-    access: $all
-    publish: $authenticated
-    unpublish: $authenticated
-  '**':
-    access: $all
-    proxy: upstream
+  const shipped = readFileSync(SHIPPED_CONFIG, 'utf8');
+  const replaced = shipped
+    .replace(/^storage: \.\/storage$/m, `storage: ${join(work, 'storage')}`)
+    .replace(/^ {4}file: \.\/htpasswd$/m, `    file: ${join(work, 'htpasswd')}`)
+    .replace(/^ {4}url: https:\/\/registry\.npmjs\.org\/$/m, `    url: ${upstreamRegistry()}`);
+  const expected: Array<[string, string]> = [
+    ['storage', join(work, 'storage')],
+    ['htpasswd', join(work, 'htpasswd')],
+    ['uplink', upstreamRegistry()],
+  ];
+  for (const [what, value] of expected)
+    if (!replaced.includes(value)) throw new Error(`${SHIPPED_CONFIG}: its ${what} line is not where the test expects it`);
+  return `${replaced}
 web:
   enable: false
 middlewares:
@@ -79,17 +79,21 @@ export async function startVerdaccio(work: string): Promise<LocalRegistry> {
   });
   try {
     await waitForUrl(`${url}-/ping`, { name: 'verdaccio', timeoutMs: 60_000, child: server.child });
-    const user = 'gatehouse-publisher';
-    const response = await fetch(`${url}-/user/org.couchdb.user:${user}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: user, password: randomBytes(18).toString('base64url') }),
-    });
-    const { token } = (await response.json()) as { token?: string };
-    if (response.status !== 201 || !token) throw new Error(`verdaccio did not register the publisher: HTTP ${response.status}`);
+    // the publisher's login as deploy/verdaccio/README.md has it: `npm run registry:publisher`, no prompt
     const publisherConfig = join(work, 'publisher.npmrc');
     const machine = userConfigFile();
-    writeFileSync(publisherConfig, `${machine ? readFileSync(machine, 'utf8') : ''}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+    writeFileSync(publisherConfig, machine ? readFileSync(machine, 'utf8') : '');
+    const login = spawnSync('npm', ['run', '--silent', 'registry:publisher', '--', '--registry', url, '--userconfig', publisherConfig], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    if (login.status !== 0) throw new Error(`npm run registry:publisher failed (exit code ${login.status}): ${login.stderr}`);
+    const tokenLine = readFileSync(publisherConfig, 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith(`//127.0.0.1:${port}/:_authToken=`));
+    const token = tokenLine?.slice(tokenLine.indexOf('=') + 1) ?? '';
+    if (token === '') throw new Error(`npm run registry:publisher wrote no token for ${url} into ${publisherConfig}`);
+    if (`${login.stdout}${login.stderr}`.includes(token)) throw new Error('npm run registry:publisher printed the token');
     return { url, publisherConfig, stop: () => server.stop() };
   } catch (error) {
     await server.stop();

@@ -17,7 +17,7 @@ async function apiAnswer(page: Page, remote: string): Promise<void> {
   await expect(page.locator(`[data-remote="${remote}"]`).getByTestId('api-answer')).toHaveText('Signed in as alice', { timeout: 15_000 });
 }
 
-test('@idp each remote calls its own API with a token for that API alone; replayed at another API it gets 401', async ({
+test('each remote calls its own API with a token for that API alone; replayed at another API it gets 401 @idp', async ({
   page,
   request,
 }) => {

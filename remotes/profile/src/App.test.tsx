@@ -35,6 +35,27 @@ describe('ProfileApp', () => {
   });
 });
 
+describe("the visitor's roles", () => {
+  it("lists the product's roles only, not the ones Keycloak gives every user or its built-in clients' roles", async () => {
+    const session = createTestSession({
+      user: { username: 'alice', name: 'Alice Anders' },
+      realmRoles: ['offline_access', 'user', 'uma_authorization', 'default-roles-gatehouse', 'admin'],
+      clientRoles: { account: ['manage-account', 'manage-account-links', 'view-profile'], reports: ['viewer'] },
+    });
+    await act(async () => {
+      render(
+        <AuthProvider session={session}>
+          <MemoryRouter>
+            <ProfileApp />
+          </MemoryRouter>
+        </AuthProvider>,
+      );
+    });
+    expect([...screen.getByTestId('realm-roles').children].map((badge) => badge.textContent)).toEqual(['user', 'admin']);
+    expect([...screen.getByTestId('client-roles').children].map((badge) => badge.textContent)).toEqual(['reports: viewer']);
+  });
+});
+
 describe('formatRemaining', () => {
   it('counts minutes and seconds down to expired', () => {
     expect(formatRemaining(65_000, 0)).toBe('in 1 min 05 s');

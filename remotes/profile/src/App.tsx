@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, Route, Routes } from 'react-router-dom';
 import { Countdown } from './Countdown';
 import { ApiCard } from './ApiCard';
+import { productClientRoles, productRealmRoles } from './productRoles';
 
 type ProfileState = { status: 'loading' } | { status: 'loaded'; profile: Profile } | { status: 'failed'; message: string };
 
@@ -61,7 +62,7 @@ function ProfilePage() {
           </dd>
           <dt>Realm roles</dt>
           <dd data-testid="realm-roles">
-            {snapshot.realmRoles.map((role) => (
+            {productRealmRoles(snapshot.realmRoles).map((role) => (
               <span key={role} className="gh-badge">
                 {role}
               </span>
@@ -69,13 +70,11 @@ function ProfilePage() {
           </dd>
           <dt>Client roles</dt>
           <dd data-testid="client-roles">
-            {Object.entries(snapshot.clientRoles).flatMap(([client, roles]) =>
-              roles.map((role) => (
-                <span key={`${client}/${role}`} className="gh-badge">
-                  {client}: {role}
-                </span>
-              )),
-            )}
+            {productClientRoles(snapshot.clientRoles).map(([client, role]) => (
+              <span key={`${client}/${role}`} className="gh-badge">
+                {client}: {role}
+              </span>
+            ))}
           </dd>
           {/* Not the session's end (the shell's warning says that): the token renews by itself while the session lasts. */}
           <dt>Current access token</dt>

@@ -76,7 +76,10 @@ describe('resolveOverrides', () => {
       memoryStorage(),
     );
     expect(result.refused.map((r) => [r.name, r.reason])).toEqual([
-      ['billing', 'there is no remote named "billing" in the registry (profile, admin).'],
+      [
+        'billing',
+        'there is no remote named "billing" in the registry (profile, admin). An override only moves a registered remote: have "billing" added to this environment\'s config.json, or, on a shell you run with npm start, add it to shell/config.local.json (docs/remote-teams.md).',
+      ],
       ['admin', 'the manifest must be an absolute http(s) URL such as http://localhost:3005/mf-manifest.json.'],
     ]);
   });

@@ -68,7 +68,7 @@ export function resolveOverrides(config: ShellConfig, search: string, storage: O
     if (manifest === '') continue; // `?remote.<name>=` clears that override
     const remote = config.remotes.find((r) => r.name === name);
     const reason = !remote
-      ? `there is no remote named "${name}" in the registry (${config.remotes.map((r) => r.name).join(', ') || 'none'}).`
+      ? `there is no remote named "${name}" in the registry (${config.remotes.map((r) => r.name).join(', ') || 'none'}). An override only moves a registered remote: have "${name}" added to this environment's config.json, or, on a shell you run with npm start, add it to shell/config.local.json (docs/remote-teams.md).`
       : !isHttpUrl(manifest)
         ? 'the manifest must be an absolute http(s) URL such as http://localhost:3005/mf-manifest.json.'
         : !originAllowed(manifest, allowed)

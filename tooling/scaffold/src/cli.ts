@@ -137,7 +137,7 @@ async function writeOutside(options: NewRemoteOptions, root: string, io: CliIo):
     installed = code === 0;
     if (!installed) io.err(`npm install failed (exit code ${code}); its output is above. Run it again in ${dir} once that is fixed.`);
   }
-  io.out(outsideNextSteps(dir, options.shellUrl, result.port, result.tarballs, installed));
+  io.out(outsideNextSteps(dir, options.shellUrl, result.port, result.tarballs, installed, result.entry));
   return 0;
 }
 
@@ -148,6 +148,7 @@ export function outsideNextSteps(
   port: number,
   tarballs: readonly string[],
   installed: boolean,
+  entry?: { readonly name: string; readonly manifest: string; readonly route: string; readonly title: string },
 ): string {
   const check =
     shellUrl === null
@@ -156,7 +157,13 @@ export function outsideNextSteps(
   return [
     '',
     `Next, in ${dir}:`,
-    ...(installed ? [] : ['  npm install']),
+    ...(installed
+      ? []
+      : [
+          '  npm install && npm install         twice, the first time only: the second records in package-lock.json what the',
+          "                                    first placed under a peer (@rspack/binding's platform packages); without it",
+          '                                    `npm ci` in CI stops with "Missing: … from lock file" (decisions/0049)',
+        ]),
     '  npm test && npm run build',
     check,
     `  npm start                         the remote alone at http://localhost:${port}, signing in by itself`,
@@ -167,5 +174,12 @@ export function outsideNextSteps(
         ]
       : []),
     "Then add the remote to the shell's config.json (its README says how).",
+    ...(entry
+      ? [
+          "To see it in the dev shell of a Gatehouse checkout (`npm start` there, restarted), put this in that checkout's",
+          `git-ignored shell/config.local.json (docs/remote-teams.md#attach-it-to-a-dev-shell):`,
+          `  { "remotes": [${JSON.stringify(entry)}] }`,
+        ]
+      : []),
   ].join('\n');
 }

@@ -44,6 +44,8 @@ export type OutsideResult =
       /** in this checkout (the realm overlay, so the dev provider accepts the remote) */
       readonly changed: readonly string[];
       readonly port: number;
+      /** the registry entry for a shell's config.json (with the dev address) */
+      readonly entry: { readonly name: string; readonly manifest: string; readonly route: string; readonly title: string };
       /** the `file:` paths (relative to the new repository) its package.json and lockfile name, with --packages */
       readonly tarballs: readonly string[];
     }
@@ -110,7 +112,12 @@ export async function newOutsideRemote(
     identityProviderUrl: identityProvider.url,
     realm: identityProvider.realm,
     clientId: identityProvider.clientId,
-    shellUrl: options.shellUrl ?? 'https://shell.example.com',
+    // no made-up default: without --shell-url the check asks for GATEHOUSE_SHELL_URL, and CI skips it with a warning
+    ciShellUrl: options.shellUrl ?? '',
+    checkCommand:
+      options.shellUrl !== undefined
+        ? `gatehouse-contract-check --shell ${options.shellUrl}`
+        : 'gatehouse-contract-check --shell \\"${GATEHOUSE_SHELL_URL:?set GATEHOUSE_SHELL_URL to the deployed shell, e.g. https://app.example.com}\\"',
     configSchema: configSchemaPath(false),
   };
   for (const [pkg, spec] of Object.entries(gatehouse)) values[`gatehouse:${pkg}`] = spec;
@@ -127,7 +134,8 @@ export async function newOutsideRemote(
   }
   const tarballs = Object.values(gatehouse).flatMap((spec) => (spec.startsWith('file:') ? [spec.slice('file:'.length)] : []));
   const changed = overlayText === null ? [] : [writeOverlay(root, overlayText)];
-  return { ok: true, created, changed, port: port.port, tarballs };
+  const entry = { name: options.name, manifest: `http://localhost:${port.port}/mf-manifest.json`, route, title };
+  return { ok: true, created, changed, port: port.port, entry, tarballs };
 }
 
 /** The version the published packages share (lerna.json, fixed mode): what a new remote depends on. */

@@ -110,7 +110,7 @@ test('--registry: the new repository names it in .npmrc for the @gatehouse scope
   expect(out).toContain('npm run check                     does the build fit what the shell at https://app.example.com shares?');
   expect(out).toContain('npm start                         the remote alone at http://localhost:3050, signing in by itself');
   expect(out).not.toContain('<the deployed shell>');
-  expect(out).not.toMatch(/^ {2}npm install$/m);
+  expect(out).not.toMatch(/^ {2}npm install/m);
 });
 
 test('without --shell-url the next steps say which address to give the check; with --skip-install they start with npm install', async () => {
@@ -119,7 +119,21 @@ test('without --shell-url the next steps say which address to give the check; wi
   expect(code).toBe(0);
   expect(install).not.toHaveBeenCalled();
   expect(out).toContain('npx --package=@gatehouse/contract-check gatehouse-contract-check --shell <the deployed shell>');
-  expect(out).toMatch(/^ {2}npm install$/m);
+  expect(out).toMatch(/^ {2}npm install && npm install {2,}twice, the first time only/m);
+  // the entry a checkout's dev shell takes from its git-ignored shell/config.local.json
+  expect(out).toContain(
+    '  { "remotes": [{"name":"billing","manifest":"http://localhost:3004/mf-manifest.json","route":"/billing","title":"Billing"}] }',
+  );
+  // no made-up shell address: the check asks for GATEHOUSE_SHELL_URL, CI skips it with a warning without one
+  const dir = path.join(work, 'billing');
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  expect(pkg.scripts.check).toBe(
+    'gatehouse-contract-check --shell "${GATEHOUSE_SHELL_URL:?set GATEHOUSE_SHELL_URL to the deployed shell, e.g. https://app.example.com}"',
+  );
+  const ci = fs.readFileSync(path.join(dir, '.github/workflows/ci.yml'), 'utf8');
+  expect(ci).toContain("GATEHOUSE_SHELL_URL: ${{ vars.GATEHOUSE_SHELL_URL || '' }}");
+  expect(ci).toContain("if: env.GATEHOUSE_SHELL_URL != ''");
+  expect(ci).not.toContain('example.com }}');
 });
 
 test('--packages: package.json and the lockfile name the tarballs relative to the new repository; no file holds a path of this machine', async () => {

@@ -14,6 +14,7 @@ const {
   chmodSync,
   closeSync,
   copyFileSync,
+  cpSync,
   createReadStream,
   existsSync,
   mkdirSync,
@@ -275,6 +276,21 @@ function prepareRealmImport(home, realmFile, adminPassword = '') {
   return { fresh, markImported: () => writeFileSync(stamp, `${digest}\n`) };
 }
 
+/**
+ * Puts the realm's login theme (deploy/keycloak/themes/<name>, the realm file's `loginTheme`) where Keycloak reads
+ * themes, `<home>/themes`, replacing an earlier copy (decisions/0071). Keycloak in dev mode reads it per request.
+ *
+ * @param {string} home
+ */
+function prepareThemes(home) {
+  const themes = join(REPO_ROOT, 'deploy/keycloak/themes');
+  if (!existsSync(themes)) return;
+  for (const name of readdirSync(themes)) {
+    rmSync(join(home, 'themes', name), { recursive: true, force: true });
+    cpSync(join(themes, name), join(home, 'themes', name), { recursive: true });
+  }
+}
+
 /** The last `lines` lines of a file, for an error message. @param {string} file @param {number} [lines] */
 function tail(file, lines = 25) {
   try {
@@ -405,6 +421,7 @@ async function startKeycloak(options = {}) {
   if (admin.generated)
     log(`generated the administrator's password into ${relative(process.cwd(), admin.file) || admin.file} (mode 0600): ${admin.password}`);
   const { fresh, markImported } = prepareRealmImport(home, options.realmFile ?? REALM_FILE, admin.password);
+  prepareThemes(home);
 
   const logFile = join(dir, 'keycloak.log');
   const logFd = output === 'file' ? openSync(logFile, 'w') : null;
