@@ -15,7 +15,12 @@ export const OUTSIDE_TEMPLATE_DIR = path.join(__dirname, '..', 'template-outside
  * contract they share (@gatehouse/config: the config schema, its validators, the security headers), named too so
  * `--packages` installs it from its tarball like the others.
  */
-export const PUBLISHED_PACKAGES = ['@gatehouse/auth-lib', '@gatehouse/config', '@gatehouse/federation', '@gatehouse/contract-check'] as const;
+export const PUBLISHED_PACKAGES = [
+  '@gatehouse/auth-lib',
+  '@gatehouse/config',
+  '@gatehouse/federation',
+  '@gatehouse/contract-check',
+] as const;
 
 export interface OutsideOptions {
   readonly name: string;
