@@ -10,9 +10,9 @@
 //                                       `npm start` holds 8080, or before going offline)
 
 import { fileURLToPath } from 'node:url';
-import { KeycloakRunnerError, KEYCLOAK_VERSION, obtainKeycloak, startKeycloak } from '../tooling/testkit/src/keycloak.cjs';
-import { JavaNotFoundError } from '../tooling/testkit/src/java.cjs';
-import { REALM_OVERLAY, applyRealmOverlay } from '../tooling/testkit/src/realmOverlay.cjs';
+import { KeycloakRunnerError, KEYCLOAK_VERSION, obtainKeycloak, startKeycloak } from '@gatehouse/testkit/keycloak';
+import { JavaNotFoundError } from '@gatehouse/testkit/java';
+import { REALM_OVERLAY, applyRealmOverlay } from '@gatehouse/testkit/realm-overlay';
 
 const USAGE = 'usage: npm run keycloak [-- --quiet | --download-only]';
 const args = process.argv.slice(2);
@@ -46,7 +46,7 @@ if (args.includes('--download-only')) {
   }
 }
 
-/** @type {import('../tooling/testkit/src/keycloak.cjs').RunningKeycloak | undefined} */
+/** @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
 let keycloak;
 let stopping = false;
 const stop = async () => {

@@ -12,9 +12,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findChromium, noChromiumMessage } from '../tooling/testkit/src/chromium.cjs';
-import { findNginx, nginxInstallCommand } from '../tooling/testkit/src/nginx.cjs';
-import { canInstallSystemPackages, osName } from '../tooling/testkit/src/systemTools.cjs';
+import { findChromium, noChromiumMessage } from '@gatehouse/testkit/chromium';
+import { findNginx, nginxInstallCommand } from '@gatehouse/testkit/nginx';
+import { canInstallSystemPackages, osName } from '@gatehouse/testkit/system-tools';
 import { endOfLifeWarning } from './nodeEndOfLife.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
