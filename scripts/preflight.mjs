@@ -6,15 +6,16 @@
 //
 //   node scripts/preflight.mjs start|test|build|preview
 //
-// Plain Node and no dependencies: it runs before anything is installed.
+// Plain Node and no dependencies: it runs before anything is installed (so it reaches testkit by path: no
+// node_modules/@gatehouse/testkit exists yet).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findChromium, noChromiumMessage } from '@gatehouse/testkit/chromium';
-import { findNginx, nginxInstallCommand } from '@gatehouse/testkit/nginx';
-import { canInstallSystemPackages, osName } from '@gatehouse/testkit/system-tools';
+import { findChromium, noChromiumMessage } from '../tooling/testkit/src/chromium.cjs';
+import { findNginx, nginxInstallCommand } from '../tooling/testkit/src/nginx.cjs';
+import { canInstallSystemPackages, osName } from '../tooling/testkit/src/systemTools.cjs';
 import { endOfLifeWarning } from './nodeEndOfLife.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
