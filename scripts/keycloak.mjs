@@ -10,9 +10,10 @@
 //                                       `npm start` holds 8080, or before going offline)
 
 import { fileURLToPath } from 'node:url';
-import { KeycloakRunnerError, KEYCLOAK_VERSION, obtainKeycloak, startKeycloak } from '@gatehouse/testkit/keycloak';
-import { JavaNotFoundError } from '@gatehouse/testkit/java';
-import { REALM_OVERLAY, applyRealmOverlay } from '@gatehouse/testkit/realm-overlay';
+// testkit by path, as preflight.mjs does: fetching and starting Keycloak needs no installed package, only Java and Maven
+import { KeycloakRunnerError, KEYCLOAK_VERSION, obtainKeycloak, startKeycloak } from '../tooling/testkit/src/keycloak.cjs';
+import { JavaNotFoundError } from '../tooling/testkit/src/java.cjs';
+import { REALM_OVERLAY, applyRealmOverlay } from '../tooling/testkit/src/realmOverlay.cjs';
 
 const USAGE = 'usage: npm run keycloak [-- --quiet | --download-only]';
 const args = process.argv.slice(2);
@@ -46,7 +47,7 @@ if (args.includes('--download-only')) {
   }
 }
 
-/** @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
+/** @type {import('../tooling/testkit/src/keycloak.cjs').RunningKeycloak | undefined} */
 let keycloak;
 let stopping = false;
 const stop = async () => {
