@@ -21,12 +21,19 @@ const CLOCK_TOLERANCE_S = 30;
  */
 export function providerKeyVerifier(config: Pick<ResolvedConfig, 'url' | 'realm' | 'clientId' | 'timeout'>): TokenVerifier {
   const issuer = `${config.url}/realms/${config.realm}`;
+  const certs = new URL(`${issuer}/protocol/openid-connect/certs`);
+  // the keys, asked for by `warm` while jose's chunk is still loading (jose would ask only once it has loaded)
+  let early: Promise<Response> | null = null;
   let keys: { jose: Jose; jwks: ReturnType<Jose['createRemoteJWKSet']> } | null = null;
   const load = async () => {
     if (!keys) {
       const jose = await import(/* webpackChunkName: "token-verifier" */ 'jose');
-      const url = new URL(`${issuer}/protocol/openid-connect/certs`);
-      keys = { jose, jwks: jose.createRemoteJWKSet(url, { timeoutDuration: config.timeout }) };
+      const keysFetch = (url: string, options: RequestInit) => {
+        const answer = early;
+        early = null;
+        return answer ?? fetch(url, options);
+      };
+      keys = { jose, jwks: jose.createRemoteJWKSet(certs, { timeoutDuration: config.timeout, [jose.customFetch]: keysFetch }) };
     }
     return keys;
   };
