@@ -4,7 +4,10 @@
 // navigation started, from the page's Resource Timing (its own requests) and Playwright's
 // request.timing() (the provider's frames, which the page's timeline does not list).
 //
-//   node bench/auth-timeline.mjs [--loads 3]     (uses the builds of the last `npm run bench`)
+//   node bench/auth-timeline.mjs [--loads 3] [--second-tab]   (uses the builds of the last `npm run bench`)
+//
+// --second-tab: the loads are second tabs of a browser with /profile open and signed in in a first one
+// (time_to_remote_visible_second_tab_ms), seeded by it: its keys request and jose's chunk are on their path.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -17,7 +20,9 @@ import { ORIGINS, startTopology } from './lib/topology.mjs';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK_DIR = join(REPO_ROOT, 'bench/.work');
-const { values: args } = parseArgs({ options: { loads: { type: 'string', default: '3' } } });
+const { values: args } = parseArgs({
+  options: { loads: { type: 'string', default: '3' }, 'second-tab': { type: 'boolean', default: false } },
+});
 
 const SHELL_BUILD = join(WORK_DIR, 'builds', 'shell');
 
@@ -59,6 +64,8 @@ const STEPS = [
   ['silent check-sso: auth', (u) => u.pathname.endsWith('/protocol/openid-connect/auth')],
   ['silent check-sso: silent-check-sso.html', (u) => u.pathname === '/silent-check-sso.html'],
   ['token', (u) => u.pathname.endsWith('/protocol/openid-connect/token')],
+  ["shell: jose's chunk (a seeded tab's verifier)", (u) => u.origin === ORIGINS.shell && u.pathname.startsWith('/token-verifier.')],
+  ["provider's keys (a seeded tab's verifier)", (u) => u.pathname.endsWith('/protocol/openid-connect/certs')],
   ['remote: mf-manifest.json', (u) => u.origin === ORIGINS.profile && u.pathname === '/mf-manifest.json'],
   ['remote: remoteEntry.js', (u) => u.origin === ORIGINS.profile && u.pathname === '/remoteEntry.js'],
   ['remote: ./App chunk', (u) => u.origin === ORIGINS.profile && u.pathname.startsWith('/__federation_expose_App')],
@@ -72,12 +79,15 @@ async function main() {
   const browser = await launchBrowser();
   try {
     const session = await signIn(browser);
+    const first = args['second-tab']
+      ? await coldLoad(browser, `${ORIGINS.shell}/profile`, { elementId: 'profile-heading', storageState: session })
+      : null;
     for (let i = 0; i < Number(args.loads); i++) {
       /** @type {import('./lib/browser.mjs').Request[]} */
       const requests = [];
       const load = await coldLoad(browser, `${ORIGINS.shell}/profile`, {
         elementId: 'profile-heading',
-        storageState: session,
+        ...(first ? { context: first.context } : { storageState: session }),
         beforeGoto: (page) => {
           page.on('requestfinished', (request) => requests.push(request));
         },
@@ -96,8 +106,10 @@ async function main() {
         const start = t.startTime - navigationStart;
         console.log(`  ${name.padEnd(42)} ${Math.round(start)} → ${Math.round(start + t.responseEnd)} ms`);
       }
-      await load.context.close();
+      if (first) await load.page.close();
+      else await load.context.close();
     }
+    await first?.context.close();
   } finally {
     await browser.close();
     await topology.stop();

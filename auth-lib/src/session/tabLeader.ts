@@ -20,8 +20,11 @@ export function defaultTabLocks(): TabLocks | null {
   };
 }
 
+/** What every leader lock's name starts with (a tab about to be seeded looks for one: tokenVerifier.ts). */
+export const LEADER_LOCK_PREFIX = 'gatehouse-auth:leader:';
+
 export function leaderLockName(realm: string, clientId: string): string {
-  return `gatehouse-auth:leader:${realm}:${clientId}`;
+  return `${LEADER_LOCK_PREFIX}${realm}:${clientId}`;
 }
 
 export class TabLeader {

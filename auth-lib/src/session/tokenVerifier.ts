@@ -1,5 +1,7 @@
 import type { ResolvedConfig } from './config';
+import { importOnce } from './importOnce';
 import { describeError } from './scrub';
+import { LEADER_LOCK_PREFIX } from './tabLeader';
 import type { TokenSet } from './tokenSet';
 
 /**
@@ -10,8 +12,45 @@ export type TokenVerifier = ((set: TokenSet) => Promise<string | null>) & { read
 
 type Jose = typeof import('jose');
 
+/** jose's module, requested once per page: by `preloadTokenVerifier`, else by the first verification. */
+const importJose = importOnce(() => import(/* webpackChunkName: "token-verifier" */ 'jose'));
+
 /** How far the tokens' `iat`/`nbf`/`exp` may be off this tab's clock once keycloak-js's measured skew is applied. */
 const CLOCK_TOLERANCE_S = 30;
+
+/** The provider's keys, asked for before the session that verifies with them exists (`preloadTokenVerifier`). */
+const earlyKeys = new Map<string, Promise<Response>>();
+
+function certsOf(provider: { readonly url: string; readonly realm: string }): string {
+  return `${provider.url.replace(/\/+$/, '')}/realms/${provider.realm}/protocol/openid-connect/certs`;
+}
+
+function fetchKeysEarly(certs: string, timeoutMs: number): void {
+  if (earlyKeys.has(certs)) return;
+  const answer = fetch(certs, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+  answer.catch(() => undefined); // a failure is jose's to report, at its first verification
+  earlyKeys.set(certs, answer);
+}
+
+/**
+ * When another tab of this origin already leads a session (it holds a Gatehouse leader lock), this tab will be
+ * seeded by it and verifies the seed: starts downloading jose now, and the provider's keys as soon as
+ * `provider` (config.json's identityProvider) is known. Called by `preloadIdentityClient`; never throws.
+ */
+export function preloadTokenVerifier(
+  provider?: PromiseLike<{ readonly url: string; readonly realm: string } | null | undefined>,
+  locks: Pick<LockManager, 'query'> | undefined = globalThis.navigator?.locks,
+): void {
+  locks
+    ?.query()
+    .then(async ({ held }) => {
+      if (!held?.some((lock) => lock.name?.startsWith(LEADER_LOCK_PREFIX))) return;
+      importJose().catch(() => undefined);
+      const known = await provider;
+      if (typeof known?.url === 'string' && typeof known.realm === 'string') fetchKeysEarly(certsOf(known), 10_000);
+    })
+    .catch(() => undefined);
+}
 
 /**
  * Verifies another tab's tokens against the provider's published keys (`…/protocol/openid-connect/certs`,
@@ -21,19 +60,18 @@ const CLOCK_TOLERANCE_S = 30;
  */
 export function providerKeyVerifier(config: Pick<ResolvedConfig, 'url' | 'realm' | 'clientId' | 'timeout'>): TokenVerifier {
   const issuer = `${config.url}/realms/${config.realm}`;
-  const certs = new URL(`${issuer}/protocol/openid-connect/certs`);
-  // the keys, asked for by `warm` while jose's chunk is still loading (jose would ask only once it has loaded)
-  let early: Promise<Response> | null = null;
+  const certs = certsOf(config);
   let keys: { jose: Jose; jwks: ReturnType<Jose['createRemoteJWKSet']> } | null = null;
   const load = async () => {
     if (!keys) {
-      const jose = await import(/* webpackChunkName: "token-verifier" */ 'jose');
+      const jose = await importJose();
+      // the keys asked for ahead (`warm`, `preloadTokenVerifier`) while jose's chunk was still loading, once
       const keysFetch = (url: string, options: RequestInit) => {
-        const answer = early;
-        early = null;
+        const answer = earlyKeys.get(certs);
+        earlyKeys.delete(certs);
         return answer ?? fetch(url, options);
       };
-      keys = { jose, jwks: jose.createRemoteJWKSet(certs, { timeoutDuration: config.timeout, [jose.customFetch]: keysFetch }) };
+      keys = { jose, jwks: jose.createRemoteJWKSet(new URL(certs), { timeoutDuration: config.timeout, [jose.customFetch]: keysFetch }) };
     }
     return keys;
   };
