@@ -53,7 +53,7 @@ export default tseslint.config(
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-require-imports': 'off', // CommonJS files (jest configs, the config validator) require
+      '@typescript-eslint/no-require-imports': 'off', // CommonJS files (jest configs, @gatehouse/config) require
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },

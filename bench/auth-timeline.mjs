@@ -42,7 +42,7 @@ function shellScriptCarrying(source) {
 }
 const KEYCLOAK_CHUNK = shellScriptCarrying('node_modules/keycloak-js/lib/keycloak.js');
 const AUTH_LIB_CHUNK = shellScriptCarrying('auth-lib/src/session/KeycloakSession.ts');
-const CONFIG_CHUNK = shellScriptCarrying('src/config/schema.generated.cjs');
+const CONFIG_CHUNK = shellScriptCarrying('tooling/config/src/validators.generated.cjs');
 const REACT_DOM_CHUNK = shellScriptCarrying('node_modules/react-dom/cjs/react-dom-client.production.js');
 
 /**

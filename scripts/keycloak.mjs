@@ -10,6 +10,7 @@
 //                                       `npm start` holds 8080, or before going offline)
 
 import { fileURLToPath } from 'node:url';
+// testkit by path, as preflight.mjs does: fetching and starting Keycloak needs no installed package, only Java and Maven
 import { KeycloakRunnerError, KEYCLOAK_VERSION, obtainKeycloak, startKeycloak } from '../tooling/testkit/src/keycloak.cjs';
 import { JavaNotFoundError } from '../tooling/testkit/src/java.cjs';
 import { REALM_OVERLAY, applyRealmOverlay } from '../tooling/testkit/src/realmOverlay.cjs';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The packages a remote in its own repository installs, made available the way an organisation does it
-// (decisions/0049): every workspace package that is not `private` — @gatehouse/auth-lib,
+// (decisions/0049): every workspace package that is not `private` — @gatehouse/auth-lib, @gatehouse/config,
 // @gatehouse/federation and @gatehouse/contract-check, versioned together from lerna.json.
 //
 //   npm run publish:packages -- --registry <url> [--allow-dirty] [npm publish options]   build and publish them

@@ -6,7 +6,8 @@
 //
 //   node scripts/preflight.mjs start|test|build|preview
 //
-// Plain Node and no dependencies: it runs before anything is installed.
+// Plain Node and no dependencies: it runs before anything is installed (so it reaches testkit by path: no
+// node_modules/@gatehouse/testkit exists yet).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -14,10 +14,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describePortOwner, portTaken } from '../tooling/testkit/src/portOwner.cjs';
-import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '../tooling/testkit/src/nginx.cjs';
-import { answers, killOnExit, notAServerError, startProcess, waitForUrl } from '../tooling/testkit/src/processes.cjs';
-import { assertValidInput, renderDeployment, renderTemplate, writeFiles, remotesOf, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
+import { describePortOwner, portTaken } from '@gatehouse/testkit/port-owner';
+import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
+import { answers, killOnExit, notAServerError, startProcess, waitForUrl } from '@gatehouse/testkit/processes';
+import { assertValidInput, remotesOf } from '@gatehouse/config';
+import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
@@ -25,7 +26,7 @@ const SHELL_PORT = 4000;
 /** The demo API of the production topology (dev: 3010). */
 export const DEMO_API_PORT = 4010;
 
-/** @typedef {import('../tooling/testkit/src/processes.cjs').ManagedProcess} ManagedProcess */
+/** @typedef {import('@gatehouse/testkit/processes').ManagedProcess} ManagedProcess */
 /** @typedef {import('../deploy/nginx/render.mjs').ShellConfig} ShellConfig */
 
 /** @param {string} message */

@@ -13,10 +13,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KEYCLOAK_VERSION } from '../tooling/testkit/src/keycloak.cjs';
-import { describePortOwner, portTaken } from '../tooling/testkit/src/portOwner.cjs';
-import { answers } from '../tooling/testkit/src/processes.cjs';
-import { stopOnSignals, supervise } from '../tooling/testkit/src/supervisor.cjs';
+import { KEYCLOAK_VERSION } from '@gatehouse/testkit/keycloak';
+import { describePortOwner, portTaken } from '@gatehouse/testkit/port-owner';
+import { answers } from '@gatehouse/testkit/processes';
+import { stopOnSignals, supervise } from '@gatehouse/testkit/supervisor';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -139,7 +139,7 @@ function remoteApp(dir, name) {
 }
 
 const COLORS = [35, 36, 32, 33, 34];
-/** @type {Map<string, import('../tooling/testkit/src/supervisor.cjs').Supervised>} */
+/** @type {Map<string, import('@gatehouse/testkit/supervisor').Supervised>} */
 const running = new Map();
 stopOnSignals(() => running.values());
 

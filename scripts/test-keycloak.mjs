@@ -15,9 +15,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JavaNotFoundError } from '../tooling/testkit/src/java.cjs';
-import { KeycloakRunnerError, startKeycloak } from '../tooling/testkit/src/keycloak.cjs';
-import { killOnExit } from '../tooling/testkit/src/processes.cjs';
+import { JavaNotFoundError } from '@gatehouse/testkit/java';
+import { KeycloakRunnerError, startKeycloak } from '@gatehouse/testkit/keycloak';
+import { killOnExit } from '@gatehouse/testkit/processes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -121,7 +121,7 @@ function runSuite(suite, keycloakUrl) {
   });
 }
 
-/** @type {import('../tooling/testkit/src/keycloak.cjs').RunningKeycloak | undefined} */
+/** @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
 let keycloak;
 const began = Date.now();
 /** @type {string[]} */

@@ -1,25 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { devCspAdditions, securityHeaders, shellCsp } from '@gatehouse/config';
 import { defineApp } from '@gatehouse/federation';
 import { devRegistry } from './devRegistry';
 
 type WebpackArgv = Parameters<ReturnType<typeof defineApp>>[1];
 
-/** The part of deploy/nginx/render.mjs (JSDoc-typed, checked by tsconfig.scripts.json) this config uses. */
-interface NginxRender {
-  shellCsp(config: unknown, extra?: { connectSrc?: string[] }): string;
-  devCspAdditions(config: unknown): { connectSrc?: string[] };
-  securityHeaders(csp: string): Record<string, string>;
-}
-const RENDER: string = path.join(__dirname, '..', 'deploy', 'nginx', 'render.mjs');
 const PUBLIC_CONFIG: string = path.join(__dirname, 'public', 'config.json');
 /** This machine's remotes for the dev shell, git-ignored (devRegistry.ts, decisions/0070). */
 const LOCAL_REMOTES: string = path.join(__dirname, 'config.local.json');
 
-// The dev server sends production's security headers, the CSP derived from the dev config.json the way nginx's is,
-// so a hole that production's CSP would hide shows in development too.
-export default async (env: unknown, argv: WebpackArgv) => {
-  const render = (await import(RENDER)) as NginxRender;
+// The dev server sends production's security headers, the CSP derived from the dev config.json the way nginx's is
+// (@gatehouse/config, the functions deploy/nginx/render.mjs uses), so a hole that production's CSP would hide shows
+// in development too.
+export default (env: unknown, argv: WebpackArgv) => {
   const { config, local } = devRegistry(PUBLIC_CONFIG, LOCAL_REMOTES);
   const app = defineApp({
     name: 'gatehouse_shell',
@@ -27,7 +21,7 @@ export default async (env: unknown, argv: WebpackArgv) => {
     dir: __dirname,
     port: 3000,
     exposes: { './auth': './src/auth/index.ts' },
-    pageHeaders: render.securityHeaders(render.shellCsp(config, render.devCspAdditions(config))),
+    pageHeaders: securityHeaders(shellCsp(config, devCspAdditions(config))),
   })(env, argv);
   if (!local) return app;
   // /config.json is then the merged registry, ahead of public/ (read again per request: no restart for an edit

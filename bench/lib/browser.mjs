@@ -2,7 +2,7 @@
 // on top), paint times from the page itself (Element Timing, Paint Timing), bytes from the network.
 
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumLaunchOptions } from '../../tooling/testkit/src/chromium.cjs';
+import { CHROMIUM_ARGS, chromiumLaunchOptions } from '@gatehouse/testkit/chromium';
 
 export { CHROMIUM_ARGS };
 

@@ -3,8 +3,8 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signInAsAdmin } from '../../tooling/testkit/src/admin.cjs';
-import { fillLoginForm } from '../../tooling/testkit/src/loginForm.cjs';
+import { signInAsAdmin } from '@gatehouse/testkit/admin';
+import { fillLoginForm } from '@gatehouse/testkit/login-form';
 import { coldLoad, encodedSize } from './browser.mjs';
 import { ORIGINS } from './topology.mjs';
 

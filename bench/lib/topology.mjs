@@ -6,13 +6,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '../../tooling/testkit/src/nginx.cjs';
-import { killOnExit, notAServerError, startProcess, waitForUrl } from '../../tooling/testkit/src/processes.cjs';
+import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
+import { killOnExit, notAServerError, startProcess, waitForUrl } from '@gatehouse/testkit/processes';
 import { buildDirOf } from './build.mjs';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../../deploy/nginx/render.mjs';
 
 /** @typedef {import('../../deploy/nginx/render.mjs').ShellConfig} ShellConfig */
-/** @typedef {import('../../tooling/testkit/src/processes.cjs').ManagedProcess} ManagedProcess */
+/** @typedef {import('@gatehouse/testkit/processes').ManagedProcess} ManagedProcess */
 
 export const PORTS = {
   shell: 4100,

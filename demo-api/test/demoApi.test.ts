@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import KcAdminClient from '@keycloak/keycloak-admin-client';
 import { decodeJwt } from 'jose';
 
-import { startDevIdp } from '../../dev-idp/src/index.js';
-import type { RealmRepresentation } from '../../dev-idp/src/index.js';
+import { startDevIdp } from '@gatehouse/dev-idp';
+import type { RealmRepresentation } from '@gatehouse/dev-idp';
 import { FormBrowser } from '../../dev-idp/test/support/FormBrowser.js';
 import { authorizationUrl } from '../../dev-idp/test/support/codeFlow.js';
 import { startDemoApi } from '../src/index.js';

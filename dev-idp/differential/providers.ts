@@ -20,7 +20,7 @@ export interface Provider {
 export async function keycloakProvider(): Promise<Provider> {
   const url = process.env.KEYCLOAK_URL?.replace(/\/$/, '');
   if (url) return { name: 'keycloak', url, close: async () => {} };
-  const { startKeycloak } = (await import('../../tooling/testkit/src/keycloak.cjs')) as {
+  const { startKeycloak } = (await import('@gatehouse/testkit/keycloak')) as {
     startKeycloak(options: { httpPort?: number; managementPort?: number }): Promise<{ url: string; stop(): Promise<void> }>;
   };
   const running = await startKeycloak({
@@ -39,7 +39,7 @@ export async function startDevIdpProvider(): Promise<Provider> {
 export async function adminOf(provider: Provider): Promise<KcAdminClient> {
   if (process.env.KEYCLOAK_ADMIN_PASSWORD === undefined) {
     // the testkit's sign-in: the generated password of a Keycloak the runner started (.keycloak/admin-password), else admin
-    const { signInAsAdmin } = (await import('../../tooling/testkit/src/admin.cjs')) as {
+    const { signInAsAdmin } = (await import('@gatehouse/testkit/admin')) as {
       signInAsAdmin(baseUrl: string, credentials?: { username?: string }): Promise<KcAdminClient>;
     };
     return signInAsAdmin(provider.url, { username: process.env.KEYCLOAK_ADMIN_USER ?? 'admin' });

@@ -1,9 +1,9 @@
 import { loadRealmFile, realmFromRepresentation } from './realm/loadRealm.js';
 import type { LoadedRealm } from './realm/loadRealm.js';
 import { masterRealm } from './realm/masterRealm.js';
-import { ManagementServer } from './ManagementServer.js';
-import { DevIdpServer } from './server.js';
-import { RealmOverlays } from './RealmOverlays.js';
+import { ManagementServer } from './server/ManagementServer.js';
+import { DevIdpServer } from './server/server.js';
+import { RealmOverlays } from './server/RealmOverlays.js';
 import { parseHostname, parseProxyHeaders } from './http/frontendUrl.js';
 import type { RealmRepresentation } from './realm/representation.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { BruteForceProtector, BruteForceSettingError } from '../src/bruteForce.js';
+import { BruteForceProtector, BruteForceSettingError } from '../src/sessions/bruteForce.js';
 
 // The clock is passed in (ms), so lockouts are checked without waiting.
 describe('security (issue 24): brute-force detection, Keycloak strategy MULTIPLE', () => {

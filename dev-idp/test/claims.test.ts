@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { accessTokenClaims, accountRepresentation, grantedScope, userinfoClaims } from '../src/claims.js';
+import { accessTokenClaims, accountRepresentation, grantedScope, userinfoClaims } from '../src/tokens/claims.js';
 import { realmFromRepresentation } from '../src/realm/loadRealm.js';
 
 const { realm } = realmFromRepresentation('test.json', {

@@ -17,9 +17,8 @@ function flowsRealm(): RealmRepresentation {
     ...(realm.clients ?? []),
     { ...base, clientId: 'plain' },
     { ...base, clientId: 'no-logout-redirect', attributes: { 'post.logout.redirect.uris': '-' } },
-    { ...base, clientId: 'implicit', implicitFlowEnabled: true, standardFlowEnabled: false },
+    { ...base, clientId: 'no-standard-flow', standardFlowEnabled: false },
   ];
-  realm.accessTokenLifespanForImplicitFlow = 77;
   return realm;
 }
 
@@ -118,7 +117,7 @@ describe("the redirect URI's own fragment is kept (response_mode=fragment)", () 
   }
 });
 
-describe("implicit flow only where the client enables it, with Keycloak's errors", () => {
+describe("no implicit flow: Keycloak's errors for a client that has it off, and a realm file that turns it on is refused", () => {
   const errorOf = async (url: string, where: 'hash' | 'search') => {
     const response = await fetch(url, { redirect: 'manual' });
     assert.equal(response.status, 302);
@@ -137,7 +136,7 @@ describe("implicit flow only where the client enables it, with Keycloak's errors
   });
 
   test('standard flow disabled: the client still exists and refuses the code flow', async () => {
-    assert.deepEqual(await errorOf(authUrl({ client_id: 'implicit', response_type: 'code' }), 'search'), {
+    assert.deepEqual(await errorOf(authUrl({ client_id: 'no-standard-flow', response_type: 'code' }), 'search'), {
       error: 'unauthorized_client',
       description: `${NOT_ALLOWED} Standard flow is disabled for the client.`,
       state: 'st',
@@ -145,23 +144,19 @@ describe("implicit flow only where the client enables it, with Keycloak's errors
   });
 
   test('response_mode=query is refused for the implicit flow', async () => {
-    assert.deepEqual(await errorOf(authUrl({ client_id: 'implicit', response_type: 'id_token token', response_mode: 'query' }), 'search'), {
+    assert.deepEqual(await errorOf(authUrl({ client_id: 'spa', response_type: 'id_token token', response_mode: 'query' }), 'search'), {
       error: 'invalid_request',
       description: "Response_mode 'query' not allowed for implicit or hybrid flow",
       state: 'st',
     });
   });
 
-  test('implicit enabled: tokens in the fragment, living accessTokenLifespanForImplicitFlow', async () => {
-    const back = await signIn(new FormBrowser(), authUrl({ client_id: 'implicit', response_type: 'id_token token' }));
-    const params = new URLSearchParams(back.hash.slice(1));
-    const access = JSON.parse(Buffer.from(params.get('access_token')?.split('.')[1] ?? '', 'base64url').toString()) as Record<
-      string,
-      number
-    >;
-    assert.equal(params.get('state'), 'st');
-    assert.ok(params.get('id_token'));
-    assert.equal((access.exp ?? 0) - (access.iat ?? 0), 77);
-    assert.equal(params.get('code'), null);
+  test('a realm file with implicitFlowEnabled: true is refused, naming the field', async () => {
+    const realm = demoRealm('implicit', APP);
+    realm.clients = [{ clientId: 'implicit', publicClient: true, redirectUris: [`${APP}/*`], implicitFlowEnabled: true }];
+    await assert.rejects(startDevIdp({ port: 0, realms: [realm], quiet: true }), (error: Error) => {
+      assert.match(error.message, /clients\[0\]\.implicitFlowEnabled: the dev IdP has no implicit flow/);
+      return true;
+    });
   });
 });

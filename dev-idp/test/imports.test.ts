@@ -46,6 +46,13 @@ function circles(): string[][] {
   return [...found.values()];
 }
 
+test('src/ is grouped by concern: only the package entries at its top', () => {
+  const loose = readdirSync(SRC, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
+  assert.deepEqual(loose.sort(), ['index.ts', 'testRealm.ts']);
+});
+
 test('no import circles in dev-idp/src', () => {
   const found = circles();
   assert.ok(modules(SRC).length > 40, 'the walk sees the source');

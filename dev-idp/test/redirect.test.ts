@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { toClient } from '../src/realm/buildRealm.js';
-import { originAllowed, postLogoutRedirectUris, redirectUriMatches, webOrigins } from '../src/redirect.js';
+import { originAllowed, postLogoutRedirectUris, redirectUriMatches, webOrigins } from '../src/sessions/redirect.js';
 
 describe('redirect URI matching (Keycloak rules)', () => {
   const wildcard = ['http://localhost:3000/*'];

@@ -4,7 +4,7 @@ import { after, before, describe, mock, test } from 'node:test';
 
 import { MemoryStore } from '../src/provider/MemoryStore.js';
 import { realmFromRepresentation } from '../src/realm/loadRealm.js';
-import { DevIdpServer } from '../src/server.js';
+import { DevIdpServer } from '../src/server/server.js';
 import { startDevIdp } from '../src/index.js';
 import type { DevIdp, RealmRepresentation } from '../src/index.js';
 import { demoRealm } from './support/fixtures.js';

@@ -6,7 +6,7 @@ import * as oidc from 'openid-client';
 import { startDevIdp } from '../src/index.js';
 import { createAdapterClass } from '../src/provider/adapter.js';
 import { MemoryStore } from '../src/provider/MemoryStore.js';
-import { SessionRegistry } from '../src/sessions.js';
+import { SessionRegistry } from '../src/sessions/sessions.js';
 import type { DevIdp } from '../src/index.js';
 import { demoRealm } from './support/fixtures.js';
 import { FormBrowser } from './support/FormBrowser.js';

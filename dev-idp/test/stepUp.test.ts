@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 
-import { acrClaim, acrRequest, requestedLevel } from '../src/acr.js';
+import { acrClaim, acrRequest, requestedLevel } from '../src/sessions/acr.js';
 import { startDevIdp } from '../src/index.js';
 import type { DevIdp, RealmRepresentation } from '../src/index.js';
 import { RealmFileError } from '../src/realm/RealmFileError.js';

@@ -15,7 +15,7 @@ import { startVerdaccio, type LocalRegistry } from './support/verdaccio';
 // tests, build, and the contract check against a running shell (the production build behind real nginx).
 
 const PLATFORM_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'auth-lib/package.json'), 'utf8')) as { version: string }).version;
-const PACKAGES = ['@gatehouse/auth-lib', '@gatehouse/federation', '@gatehouse/contract-check'];
+const PACKAGES = ['@gatehouse/auth-lib', '@gatehouse/config', '@gatehouse/federation', '@gatehouse/contract-check'];
 const GIT = ['-c', 'user.name=Billing Team', '-c', 'user.email=billing@example.com', '-c', 'init.defaultBranch=main'];
 
 let work: string;

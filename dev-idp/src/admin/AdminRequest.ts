@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { RealmRuntime } from '../RealmRuntime.js';
-import type { RealmDirectory } from '../RealmDirectory.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
+import type { RealmDirectory } from '../server/RealmDirectory.js';
 
 /** One admin REST call, authorised, with the realm of its path resolved (when it names one). */
 export interface AdminRequest {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
-import type { RealmDirectory } from '../RealmDirectory.js';
-import { bearerToken, verifyAccessToken } from '../tokens.js';
+import type { RealmDirectory } from '../server/RealmDirectory.js';
+import { bearerToken, verifyAccessToken } from '../tokens/tokens.js';
 import { AdminError } from './AdminRequest.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { readBody, sendJson } from '../http/respond.js';
-import type { RealmDirectory } from '../RealmDirectory.js';
+import type { RealmDirectory } from '../server/RealmDirectory.js';
 import { authorizeAdmin } from './adminAuth.js';
 import type { AdminHandler } from './AdminRequest.js';
 import { AdminError } from './AdminRequest.js';

@@ -1,9 +1,9 @@
-import { BruteForceProtector, BruteForceSettingError } from '../bruteForce.js';
+import { BruteForceProtector, BruteForceSettingError } from '../sessions/bruteForce.js';
 import { sendJson } from '../http/respond.js';
 import { realmFromRepresentation } from '../realm/loadRealm.js';
 import { RealmFileError } from '../realm/RealmFileError.js';
 import { MAX_SECONDS, validSeconds } from '../realm/validate.js';
-import type { RealmDirectory } from '../RealmDirectory.js';
+import type { RealmDirectory } from '../server/RealmDirectory.js';
 import type { AdminRequest } from './AdminRequest.js';
 import { AdminError } from './AdminRequest.js';
 import { realmOut } from './representations.js';

@@ -30,7 +30,7 @@ export function clientOut(client: Client): Record<string, unknown> {
     publicClient: client.publicClient,
     bearerOnly: client.bearerOnly,
     standardFlowEnabled: client.standardFlowEnabled,
-    implicitFlowEnabled: client.implicitFlowEnabled,
+    implicitFlowEnabled: false,
     directAccessGrantsEnabled: client.directAccessGrantsEnabled,
     redirectUris: client.redirectUris,
     webOrigins: client.webOrigins,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { RealmRuntime } from '../RealmRuntime.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
 
 /** One request to `/realms/{realm}/…`, as a realm endpoint sees it. */
 export interface RealmRequest {

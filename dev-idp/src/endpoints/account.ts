@@ -1,8 +1,8 @@
-import { accountRepresentation } from '../claims.js';
+import { accountRepresentation } from '../tokens/claims.js';
 import { answerPreflight, applyCors } from '../http/cors.js';
 import { sendHtml, sendJson } from '../http/respond.js';
 import { layout } from '../pages/layout.js';
-import { verifyRequestAccess } from '../tokens.js';
+import { verifyRequestAccess } from '../tokens/tokens.js';
 import { anyClientOrigin, tokenOrigins } from './bearerCors.js';
 import type { RealmRequest } from './RealmRequest.js';
 

@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 
-import { acrRequest, requestedLevel } from '../acr.js';
+import { acrRequest, requestedLevel } from '../sessions/acr.js';
 import { readParams, redirect, sendPage } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
 import { invalidScopes } from '../realm/clientScopes.js';
-import { redirectUriMatches } from '../redirect.js';
-import { withParameters } from '../responseMode.js';
+import { redirectUriMatches } from '../sessions/redirect.js';
+import { withParameters } from '../sessions/responseMode.js';
 import { LOGIN_ACTIONS } from '../provider/routes.js';
 import { interactionPage } from './login.js';
 import type { LoginInteraction } from './login.js';
@@ -64,7 +64,8 @@ function flowRefusal(runtime: RealmRuntime, params: URLSearchParams): string | u
   if ((types.has('code') || types.has('none')) && !client.standardFlowEnabled) {
     return error(`${NOT_ALLOWED} Standard flow is disabled for the client.`);
   }
-  if (implicitOrHybrid && !client.implicitFlowEnabled) return error(`${NOT_ALLOWED} Implicit flow is disabled for the client.`);
+  // No client has the implicit flow here (realm/validate.ts refuses it): Keycloak's answer for one that has it off.
+  if (implicitOrHybrid) return error(`${NOT_ALLOWED} Implicit flow is disabled for the client.`);
   // A scope that is not a client scope of the client refuses the sign-in (the whole parameter named, as Keycloak does).
   const scope = params.get('scope');
   if (scope && invalidScopes(client, scope).length > 0) return error(`Invalid scopes: ${scope}`, 'invalid_scope');

@@ -1,6 +1,6 @@
-import type { RealmRuntime } from '../RealmRuntime.js';
-import { originAllowed } from '../redirect.js';
-import type { VerifiedAccess } from '../tokens.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
+import { originAllowed } from '../sessions/redirect.js';
+import type { VerifiedAccess } from '../tokens/tokens.js';
 
 /** Preflights for bearer endpoints: any web origin of a client of the realm. */
 export function anyClientOrigin(runtime: RealmRuntime): (origin: string) => boolean {

@@ -1,14 +1,14 @@
 import type { Interaction } from 'oidc-provider';
 
-import { levelName } from '../acr.js';
+import { levelName } from '../sessions/acr.js';
 import { readParams, sendPage } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
 import { pageLocale } from '../pages/locale.js';
 import { loginPage } from '../pages/loginPage.js';
 import { stepUpPage } from '../pages/stepUpPage.js';
 import { heldLevel, STEP_UP, targetLevel } from '../provider/stepUp.js';
-import { passwordAccepted } from '../passwordCheck.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
+import { passwordAccepted } from '../sessions/passwordCheck.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
 import type { RealmRequest } from './RealmRequest.js';
 
 const INVALID = 'Invalid username or password.';

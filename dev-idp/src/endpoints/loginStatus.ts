@@ -1,7 +1,7 @@
 import { readCookies, sessionCookie } from '../http/cookies.js';
 import { sendHtml } from '../http/respond.js';
 import { loginStatusFrame, thirdPartyCookiesStep1, thirdPartyCookiesStep2 } from '../pages/sessionFrames.js';
-import { originAllowed } from '../redirect.js';
+import { originAllowed } from '../sessions/redirect.js';
 import { OPENID_CONNECT } from '../provider/routes.js';
 import type { RealmRequest } from './RealmRequest.js';
 

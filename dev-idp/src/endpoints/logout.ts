@@ -7,8 +7,8 @@ import { cookieAttributes } from '../http/frontendUrl.js';
 import { readParams, redirect, sendPage } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
 import { loggedOutPage, logoutConfirmPage } from '../pages/logoutPages.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
-import { postLogoutRedirectUris, redirectUriMatches } from '../redirect.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
+import { postLogoutRedirectUris, redirectUriMatches } from '../sessions/redirect.js';
 import type { RealmRequest } from './RealmRequest.js';
 
 const CONFIRMATION_COOKIE = 'KC_LOGOUT_CONFIRMATION';

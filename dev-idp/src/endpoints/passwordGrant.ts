@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { grantedScope, refreshTokenScope } from '../claims.js';
+import { grantedScope, refreshTokenScope } from '../tokens/claims.js';
 import { sendJson, sendOAuthError } from '../http/respond.js';
-import { passwordAccepted } from '../passwordCheck.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
+import { passwordAccepted } from '../sessions/passwordCheck.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
 import type { Client } from '../realm/model.js';
-import { signAccessToken, signRefreshToken } from '../tokens.js';
+import { signAccessToken, signRefreshToken } from '../tokens/tokens.js';
 
 /** The client id of an HTTP Basic `Authorization` header, if any. */
 export function basicClientId(req: IncomingMessage): string | undefined {

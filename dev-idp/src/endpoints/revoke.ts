@@ -1,6 +1,6 @@
 import { answerPreflight, applyCors, suppressForeignCors } from '../http/cors.js';
 import { readBody, replayBody } from '../http/respond.js';
-import { originAllowed } from '../redirect.js';
+import { originAllowed } from '../sessions/redirect.js';
 import { basicClientId } from './passwordGrant.js';
 import type { RealmRequest } from './RealmRequest.js';
 

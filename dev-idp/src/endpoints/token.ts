@@ -2,18 +2,18 @@ import type { IncomingMessage } from 'node:http';
 
 import { decodeJwt } from 'jose';
 
-import { grantedScope, refreshTokenScope } from '../claims.js';
-import { downscopedTo, downscopeRefresh } from '../downscope.js';
+import { grantedScope, refreshTokenScope } from '../tokens/claims.js';
+import { downscopedTo, downscopeRefresh } from '../tokens/downscope.js';
 import { answerPreflight, applyCors, suppressForeignCors } from '../http/cors.js';
 import { interceptJson } from '../http/interceptJson.js';
 import type { JsonResponse } from '../http/interceptJson.js';
 import { readBody, replayBody, sendJson, sendOAuthError } from '../http/respond.js';
 import { keycloakGrantDescription } from '../provider/grantErrors.js';
 import type { Client } from '../realm/model.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
-import { originAllowed } from '../redirect.js';
-import { refreshTokenIssued, refreshTokenReuseError } from '../refreshTokenReuse.js';
-import { signRefreshToken, verifyRefreshToken } from '../tokens.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
+import { originAllowed } from '../sessions/redirect.js';
+import { refreshTokenIssued, refreshTokenReuseError } from '../tokens/refreshTokenReuse.js';
+import { signRefreshToken, verifyRefreshToken } from '../tokens/tokens.js';
 import { basicClientId, passwordGrant } from './passwordGrant.js';
 import type { RealmRequest } from './RealmRequest.js';
 

@@ -1,7 +1,7 @@
-import { userinfoClaims } from '../claims.js';
+import { userinfoClaims } from '../tokens/claims.js';
 import { answerPreflight, applyCors } from '../http/cors.js';
 import { sendJson } from '../http/respond.js';
-import { tokenChallenge, verifyRequestAccess } from '../tokens.js';
+import { tokenChallenge, verifyRequestAccess } from '../tokens/tokens.js';
 import { anyClientOrigin, tokenOrigins } from './bearerCors.js';
 import type { RealmRequest } from './RealmRequest.js';
 

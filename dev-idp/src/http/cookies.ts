@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import type { RealmRuntime } from '../RealmRuntime.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
 import { cookieAttributes } from './frontendUrl.js';
 
 /** The request's cookies by name (first value wins). */

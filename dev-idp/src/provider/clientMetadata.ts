@@ -13,14 +13,8 @@ export function toClientMetadata(client: Client): AdapterPayload | undefined {
   if (!client.enabled || client.bearerOnly) return undefined;
   const redirectUris = client.redirectUris.filter(isAbsoluteUrl);
   if (redirectUris.length === 0) return undefined;
-  const responseTypes = [
-    ...(client.standardFlowEnabled ? ['code'] : []),
-    ...(client.implicitFlowEnabled ? ['id_token token', 'id_token'] : []),
-  ];
-  const grantTypes = [
-    ...(client.standardFlowEnabled ? ['authorization_code', 'refresh_token'] : []),
-    ...(client.implicitFlowEnabled ? ['implicit'] : []),
-  ];
+  const responseTypes = client.standardFlowEnabled ? ['code'] : [];
+  const grantTypes = client.standardFlowEnabled ? ['authorization_code', 'refresh_token'] : [];
   return {
     client_id: client.clientId,
     ...(client.publicClient

@@ -1,12 +1,12 @@
 import type { KoaContext, TokenInstance } from 'oidc-provider';
 import Provider from 'oidc-provider';
 
-import { accessTokenClaims, idTokenClaims } from '../claims.js';
-import { downscopedTo } from '../downscope.js';
+import { accessTokenClaims, idTokenClaims } from '../tokens/claims.js';
+import { downscopedTo } from '../tokens/downscope.js';
 import { PAGE_SECURITY_HEADERS } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
-import { redirectUriMatches } from '../redirect.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
+import { redirectUriMatches } from '../sessions/redirect.js';
 import { createAdapterClass } from './adapter.js';
 import { recordGrantError } from './grantErrors.js';
 import { toClientMetadata } from './clientMetadata.js';
@@ -66,16 +66,17 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
         enabled: true,
         defaultResource: () => ACCOUNT_RESOURCE,
         useGrantedResource: () => true,
-        getResourceServerInfo: (ctx: KoaContext) => ({
+        getResourceServerInfo: () => ({
           scope: ALL_SCOPES,
-          accessTokenTTL: implicitFlow(ctx) ? realm.accessTokenLifespanForImplicitFlow : realm.accessTokenLifespan,
+          accessTokenTTL: realm.accessTokenLifespan,
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
     },
-    // Implicit flow as keycloak-js asks for it; each client's own flows are in clientMetadata.ts.
-    responseTypes: ['code', 'id_token token', 'id_token'],
+    // The code flow only (with PKCE where the client asks for it): Gatehouse signs in with nothing else, and a
+    // realm file that enables the implicit flow is refused (realm/validate.ts).
+    responseTypes: ['code'],
     scopes: ALL_SCOPES.split(' '),
     // Keycloak puts profile and email claims in every ID token, whatever the scope.
     claims: { openid: ['sub', 'typ', 'azp', 'sid', 'acr', ...PROFILE_CLAIMS], profile: [], email: [] },
@@ -85,7 +86,7 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => true,
     ttl: {
-      AccessToken: (ctx: KoaContext) => (implicitFlow(ctx) ? realm.accessTokenLifespanForImplicitFlow : realm.accessTokenLifespan),
+      AccessToken: () => realm.accessTokenLifespan,
       IdToken: () => realm.accessTokenLifespan,
       AuthorizationCode: 60,
       Interaction: 1800,
@@ -167,12 +168,6 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
     const client = runtime.client(this.clientId);
     return client !== undefined && redirectUriMatches(value, client.redirectUris);
   };
-  // Keycloak lets implicit-flow clients use http and localhost redirect URIs (oidc-provider refuses them).
-  const invalidate = provider.Client.Schema.prototype.invalidate;
-  provider.Client.Schema.prototype.invalidate = function invalidateUnlessImplicitOnLocalhost(message, code) {
-    if (code === 'implicit-force-https' || code === 'implicit-forbid-localhost') return;
-    invalidate.call(this, message, code);
-  };
   // oidc-provider writes the session's `acr` over the account's claims; Keycloak's is per client (see acr.ts).
   const issueIdToken = provider.IdToken.prototype.issue;
   provider.IdToken.prototype.issue = function issueWithClientAcr(...args) {
@@ -189,13 +184,6 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
   );
   provider.on('server_error', (_ctx, error) => console.error(`dev-idp: realm ${realm.name}:`, error));
   return provider;
-}
-
-/** Whether tokens are being issued at the authorization endpoint (implicit flow), not the token endpoint. */
-function implicitFlow(ctx: KoaContext | undefined): boolean {
-  const route = ctx?.oidc?.route;
-  const responseType = ctx?.oidc?.params?.response_type;
-  return (route === 'authorization' || route === 'resume') && typeof responseType === 'string' && responseType.split(' ').includes('token');
 }
 
 /** The SSO session (Keycloak `sid`) of the code or refresh token being exchanged. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { LOGIN_ACTIONS } from './routes.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
 
 /** What oidc-provider tells about an interaction when it asks for its URL. */
 export interface InteractionInfo {

@@ -1,6 +1,6 @@
 import type { KoaContext } from 'oidc-provider';
 
-import { withParameters } from '../responseMode.js';
+import { withParameters } from '../sessions/responseMode.js';
 
 /**
  * oidc-provider post-middleware: in `fragment` mode oidc-provider replaces the redirect URI's own

@@ -1,7 +1,7 @@
 import { interactionPolicy, type KoaContext } from 'oidc-provider';
 
-import { acrRequest, highestLevel, requestedLevel } from '../acr.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
+import { acrRequest, highestLevel, requestedLevel } from '../sessions/acr.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
 
 /** Why a signed-in visitor is shown a form again: the reason name of the interaction's login prompt. */
 export const STEP_UP = 'step_up';

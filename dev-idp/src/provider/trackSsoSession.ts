@@ -1,8 +1,8 @@
 import type { KoaContext } from 'oidc-provider';
 
-import { acrClaim, acrRequest } from '../acr.js';
-import type { RealmRuntime } from '../RealmRuntime.js';
-import { sessionCookieValue } from '../sessions.js';
+import { acrClaim, acrRequest } from '../sessions/acr.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
+import { sessionCookieValue } from '../sessions/sessions.js';
 import { sessionCookie } from '../http/cookies.js';
 
 /**

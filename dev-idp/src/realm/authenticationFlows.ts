@@ -1,4 +1,4 @@
-import { levelName, type LoaMap } from '../acr.js';
+import { levelName, type LoaMap } from '../sessions/acr.js';
 import { RealmFileError } from './RealmFileError.js';
 import type { AuthenticationFlowRepresentation, RealmRepresentation } from './representation.js';
 

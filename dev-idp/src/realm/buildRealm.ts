@@ -1,4 +1,4 @@
-import { parseLoaMap, type LoaMap } from '../acr.js';
+import { parseLoaMap, type LoaMap } from '../sessions/acr.js';
 import { builtinClients, builtinRealmRoles } from './builtins.js';
 import { clientScopeLists, realmClientScopes } from './clientScopes.js';
 import type { Client, Realm, Role, User } from './model.js';
@@ -109,7 +109,6 @@ export function toClient(rep: ClientRepresentation, realm: RealmScopes = BUILTIN
     bearerOnly: rep.bearerOnly ?? false,
     secret: rep.secret ?? (rep.publicClient ? undefined : crypto.randomUUID()),
     standardFlowEnabled: rep.standardFlowEnabled ?? true,
-    implicitFlowEnabled: rep.implicitFlowEnabled ?? false,
     directAccessGrantsEnabled: rep.directAccessGrantsEnabled ?? false,
     redirectUris: rep.redirectUris ?? [],
     webOrigins: rep.webOrigins ?? [],

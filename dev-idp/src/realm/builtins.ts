@@ -20,7 +20,6 @@ export function builtinClients(): Omit<Client, 'defaultClientScopes' | 'optional
     enabled: true,
     bearerOnly: false,
     standardFlowEnabled: false,
-    implicitFlowEnabled: false,
     directAccessGrantsEnabled: false,
     redirectUris: [],
     webOrigins: [],

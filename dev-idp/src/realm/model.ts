@@ -1,4 +1,4 @@
-import type { LoaMap } from '../acr.js';
+import type { LoaMap } from '../sessions/acr.js';
 
 /** The dev IdP's in-memory view of a realm, with Keycloak's defaults applied. */
 export interface Role {
@@ -18,7 +18,6 @@ export interface Client {
   bearerOnly: boolean;
   secret?: string;
   standardFlowEnabled: boolean;
-  implicitFlowEnabled: boolean;
   directAccessGrantsEnabled: boolean;
   redirectUris: string[];
   webOrigins: string[];

@@ -109,7 +109,6 @@ declare module 'oidc-provider' {
 
   export interface ClientConstructor {
     prototype: { redirectUriAllowed(this: ClientInstance, value: string): boolean };
-    readonly Schema: { prototype: { invalidate(message: string, code?: string): void } };
   }
 
   /** A named condition of a prompt: returns whether the prompt is needed. */

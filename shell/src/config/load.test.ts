@@ -43,6 +43,6 @@ describe('loadConfig', () => {
 
   it('passes on the validation problems', async () => {
     const result = await loadConfig(answering(200, JSON.stringify({ remotes: [] })));
-    expect(!result.ok && result.problems[0]).toBe('identityProvider is missing (see shell/config.schema.json).');
+    expect(!result.ok && result.problems[0]).toBe('identityProvider is missing (see config.schema.json).');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * What the shell reads from `/config.json` at start-up. The format is shell/config.schema.json (every key
+ * What the shell reads from `/config.json` at start-up. The format is tooling/config/config.schema.json (every key
  * documented there and in shell/README.md); these types describe a config that passed it.
  */
 import type { ApiBinding, SessionConfig } from '@gatehouse/auth-lib';

@@ -55,7 +55,7 @@ describe('validateConfig', () => {
   it('lists every problem of the identity provider at once, naming each field', () => {
     const problems = problemsOf({ identityProvider: { url: 'localhost:8080', realm: '' }, remotes: [] });
     expect(problems).toEqual([
-      'identityProvider.clientId is missing (see shell/config.schema.json).',
+      'identityProvider.clientId is missing (see config.schema.json).',
       'identityProvider.url must be the provider\'s absolute http(s) base URL without "/realms/…", e.g. "http://localhost:8080"; it is "localhost:8080".',
       'identityProvider.realm must be the realm name, e.g. "gatehouse"; it is "".',
     ]);
@@ -111,7 +111,7 @@ describe('validateConfig', () => {
 
   it('refuses unknown keys, so a misspelt role requirement is not silently dropped', () => {
     expect(problemsOf({ identityProvider, remotes: [{ ...profile, realmRole: ['admin'] }] })).toEqual([
-      'remotes[0] ("profile") has an unknown key "realmRole": check its spelling against shell/config.schema.json.',
+      'remotes[0] ("profile") has an unknown key "realmRole": check its spelling against config.schema.json.',
     ]);
   });
 
@@ -156,7 +156,7 @@ describe('validateConfig', () => {
       ]);
     }
     expect(problemsOf({ identityProvider, remotes: [], overrides: { allowedOrigins: ['http://localhost:*'], origins: [] } })).toEqual([
-      'overrides has an unknown key "origins": check its spelling against shell/config.schema.json.',
+      'overrides has an unknown key "origins": check its spelling against config.schema.json.',
     ]);
     expect(problemsOf({ identityProvider, remotes: [], overrides: true })[0]).toMatch(/^overrides must be an object/);
   });
@@ -172,7 +172,7 @@ describe('validateConfig', () => {
   });
 
   it('refuses a missing registry', () => {
-    expect(problemsOf({ identityProvider })).toEqual(['remotes is missing (see shell/config.schema.json).']);
+    expect(problemsOf({ identityProvider })).toEqual(['remotes is missing (see config.schema.json).']);
     expect(problemsOf({ identityProvider, remotes: {} })).toEqual(['remotes must be an array of remotes (it may be empty).']);
   });
 });

@@ -1,9 +1,8 @@
-import { describeSchemaErrors } from './schemaProblems.cjs';
-import { validateShellConfig } from './schema.generated.cjs';
+import { describeSchemaErrors, validateShellConfig } from '@gatehouse/config/validate';
 import type { ConfigResult, RemoteConfig, ShellConfig } from './types';
 
 /**
- * Checks a parsed config.json against shell/config.schema.json and lists every problem at once (a person
+ * Checks a parsed config.json against config.schema.json (@gatehouse/config) and lists every problem at once (a person
  * fixes them in one go), each naming the field. Unknown keys are problems too: a misspelt `realmRoles` must
  * not silently drop a role requirement. What a schema cannot say (unique names and routes) is checked here.
  */

@@ -18,7 +18,7 @@ export interface CliIo {
 
 /**
  * `npm run check` of a remote: checks its shared dependencies against the shell and the config.json files
- * against shell/config.schema.json, and returns the exit code
+ * against config.schema.json (@gatehouse/config), and returns the exit code
  * (0 fits, 1 does not fit, 2 wrong usage).
  */
 export function runContractCheck(argv: readonly string[], io: CliIo): number {
@@ -59,7 +59,7 @@ export function runContractCheck(argv: readonly string[], io: CliIo): number {
     (report.ok ? io.out : io.err)(formatReport(report));
     const configProblems = checkConfigFiles(shellDir, remoteDir);
     if (configProblems.length > 0) {
-      io.err(`✗ config.json does not pass shell/config.schema.json:\n  ${configProblems.join('\n  ')}`);
+      io.err(`✗ config.json does not pass config.schema.json (@gatehouse/config):\n  ${configProblems.join('\n  ')}`);
     }
     return report.ok && configProblems.length === 0 ? 0 : 1;
   } catch (error) {

@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { validateShellConfig, validateStandaloneConfig, type SchemaValidator } from '../../../shell/src/config/schema.generated.cjs';
-import { describeSchemaErrors } from '../../../shell/src/config/schemaProblems.cjs';
+import { describeSchemaErrors, validateShellConfig, validateStandaloneConfig, type SchemaValidator } from '@gatehouse/config';
 
 /**
- * Checks the config.json files a deployment serves against shell/config.schema.json, the schema the shell
+ * Checks the config.json files a deployment serves against config.schema.json (@gatehouse/config), the schema the shell
  * itself validates with: the shell's registry (`<shell>/public/config.json`) and the remote's own config for
  * running alone (`<remote>/public/config.json`). A file that is not there is not checked. Returns one
  * sentence per problem, each naming the file and the field.

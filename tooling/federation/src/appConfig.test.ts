@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import webpack, { type Configuration } from 'webpack';
-import { defineApp, htmlPage, MANIFEST, REMOTE_ENTRY, ROUTER_SUBSET } from './appConfig';
+import { defineApp, DEV_SECURITY_HEADERS, htmlPage, MANIFEST, REMOTE_ENTRY, ROUTER_SUBSET } from './appConfig';
 import { RouterSubsetPlugin } from './routerSubset';
 import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
-import { DEV_SECURITY_HEADERS } from './devSecurityHeaders';
 
 const dir = path.join(__dirname, '..', '..', '..', 'remotes', 'profile');
 const app = defineApp({ name: 'profile', dir, port: 3001, exposes: { './App': './src/App.tsx' } });

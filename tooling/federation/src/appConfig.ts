@@ -5,13 +5,21 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
 import type { Configuration, Module } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
+import { DEV_FLOOR_CSP, securityHeaders } from '@gatehouse/config';
 import { PublicFilesPlugin } from './publicFiles';
 import { ROUTER_REQUEST, RouterSubsetPlugin } from './routerSubset';
 import { installedVersion, sharedDependencies } from './shared';
 import { RUNS_FROM_SOURCE, siblingModule, SOURCE_CONDITION } from './workspaceSource';
 import { devServerCors, SHELL_DEV_ORIGIN } from './devServerCors';
-import { DEV_SECURITY_HEADERS } from './devSecurityHeaders';
 import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
+
+/**
+ * What every Gatehouse dev server sends besides CORS: production's security headers (@gatehouse/config's
+ * `securityHeaders`, the function nginx's are rendered with) around the floor CSP for any app's own page — no
+ * framing by other sites, no `<base>` to another origin, no plugins. The shell passes its full production CSP
+ * (`pageHeaders`), derived from its config.json as nginx's is.
+ */
+export const DEV_SECURITY_HEADERS: Readonly<Record<string, string>> = securityHeaders(DEV_FLOOR_CSP);
 
 /** What an app's webpack config says about itself; everything else is common to every Gatehouse app. */
 export interface AppDefinition {

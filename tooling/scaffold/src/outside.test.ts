@@ -70,6 +70,7 @@ test('the published packages share the version in lerna.json; every other worksp
   const version = read('lerna.json').version;
   const folders: Record<string, string> = {
     '@gatehouse/auth-lib': 'auth-lib',
+    '@gatehouse/config': 'tooling/config',
     '@gatehouse/federation': 'tooling/federation',
     '@gatehouse/contract-check': 'tooling/contract-check',
   };

@@ -10,8 +10,17 @@ import { readWorkspace } from './workspace';
 /** The files a remote in its own repository has on top of (or instead of) the in-repository template. */
 export const OUTSIDE_TEMPLATE_DIR = path.join(__dirname, '..', 'template-outside');
 
-/** The Gatehouse packages such a remote installs. */
-export const PUBLISHED_PACKAGES = ['@gatehouse/auth-lib', '@gatehouse/federation', '@gatehouse/contract-check'] as const;
+/**
+ * The Gatehouse packages such a remote installs: auth-lib, federation and the contract check, and the deployment
+ * contract they share (@gatehouse/config: the config schema, its validators, the security headers), named too so
+ * `--packages` installs it from its tarball like the others.
+ */
+export const PUBLISHED_PACKAGES = [
+  '@gatehouse/auth-lib',
+  '@gatehouse/config',
+  '@gatehouse/federation',
+  '@gatehouse/contract-check',
+] as const;
 
 export interface OutsideOptions {
   readonly name: string;

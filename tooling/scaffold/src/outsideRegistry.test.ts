@@ -138,7 +138,7 @@ test('without --shell-url the next steps say which address to give the check; wi
 
 test('--packages: package.json and the lockfile name the tarballs relative to the new repository; no file holds a path of this machine', async () => {
   const packs = path.join(work, 'packs');
-  for (const name of ['@gatehouse/auth-lib', '@gatehouse/federation', '@gatehouse/contract-check']) pack(packs, name);
+  for (const name of ['@gatehouse/auth-lib', '@gatehouse/config', '@gatehouse/federation', '@gatehouse/contract-check']) pack(packs, name);
   const dir = path.join(work, 'teams', 'billing');
   const { code, err, out } = await run(['billing', '--outside', dir, '--packages', packs]);
   expect(err).toBe('');
@@ -193,7 +193,11 @@ test.each([
   });
   fs.mkdirSync(path.join(repository, 'node_modules/@gatehouse'), { recursive: true });
   fs.symlinkSync(federation, path.join(repository, 'node_modules/@gatehouse/federation'));
+  // …and @gatehouse/config, which federation depends on: its schema's standaloneConfig is what federation's points to
+  const config = path.join(CHECKOUT, 'tooling/config');
+  fs.symlinkSync(config, path.join(repository, 'node_modules/@gatehouse/config'));
   const files = JSON.parse(fs.readFileSync(path.join(federation, 'package.json'), 'utf8')).files as string[];
+  const configFiles = JSON.parse(fs.readFileSync(path.join(config, 'package.json'), 'utf8')).files as string[];
   expect(schemas.map(({ file }) => file)).toEqual(['public/config.json']);
   for (const { schema } of schemas) {
     expect(fs.existsSync(schema)).toBe(true);
@@ -201,6 +205,14 @@ test.each([
     expect(files).toContain(
       path.relative(fs.realpathSync(path.join(repository, 'node_modules/@gatehouse/federation')), fs.realpathSync(schema)),
     );
+    // its $ref, resolved from where the repository sees it (node_modules/@gatehouse/federation), reaches the
+    // schema @gatehouse/config ships
+    const [ref, pointer] = (JSON.parse(fs.readFileSync(schema, 'utf8')) as { $ref: string }).$ref.split('#');
+    const target = path.resolve(path.dirname(schema), ref!);
+    expect(fs.existsSync(target)).toBe(true);
+    expect(path.relative(path.join(repository, 'node_modules/@gatehouse/config'), target)).toBe('config.schema.json');
+    expect(configFiles).toContain('config.schema.json');
+    expect(pointer).toBe('/definitions/standaloneConfig');
   }
   if (mode === null) fs.rmSync(repository, { recursive: true, force: true });
 });

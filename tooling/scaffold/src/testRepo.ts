@@ -13,6 +13,7 @@ const COPIED = [
   'package.json',
   'package-lock.json',
   'auth-lib/package.json',
+  'tooling/config/package.json',
   'tooling/contract-check/package.json',
   ...['profile', 'admin', 'reports'].flatMap((r) => [`remotes/${r}/package.json`, `remotes/${r}/webpack.config.ts`]),
 ];

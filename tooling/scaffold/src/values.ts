@@ -2,7 +2,7 @@
 // --outside): the generated files embed them in TypeScript, JSX, JSON and a shell command line, so each one is
 // held to characters that mean nothing special in any of those places.
 
-/** The shell's own rule for routes (shell/config.schema.json): no "." or ".." segment. */
+/** The shell's own rule for routes (tooling/config/config.schema.json): no "." or ".." segment. */
 export const ROUTE = /^(\/(?!\.+(\/|$))[A-Za-z0-9._~-]+)+$/;
 /** Titles go into TypeScript string literals and JSX text of the template: no quotes, braces or tags. */
 export const TITLE = /^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u;

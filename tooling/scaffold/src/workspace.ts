@@ -97,7 +97,9 @@ function readRegistry(root: string): RegistryFile {
   const text = readText(root, PATHS.registry);
   const json = parseJson<{ identityProvider?: RegistryFile['identityProvider']; remotes?: RegistryFile['remotes'] }>(text, PATHS.registry);
   if (!json.identityProvider || !Array.isArray(json.remotes)) {
-    throw new Error(`${PATHS.registry} must have "identityProvider" and a "remotes" array (see shell/src/config).`);
+    throw new Error(
+      `${PATHS.registry} must have "identityProvider" and a "remotes" array (its format: tooling/config/config.schema.json).`,
+    );
   }
   return { text, identityProvider: json.identityProvider, remotes: json.remotes };
 }

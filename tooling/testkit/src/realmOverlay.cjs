@@ -47,7 +47,7 @@ async function readRealmOverlay(file, { realmFile = REALM_FILE } = {}) {
   }
   // dev-idp is TypeScript run through tsx (a dependency of this workspace), as its own bin does.
   const { tsImport } = await import('tsx/esm/api');
-  const parser = pathToFileURL(join(__dirname, '../../../dev-idp/src/realm/overlay.ts')).href;
+  const parser = pathToFileURL(require.resolve('@gatehouse/dev-idp/realm-overlay')).href;
   /** @type {{ parseOverlay: (source: string, json: unknown) => { realm: string, clients: OverlayClient[] } }} */
   const { parseOverlay } = await tsImport(parser, pathToFileURL(__filename).href);
   /** @type {{ realm: string, clients: OverlayClient[] }} */

@@ -1,5 +1,4 @@
-import { validateShellConfig } from '../../../../shell/src/config/schema.generated.cjs';
-import { describeSchemaErrors } from '../../../../shell/src/config/schemaProblems.cjs';
+import { describeSchemaErrors, validateShellConfig } from '@gatehouse/config';
 import { ReadError } from '../net/readUrl';
 import { HASHED_FILE, mustBeImmutable, mustRevalidate } from './caching';
 import { cspAllows, parseCsp } from './csp';
@@ -82,7 +81,7 @@ async function readConfig(read: Reader, url: string, { problems, passed }: Findi
         code: DOCTOR_CODES.config,
         what: `config.json: ${problem}`,
         breaks: 'The shell refuses the whole config and shows its error page.',
-        fix: 'Correct config.json (its format: shell/config.schema.json, shell/README.md).',
+        fix: 'Correct config.json (its format: config.schema.json in @gatehouse/config, shell/README.md).',
       });
     }
     return undefined;

@@ -1,8 +1,8 @@
-// Turns the errors of a validator generated from shell/config.schema.json into sentences that name the
+// Turns the errors of a validator generated from config.schema.json into sentences that name the
 // field and say what to put there. Plain JavaScript, because deploy/nginx/render.mjs runs it in Node as it is.
 
 /**
- * @param {readonly import('./schema.generated.cjs').SchemaError[] | null | undefined} errors
+ * @param {readonly import('./validators.generated.cjs').SchemaError[] | null | undefined} errors
  * @param {unknown} data the value that was validated
  * @param {string} [prefix] how the validated value's own fields are named, e.g. "csp." (default: none)
  * @returns {string[]} one sentence per problem, in the order found, without repeats
@@ -12,7 +12,7 @@ function describeSchemaErrors(errors, data, prefix = '') {
   return [...new Set(sentences)];
 }
 
-/** @param {import('./schema.generated.cjs').SchemaError} error @param {unknown} data @param {string} prefix */
+/** @param {import('./validators.generated.cjs').SchemaError} error @param {unknown} data @param {string} prefix */
 function describe(error, data, prefix) {
   const field = fieldName(error.instancePath, data, prefix);
   const subject = field === '' ? 'The config' : field;
@@ -23,9 +23,9 @@ function describe(error, data, prefix) {
         ? `${subject} has the key ${JSON.stringify(error.propertyName)}, which ${error.message}.`
         : `${subject} ${error.message}${got(valueAt(error.instancePath, data))}.`;
     case 'required':
-      return `${field === '' ? '' : `${field}.`}${String(params.missingProperty)} is missing (see shell/config.schema.json).`;
+      return `${field === '' ? '' : `${field}.`}${String(params.missingProperty)} is missing (see config.schema.json).`;
     case 'additionalProperties':
-      return `${subject} has an unknown key "${String(params.additionalProperty)}": check its spelling against shell/config.schema.json.`;
+      return `${subject} has an unknown key "${String(params.additionalProperty)}": check its spelling against config.schema.json.`;
     case 'type':
       return field === ''
         ? 'The config must be a JSON object with "identityProvider" and "remotes".'
@@ -39,7 +39,7 @@ function describe(error, data, prefix) {
  * Whether an error only restates, in an object's general message, a key problem that the key's own
  * message already names (`propertyNames`).
  *
- * @param {import('./schema.generated.cjs').SchemaError} error
+ * @param {import('./validators.generated.cjs').SchemaError} error
  */
 function onlyAboutKeys(error) {
   const original = error.params.errors;

@@ -1,4 +1,5 @@
-// Types of the generated validators (shell/scripts/generate-config-validator.mjs); Ajv's standalone code ships none.
+// Types of the generated validators (scripts/generate.mjs writes validators.generated.cjs); Ajv's standalone code
+// ships none.
 
 /** One problem found by a generated validator: where (a JSON pointer into the config) and what (Ajv's keyword and params). */
 export interface SchemaError {
@@ -11,7 +12,7 @@ export interface SchemaError {
   readonly propertyName?: string;
 }
 
-/** A validator compiled from shell/config.schema.json; after a call, `errors` lists the problems (null when valid). */
+/** A validator compiled from config.schema.json; after a call, `errors` lists the problems (null when valid). */
 export interface SchemaValidator {
   (data: unknown): boolean;
   errors?: readonly SchemaError[] | null;

@@ -1,4 +1,4 @@
-import type { Client } from './realm/model.js';
+import type { Client } from '../realm/model.js';
 
 /** Keycloak decodes a redirect URI at most this often; one still encoded after that is refused. */
 const MAX_DECODING = 5;

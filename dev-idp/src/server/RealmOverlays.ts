@@ -2,9 +2,9 @@ import { watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 
-import type { Realm } from './realm/model.js';
-import { applyOverlay, loadOverlayFile } from './realm/overlay.js';
-import { RealmFileError } from './realm/RealmFileError.js';
+import type { Realm } from '../realm/model.js';
+import { applyOverlay, loadOverlayFile } from '../realm/overlay.js';
+import { RealmFileError } from '../realm/RealmFileError.js';
 
 /** How long a burst of file events (an editor's save, a scaffold's write) settles before the file is read. */
 const SETTLE_MS = 50;

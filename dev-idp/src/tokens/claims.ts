@@ -1,7 +1,7 @@
-import { scopesInEffect } from './realm/clientScopes.js';
-import type { Client, Realm, User } from './realm/model.js';
-import { effectiveRoles } from './realm/roles.js';
-import { webOrigins } from './redirect.js';
+import { scopesInEffect } from '../realm/clientScopes.js';
+import type { Client, Realm, User } from '../realm/model.js';
+import { effectiveRoles } from '../realm/roles.js';
+import { webOrigins } from '../sessions/redirect.js';
 
 export type Claims = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
-import type { RealmRuntime } from './RealmRuntime.js';
-import type { User } from './realm/model.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
+import type { User } from '../realm/model.js';
 
 /**
  * Checks the password of a sign-in (form, step-up, password grant) under the realm's brute-force detection,

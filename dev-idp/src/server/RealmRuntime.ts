@@ -2,17 +2,17 @@ import { randomBytes } from 'node:crypto';
 
 import type Provider from 'oidc-provider';
 
-import type { LoaMap } from './acr.js';
+import type { LoaMap } from '../sessions/acr.js';
 
-import { BruteForceProtector } from './bruteForce.js';
-import { DPOP_PROOF_LIFETIME } from './dpop.js';
-import { createRealmKeys } from './keys.js';
-import type { RealmKeys } from './keys.js';
-import { MemoryStore } from './provider/MemoryStore.js';
-import type { Client, Realm, User } from './realm/model.js';
-import { OneTimeCodes } from './OneTimeCodes.js';
-import { RevokedTokens } from './RevokedTokens.js';
-import { SessionRegistry } from './sessions.js';
+import { BruteForceProtector } from '../sessions/bruteForce.js';
+import { DPOP_PROOF_LIFETIME } from '../tokens/dpop.js';
+import { createRealmKeys } from '../tokens/keys.js';
+import type { RealmKeys } from '../tokens/keys.js';
+import { MemoryStore } from '../provider/MemoryStore.js';
+import type { Client, Realm, User } from '../realm/model.js';
+import { OneTimeCodes } from '../sessions/OneTimeCodes.js';
+import { RevokedTokens } from '../tokens/RevokedTokens.js';
+import { SessionRegistry } from '../sessions/sessions.js';
 
 const MAX_FRONTENDS = 16;
 

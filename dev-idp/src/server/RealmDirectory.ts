@@ -1,4 +1,4 @@
-import type { Realm } from './realm/model.js';
+import type { Realm } from '../realm/model.js';
 import type { RealmRuntime } from './RealmRuntime.js';
 
 /**

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { EmbeddedJWK, calculateJwkThumbprint, jwtVerify } from 'jose';
 import type { JWK } from 'jose';
 
-import type { OneTimeCodes } from './OneTimeCodes.js';
+import type { OneTimeCodes } from '../sessions/OneTimeCodes.js';
 
 /** How long a DPoP proof is accepted after its `iat` (Keycloak's default, seconds). */
 export const DPOP_PROOF_LIFETIME = 10;

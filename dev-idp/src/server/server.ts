@@ -1,18 +1,18 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
-import { handleAdmin } from './admin/adminRouter.js';
-import { REALM_ROUTES } from './endpoints/realmRoutes.js';
-import { currentFrontendOrigin, frontendOrigin, HostRefusedError, withFrontendOrigin } from './http/frontendUrl.js';
-import type { FrontendOptions } from './http/frontendUrl.js';
-import { BodyTooLargeError, sendHtml, sendJson, sendPage } from './http/respond.js';
-import { errorPage } from './pages/errorPage.js';
-import { layout } from './pages/layout.js';
-import { escapeHtml } from './pages/html.js';
-import type { Realm } from './realm/model.js';
+import { handleAdmin } from '../admin/adminRouter.js';
+import { REALM_ROUTES } from '../endpoints/realmRoutes.js';
+import { currentFrontendOrigin, frontendOrigin, HostRefusedError, withFrontendOrigin } from '../http/frontendUrl.js';
+import type { FrontendOptions } from '../http/frontendUrl.js';
+import { BodyTooLargeError, sendHtml, sendJson, sendPage } from '../http/respond.js';
+import { errorPage } from '../pages/errorPage.js';
+import { layout } from '../pages/layout.js';
+import { escapeHtml } from '../pages/html.js';
+import type { Realm } from '../realm/model.js';
 import { RealmRuntime } from './RealmRuntime.js';
 import type { RealmDirectory } from './RealmDirectory.js';
-import { createProvider } from './provider/createProvider.js';
+import { createProvider } from '../provider/createProvider.js';
 
 type Callback = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { RealmRuntime } from './RealmRuntime.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
 
 /** Keycloak's per client session record of refresh-token use (with `revokeRefreshToken` on). */
 interface ClientSessionUse {

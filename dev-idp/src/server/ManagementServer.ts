@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 
-import { sendJson } from './http/respond.js';
+import { sendJson } from '../http/respond.js';
 
 /**
  * Keycloak's management interface (port 9000 with `KC_HEALTH_ENABLED=true`): `GET /health/live`

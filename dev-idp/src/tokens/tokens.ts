@@ -6,9 +6,9 @@ import type { JWTPayload } from 'jose';
 import { accessTokenClaims } from './claims.js';
 import { DPOP_ALGORITHMS, dpopProofValid, presentedToken } from './dpop.js';
 import type { PresentedToken } from './dpop.js';
-import type { RealmRuntime } from './RealmRuntime.js';
-import type { Client, User } from './realm/model.js';
-import type { SsoSession } from './sessions.js';
+import type { RealmRuntime } from '../server/RealmRuntime.js';
+import type { Client, User } from '../realm/model.js';
+import type { SsoSession } from '../sessions/sessions.js';
 
 /** The bearer token of a request; the scheme is case-insensitive (keycloak-js sends `bearer`). */
 export function bearerToken(req: IncomingMessage): string | undefined {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
-import { invalidScopes } from './realm/clientScopes.js';
-import type { Client } from './realm/model.js';
+import { invalidScopes } from '../realm/clientScopes.js';
+import type { Client } from '../realm/model.js';
 
 /**
  * Keycloak's downscoped refresh (a refresh-token request with `scope`, keycloak#12009): the access token is issued
