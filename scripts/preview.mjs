@@ -74,6 +74,9 @@ export async function startIdentityProvider(identityProvider, options = {}) {
   return idp;
 }
 
+/** Demo APIs this process started, stopped on shutdown even while one is still starting. @type {Set<ManagedProcess>} */
+const demoApis = new Set();
+
 /**
  * Starts the demo API on :4010 (demo-api/: one path per remote, each for a token of its own audience) unless it
  * already answers, verifying tokens of the configured provider's realm and answering CORS for the shell's origin and
@@ -98,6 +101,8 @@ export async function startDemoApi(config, options = {}) {
   args.push('--origins', [...new Set(origins)].join(','), ...(options.quiet ? ['--quiet'] : []));
   log(`starting the demo API on :${DEMO_API_PORT} (tokens of ${issuer})`);
   const api = startProcess(process.execPath, args, { cwd: REPO_ROOT, stdio: forwardedOutput(options.quiet) });
+  demoApis.add(api);
+  void api.exited.then(() => demoApis.delete(api));
   try {
     await waitForUrl(health, { timeoutMs: 30_000, child: api.child, name: 'the demo API' });
   } catch (error) {
@@ -318,6 +323,8 @@ async function main() {
   let stopAll;
   const shutdown = async (/** @type {number} */ code) => {
     if (stopAll) await stopAll();
+    // a demo API still starting when the stop came is not in stopAll yet
+    await Promise.all([...demoApis].map((api) => api.stop()));
     process.exit(code);
   };
   process.on('SIGINT', () => {
@@ -353,9 +360,22 @@ async function main() {
     }
     const preview = await startPreview(options);
     stopAll = preview.stop;
-    if (demoApi) {
-      const config = JSON.parse(readFileSync(resolve(options.configFile ?? PREVIEW_CONFIG), 'utf8'));
-      const api = await startDemoApi(config, { quiet: options.quiet, shellOrigin: `http://localhost:${options.shellPort ?? SHELL_PORT}` });
+    const configFile = resolve(options.configFile ?? PREVIEW_CONFIG);
+    /** @type {ShellConfig | null} */
+    let apiConfig = null;
+    try {
+      apiConfig = demoApi ? JSON.parse(readFileSync(configFile, 'utf8')) : null;
+      if (apiConfig && typeof apiConfig.identityProvider?.url !== 'string') throw new Error('it names no identityProvider.url');
+    } catch (error) {
+      // the shell shows what is wrong with its config.json; the builds are served all the same
+      log(`no demo API: ${configFile} cannot name its provider (${error instanceof Error ? error.message : String(error)})`);
+      apiConfig = null;
+    }
+    if (apiConfig) {
+      const api = await startDemoApi(apiConfig, {
+        quiet: options.quiet,
+        shellOrigin: `http://localhost:${options.shellPort ?? SHELL_PORT}`,
+      });
       if (api) {
         stopAll = async () => {
           await Promise.all([preview.stop(), api.stop()]);
