@@ -5,7 +5,8 @@ import { runContractCheckCli } from '../src/deployedShellCli';
 
 runContractCheckCli(process.argv.slice(2), {
   // `npm run doctor` / `npm run contract-check` run at the repository's root: paths mean the folder they were typed in
-  cwd: process.env.INIT_CWD ?? process.cwd(),
+  // (only then: INIT_CWD is inherited by anything an npm script starts, e.g. a test that runs this bin elsewhere)
+  cwd: process.env.npm_lifecycle_event === 'contract-check' && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd(),
   out: (text) => console.log(text),
   err: (text) => console.error(text),
 }).then(
