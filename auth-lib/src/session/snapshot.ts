@@ -37,7 +37,8 @@ export function rolesFromClaims(claims: Claims): Pick<SessionSnapshot, 'realmRol
 
 /**
  * The signed-in part of a snapshot, read from keycloak-js after it set tokens. Expiry is converted to
- * this browser's clock with keycloak-js's measured skew, so it agrees with `isTokenExpired()`.
+ * this browser's clock with keycloak-js's measured skew (this clock minus the provider's: `exp + timeSkew`), so it
+ * agrees with `isTokenExpired()`.
  */
 export function signedInSnapshot(kc: KeycloakLike): Partial<SessionSnapshot> {
   const access = (kc.tokenParsed ?? {}) as Claims;
@@ -48,7 +49,7 @@ export function signedInSnapshot(kc: KeycloakLike): Partial<SessionSnapshot> {
     status: 'authenticated',
     user: userFromClaims(access) ?? userFromClaims(id),
     ...rolesFromClaims(access),
-    tokenExpiresAt: exp === null ? null : (exp - (kc.timeSkew ?? 0)) * 1000,
+    tokenExpiresAt: exp === null ? null : (exp + (kc.timeSkew ?? 0)) * 1000,
     signedInAt: authTime === null ? null : authTime * 1000,
     sessionId: text(access, 'sid') ?? kc.sessionId ?? null,
     // Keycloak's acr mapper writes both tokens; the ID token is where an essential `acr` claim was asked for.

@@ -97,7 +97,8 @@ export function isNewerTokenSet(incoming: TokenSet, current: TokenSet | null): b
 /** Epoch milliseconds (this browser's clock) at which a token expires, or null without `exp`. */
 export function expiryOf(jwt: string | undefined | null, timeSkew: number | null | undefined): number | null {
   const exp = numberClaim(decodeClaims(jwt), 'exp');
-  return exp === null ? null : (exp - (timeSkew ?? 0)) * 1000;
+  // keycloak-js's timeSkew is this clock minus the provider's (isTokenExpired: exp - now + timeSkew)
+  return exp === null ? null : (exp + (timeSkew ?? 0)) * 1000;
 }
 
 /**
@@ -106,7 +107,7 @@ export function expiryOf(jwt: string | undefined | null, timeSkew: number | null
  */
 export function sessionDeadline(kc: KeycloakLike | null, sharedExp: number | null): number | null {
   const own = expiryOf(kc?.refreshToken, kc?.timeSkew);
-  const shared = sharedExp === null ? null : (sharedExp - (kc?.timeSkew ?? 0)) * 1000;
+  const shared = sharedExp === null ? null : (sharedExp + (kc?.timeSkew ?? 0)) * 1000;
   return own === null ? shared : shared === null ? own : Math.max(own, shared);
 }
 
