@@ -67,10 +67,14 @@ export class ApiTokens {
     }
     const cached = this.cache.get(api.scope);
     if (!options.forceRefresh && cached && this.usable(cached, api)) return cached.token;
-    const key = `${api.scope}${options.forceRefresh ? ' (forced)' : ''}`;
+    return this.flight(api, options.forceRefresh === true, cached?.token ?? null);
+  }
+
+  /** One request per API (and forced or not) at a time, whoever asks: this tab's views or another tab's. */
+  private flight(api: ApiBinding, forced: boolean, had: string | null): Promise<string> {
+    const key = `${api.scope}${forced ? ' (forced)' : ''}`;
     let flight = this.inFlight.get(key);
     if (!flight) {
-      const had = cached?.token ?? null;
       flight = (this.host.isLeader() ? this.downscope(api) : this.askLeader(api, had)).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, flight);
     }
@@ -84,7 +88,8 @@ export class ApiTokens {
     if (message.type === 'api-token-request' && this.host.isLeader() && this.host.isSignedIn()) {
       const api = { scope, audience: String(message.audience), url: '' };
       const known = this.cache.get(scope);
-      const fresh = known && known.token !== message.had && this.usable(known, api) ? Promise.resolve(known.token) : this.downscope(api);
+      const fresh =
+        known && known.token !== message.had && this.usable(known, api) ? Promise.resolve(known.token) : this.flight(api, false, null);
       fresh.catch((error: unknown) => this.host.send({ type: 'api-token-failed', scope, reason: describeError(error) }));
     } else if (message.type === 'api-token' && typeof message.token === 'string' && typeof message.timeSkew === 'number') {
       void this.adopt(scope, message.token, message.timeSkew);
