@@ -69,6 +69,10 @@ export class KeycloakSession extends SessionLifecycle implements Session {
       sessionToken: () => this.getToken(),
       signInAgain: () => this.signInAgain(),
       send: (message) => this.tabs?.send(message),
+      sessionExtended: () => {
+        this.expiry.reschedule();
+        if (this.kc) this.tabs?.shareTokens(this.kc);
+      },
       verify: this.verify,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
       location: this.location,
@@ -158,6 +162,11 @@ export class KeycloakSession extends SessionLifecycle implements Session {
         adoptTokenSet(kc, set);
         this.sharedRefreshExpiresAt = set.refreshExpiresAt;
         this.tokensChanged(kc);
+      },
+      sessionExtended: (refreshExpiresAt) => {
+        if (refreshExpiresAt <= (this.sharedRefreshExpiresAt ?? 0)) return;
+        this.sharedRefreshExpiresAt = refreshExpiresAt;
+        this.expiry.reschedule();
       },
       seed: (set) => void this.start({ seed: set, quiet: true }),
       endAndDrop: (reason) => this.endAndDrop(reason),

@@ -103,6 +103,27 @@ test("the answer's refresh token replaces the spent one (a realm with refresh-to
   expect(setup.kc().refreshToken).toMatch(/\.rotated-1$/);
 });
 
+test("a rotated refresh token moves the session's end in this tab and in the others (the provider's idle deadline moved)", async () => {
+  const b = browser();
+  let leaderKc: () => FakeKeycloak = () => leader.kc();
+  const idp = provider(() => leaderKc());
+  const leader = await b.open(undefined, { fetch: idp.fetch });
+  leaderKc = leader.kc;
+  const follower = await b.open();
+  await flush();
+  const before = leader.session.getSnapshot().expiresAt;
+  expect(follower.session.getSnapshot().expiresAt).toBe(before);
+
+  await jest.advanceTimersByTimeAsync(5_000);
+  await leader.session.forApi(PROFILE_API).getToken();
+  await flush();
+
+  const rotatedExp = Number(decodeClaims(leader.kc().refreshToken)?.exp);
+  expect(leader.session.getSnapshot().expiresAt).toBe(rotatedExp * 1000);
+  expect(rotatedExp * 1000).toBeGreaterThan(before ?? Infinity);
+  expect(follower.session.getSnapshot().expiresAt).toBe(rotatedExp * 1000);
+});
+
 test("a token without the API's audience is refused with what to configure", async () => {
   let kc: () => FakeKeycloak = () => setup.kc();
   const idp = provider(() => kc(), { 'profile-api': ['account'] });

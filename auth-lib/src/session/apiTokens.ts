@@ -22,6 +22,8 @@ export interface ApiTokenHost {
   serial<T>(call: () => Promise<T>): Promise<T>;
   /** posts a message to the other tabs (the tab coordinator's channel) */
   send(message: { type: string } & Record<string, unknown>): void;
+  /** the answer's refresh token replaced the session's: the provider's deadline moved, in this tab and the others */
+  sessionExtended(): void;
   readonly verify: TokenVerifier;
   readonly fetch?: typeof fetch;
 }
@@ -157,6 +159,7 @@ export class ApiTokens {
       if (typeof answer.refresh_token === 'string') {
         kc.refreshToken = answer.refresh_token;
         kc.refreshTokenParsed = decodeClaims(answer.refresh_token) ?? {};
+        this.host.sessionExtended();
       }
       const token = this.store(api.scope, answer.access_token, kc.timeSkew ?? 0);
       if (!token.audiences.includes(api.audience)) {
