@@ -42,7 +42,8 @@ test('a seeded tab whose session already ended at the provider signs out with th
   idp,
   realm,
 }) => {
-  app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', sessionWatchSeconds: 2 });
+  // a check every 2 s, used or not (decisions/0090)
+  app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', sessionWatchSeconds: 2, sessionWatchIdleSeconds: 2 });
   await signIn(page, app);
   // the live tab does not notice the end by its frame: the frame's checks get no answer
   await page.route(`${idp.url}/**/login-status-iframe.html/**`, () => undefined);
