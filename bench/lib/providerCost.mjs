@@ -328,7 +328,7 @@ export async function measureProviderCost({ repoRoot, workDir, dists, log, windo
     // the check against Keycloak's own access log: every request it served with a scenario's tag, in its window
     const logged = accessLog(keycloak.logFile);
     const perHour = 3600 / windowSeconds;
-    /** @type {Record<string, Record<string, number>>} */
+    /** @type {{ gatehouse: Record<string, number>, baseline: Record<string, number> }} */
     const figures = { gatehouse: {}, baseline: {} };
     /** @type {Record<string, unknown>} */
     const details = { window_s: windowSeconds, input_every_s: INPUT_EVERY_MS / 1000, scenarios: {} };
@@ -348,7 +348,7 @@ export async function measureProviderCost({ repoRoot, workDir, dists, log, windo
         preflights: preflightsBetween(o.from, o.to),
         total: o.requests + preflightsBetween(o.from, o.to),
       }));
-      const target = /** @type {Record<string, number>} */ (figures[run.setup]);
+      const target = figures[run.setup];
       target[`provider_requests_per_hour_${run.scenario}`] = round(total * perHour, 0);
       if (run.scenario === 'untouched') target.provider_requests_opening_tab = opening[0]?.total ?? 0;
       if (run.scenario === 'three_tabs') target.provider_requests_opening_second_tab = opening[1]?.total ?? 0;
