@@ -106,7 +106,12 @@ async function runScenario(browser, session, shell, scenario, tag, windowMs) {
     openedAt.push(Date.now() - started);
     const page = await context.newPage();
     await page.goto(`${shell}/profile`);
-    await page.locator(PROFILE_HEADING).waitFor({ timeout: 60_000 });
+    await page
+      .locator(PROFILE_HEADING)
+      .waitFor({ timeout: 60_000 })
+      .catch((error) => {
+        throw new Error(`bench: ${tag}, tab ${tab + 1}: the profile heading did not show within 60 s (${page.url()})`, { cause: error });
+      });
     await page.waitForTimeout(SETTLE_MS);
     pages.push(page);
   }
