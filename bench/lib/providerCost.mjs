@@ -100,18 +100,37 @@ async function runScenario(browser, session, shell, scenario, tag, windowMs) {
   });
   /** @type {Page[]} */
   const pages = [];
+  /** @type {string[]} */
+  const stalls = [];
   /** @type {number[]} */
   const openedAt = [];
   for (let tab = 0; tab < (scenario === 'three_tabs' ? 3 : 1); tab++) {
     openedAt.push(Date.now() - started);
     const page = await context.newPage();
+    /** @type {string[]} */
+    const problems = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text().slice(0, 300));
+    });
+    page.on('pageerror', (error) => problems.push(String(error).slice(0, 300)));
     await page.goto(`${shell}/profile`);
-    await page
-      .locator(PROFILE_HEADING)
-      .waitFor({ timeout: 60_000 })
-      .catch((error) => {
-        throw new Error(`bench: ${tag}, tab ${tab + 1}: the profile heading did not show within 60 s (${page.url()})`, { cause: error });
-      });
+    // a tab whose heading does not show is reloaded once, as a visitor would, and the stall is reported
+    for (let attempt = 1; ; attempt++) {
+      const shown = await page
+        .locator(PROFILE_HEADING)
+        .waitFor({ timeout: 60_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (shown) break;
+      const text = await page
+        .locator('body')
+        .innerText()
+        .catch(() => '');
+      const stall = `${tag}, tab ${tab + 1}: the profile heading did not show within 60 s (${page.url()}); the page says: ${text.slice(0, 400)}; console: ${problems.join(' | ')}`;
+      if (attempt > 1) throw new Error(`bench: ${stall}`);
+      stalls.push(stall);
+      await page.reload();
+    }
     await page.waitForTimeout(SETTLE_MS);
     pages.push(page);
   }
@@ -133,6 +152,7 @@ async function runScenario(browser, session, shell, scenario, tag, windowMs) {
     windowStart: started + windowStart,
     windowEnd: started + windowEnd,
     signedInAtEnd: signedIn === true,
+    stalls,
     opening: opening.map((requests, i) => ({
       from: started + /** @type {number} */ (openedAt[i]),
       to: started + (openedAt[i + 1] ?? windowStart),
@@ -364,6 +384,7 @@ export async function measureProviderCost({ repoRoot, workDir, dists, log, windo
         access_log: { in_window: inWindow.length, in_window_without_preflights: inWindow.length - preflights, whole_scenario: mine.length },
         opening,
         signed_in_at_end: run.signedInAtEnd,
+        stalls: run.stalls,
       };
     }
     if (keycloakCpu) {
