@@ -5,7 +5,7 @@
 // Not part of `npm test`: figures on a shared machine are noisy, so they are compared within a run
 // (medians, with min and max) and never asserted in a timed test. Method: bench/README.md.
 //
-//   node bench/run.mjs [--loads 12] [--skip-build] [--out bench/results.json]
+//   node bench/run.mjs [--loads 12] [--skip-build] [--provider-window 600 | --no-provider-cost] [--out bench/results.json]
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,6 +28,7 @@ import {
   startupWithConfig,
   tokensFiveTabs,
 } from './lib/measure.mjs';
+import { measureProviderCost, providerCostRatio, providerCostTable } from './lib/providerCost.mjs';
 import { measureRebuilds } from './lib/rebuild.mjs';
 import { GOAL_KEYS, table } from './lib/report.mjs';
 import { KIB, round, summarize } from './lib/stats.mjs';
@@ -67,6 +68,9 @@ const { values: args } = parseArgs({
   options: {
     loads: { type: 'string', default: '12' },
     'skip-build': { type: 'boolean', default: false },
+    // what signed-in browsers cost the provider, against Keycloak (bench/lib/providerCost.mjs): seconds per scenario
+    'provider-window': { type: 'string', default: '600' },
+    'no-provider-cost': { type: 'boolean', default: false },
     out: { type: 'string', default: join(REPO_ROOT, 'bench/results.json') },
   },
 });
@@ -262,6 +266,11 @@ async function main() {
     await topology.stop();
   }
 
+  // 9. What signed-in browsers cost the identity provider, on Keycloak 26.7 (its own topology, after the one above).
+  const providerCost = args['no-provider-cost']
+    ? null
+    : await measureProviderCost({ repoRoot: REPO_ROOT, workDir: WORK_DIR, dists, log, windowSeconds: Number(args['provider-window']) });
+
   /** @type {Partial<Record<GoalKey, number | null>>} */
   const ordered = {};
   for (const key of GOAL_KEYS) ordered[key] = results[key] ?? null;
@@ -275,10 +284,18 @@ async function main() {
   }
   const output = {
     ...ordered,
-    baseline: Object.fromEntries(GOAL_KEYS.filter((key) => key in baseline).map((key) => [key, baseline[key]])),
-    ratio,
+    ...providerCost?.gatehouse,
+    baseline: {
+      ...Object.fromEntries(GOAL_KEYS.filter((key) => key in baseline).map((key) => [key, baseline[key]])),
+      ...providerCost?.baseline,
+    },
+    ratio: { ...ratio, ...(providerCost ? providerCostRatio(providerCost.gatehouse, providerCost.baseline) : {}) },
     spread: results.spread,
-    details: { ...results.details, baseline: { spread: baseline.spread, ...baseline.details } },
+    details: {
+      ...results.details,
+      baseline: { spread: baseline.spread, ...baseline.details },
+      ...(providerCost ? { provider_cost: providerCost.details } : {}),
+    },
     // the machine is shared: its load says how far apart two runs' timings may be
     run: {
       date: new Date().toISOString(),
@@ -291,6 +308,7 @@ async function main() {
   };
   writeFileSync(args.out, `${JSON.stringify(output, null, 2)}\n`);
   console.log(table(output));
+  if (providerCost) console.log(`\n${providerCostTable(providerCost)}`);
   log(`wrote ${args.out} (${output.run.seconds} s)`);
 }
 

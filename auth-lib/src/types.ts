@@ -159,10 +159,16 @@ export interface SessionConfig {
   /** sign out after this many minutes without activity in any tab; default 0 (never) */
   readonly idleTimeoutMinutes?: number;
   /**
-   * seconds between the leading tab's checks of the session at the provider when the login-status frame is
-   * unavailable (third-party cookies blocked); default 15, 0 turns the checks off
+   * seconds between the leading tab's checks of the session at the provider, with or without the login-status
+   * frame, while a visitor uses the page (input in any tab since the last check); default 15, 0 turns the checks off
    */
   readonly sessionWatchSeconds?: number;
+  /**
+   * seconds between those checks while a visible page goes unused (no input in any tab since the last check);
+   * default 240, so a session ended at the provider is noticed by an unused page within 5 minutes (decisions/0090).
+   * Never shorter than `sessionWatchSeconds`.
+   */
+  readonly sessionWatchIdleSeconds?: number;
   /**
    * extra scopes to sign in with besides `openid` (keycloak-js's `scope`): the shell passes `role-audiences` and the
    * scope of every API the registry names, so each API's token can be obtained by a downscoped refresh later

@@ -57,7 +57,7 @@ export function benchConfig(repoRoot) {
  * @param {string} repoRoot
  * @returns {{ clients: Array<{ clientId: string, redirectUris?: string[] }> }} the realm representation (more keys than named)
  */
-function benchRealm(repoRoot) {
+export function benchRealm(repoRoot) {
   /** @type {{ clients: Array<{ clientId: string, redirectUris?: string[] }> }} */
   const realm = JSON.parse(readFileSync(join(repoRoot, 'deploy/keycloak/gatehouse-realm.json'), 'utf8'));
   const spa = realm.clients.find((client) => client.clientId === 'gatehouse-shell');
@@ -102,10 +102,13 @@ server {
  * @param {string} options.workDir where the config, the realm and nginx's files go
  * @param {Readonly<Record<string, string>>} options.dirs each app's build folder, by app name
  * @param {(message: string) => void} options.log
+ * @param {boolean} [options.devIdp] start the dev identity provider on its port (default); false: another provider
+ *   (Keycloak, bench/lib/providerCost.mjs) already listens there
  * @returns {Promise<{ config: ShellConfig, configFile: string, stop(): Promise<void> }>}
  */
-export async function startTopology({ repoRoot, workDir, dirs, log }) {
+export async function startTopology({ repoRoot, workDir, dirs, log, devIdp = true }) {
   for (const [name, port] of Object.entries(PORTS)) {
+    if (!devIdp && name === 'identityProvider') continue;
     if (!(await portIsFree(port))) throw new Error(`bench: port ${port} (${name}) is in use; stop what listens there and run again.`);
   }
   const config = benchConfig(repoRoot);
@@ -123,12 +126,14 @@ export async function startTopology({ repoRoot, workDir, dirs, log }) {
     removeExitHook();
   };
   try {
-    const idp = startProcess(
-      process.execPath,
-      [join(repoRoot, 'dev-idp/bin/gatehouse-dev-idp.mjs'), '--port', String(PORTS.identityProvider), '--realm', realmFile, '--quiet'],
-      { cwd: join(repoRoot, 'dev-idp'), stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    children.push(idp);
+    const idp = devIdp
+      ? startProcess(
+          process.execPath,
+          [join(repoRoot, 'dev-idp/bin/gatehouse-dev-idp.mjs'), '--port', String(PORTS.identityProvider), '--realm', realmFile, '--quiet'],
+          { cwd: join(repoRoot, 'dev-idp'), stdio: ['ignore', 'ignore', 'inherit'] },
+        )
+      : null;
+    if (idp) children.push(idp);
 
     const nginxDir = join(workDir, 'nginx');
     for (const dir of ['conf.d', 'logs', 'tmp']) mkdirSync(join(nginxDir, dir), { recursive: true });
@@ -168,8 +173,8 @@ export async function startTopology({ repoRoot, workDir, dirs, log }) {
     await waitForUrl(`${ORIGINS.shell}/`, { child: nginx.child, name: 'nginx', accept: notAServerError });
     // 2xx only: the realm must exist (a provider other than the dev one may answer 404 until it has imported it)
     await waitForUrl(`${ORIGINS.identityProvider}/realms/${config.identityProvider.realm}/.well-known/openid-configuration`, {
-      child: idp.child,
-      name: 'the dev identity provider',
+      ...(idp ? { child: idp.child } : {}),
+      name: idp ? 'the dev identity provider' : 'the identity provider',
     });
     log(`serving: shell ${ORIGINS.shell}, remotes ${PORTS.profile}-${PORTS.reports}, identity provider ${ORIGINS.identityProvider}`);
     return { config, configFile, stop };

@@ -18,6 +18,7 @@ test('fills in the defaults', () => {
     minValidity: 5,
     timeout: 10000,
     sessionWatchSeconds: 15,
+    sessionWatchIdleSeconds: 240,
   });
 });
 

@@ -17,6 +17,7 @@ const KNOWN_KEYS: readonly (keyof SessionConfig)[] = [
   'expiryWarningSeconds',
   'idleTimeoutMinutes',
   'sessionWatchSeconds',
+  'sessionWatchIdleSeconds',
   'scopes',
 ];
 
@@ -128,6 +129,8 @@ export function resolveConfig(input: unknown, origin: string): ResolvedConfig {
     idleTimeoutMinutes: config.idleTimeoutMinutes === 0 ? 0 : positiveNumber(config, 'idleTimeoutMinutes', 0, 'minutes'),
     // decisions/0029: a session ended at the provider is noticed within 30 s with a check every 15 s
     sessionWatchSeconds: config.sessionWatchSeconds === 0 ? 0 : positiveNumber(config, 'sessionWatchSeconds', 15, 'seconds (0: off)'),
+    // decisions/0090: a visible page nobody uses is checked every 4 min, so it notices within 5 min
+    sessionWatchIdleSeconds: positiveNumber(config, 'sessionWatchIdleSeconds', 240, 'seconds'),
   };
 }
 

@@ -41,7 +41,7 @@ export class FrameAvailability {
 export function frameUnavailableMessage(config: ResolvedConfig, origin: string): string {
   const fallback =
     config.sessionWatchSeconds > 0
-      ? `auth-lib asks the provider every ${config.sessionWatchSeconds} s from one tab instead (sessionWatch "refresh")`
+      ? `auth-lib asks the provider every ${config.sessionWatchSeconds} s from one tab instead while the page is used, every ${Math.max(config.sessionWatchSeconds, config.sessionWatchIdleSeconds)} s while it is not (sessionWatch "refresh")`
       : 'sessionWatchSeconds is 0, so a session ended elsewhere is noticed only at the next refresh (sessionWatch "none")';
   return (
     `Gatehouse: this browser blocks the identity provider's cookies in frames of ${origin} (third-party cookies), ` +

@@ -1,37 +1,13 @@
 import type { SessionEvent } from '../types';
 import type { FakeKeycloak } from '../test-support/fakeKeycloak';
 import { browser, flush, sessionWithFake } from '../test-support/sessions';
-import type { PageVisibility } from './tabVisibility';
+import { pageVisibility, providerFrames, inputTarget, use } from '../test-support/watchTabs';
 
 beforeEach(() => jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') }));
 afterEach(() => {
   jest.useRealTimers();
   jest.restoreAllMocks();
 });
-
-const PROVIDER = 'http://localhost:8080';
-
-/** A tab's window, where the provider's third-party-cookie check posts its answer. */
-function providerFrames() {
-  const target = new EventTarget();
-  return {
-    window: target as unknown as Pick<Window, 'addEventListener'>,
-    /** what keycloak-js's hidden check frame posts in a browser that blocks third-party cookies */
-    cookiesBlocked: () => target.dispatchEvent(new MessageEvent('message', { origin: PROVIDER, data: 'unsupported' })),
-  };
-}
-
-function pageVisibility(visible = true) {
-  const listeners: ((visible: boolean) => void)[] = [];
-  const page: PageVisibility = { visible: () => visible, onChange: (listener) => void listeners.push(listener) };
-  return {
-    page,
-    set: (next: boolean) => {
-      visible = next;
-      for (const listener of listeners) listener(next);
-    },
-  };
-}
 
 /** `count` signed-in tabs of one browser whose provider check answers `unsupported`. */
 async function blockedTabs(count: number, configure: (kc: FakeKeycloak) => void = () => undefined) {
@@ -40,11 +16,17 @@ async function blockedTabs(count: number, configure: (kc: FakeKeycloak) => void 
   for (let i = 0; i < count; i += 1) {
     const frames = providerFrames();
     const visibility = pageVisibility();
-    const tab = await b.open(configure, { window: frames.window, visibility: visibility.page, development: false });
+    const activity = inputTarget();
+    const tab = await b.open(configure, {
+      window: frames.window,
+      visibility: visibility.page,
+      activityTarget: activity.target,
+      development: false,
+    });
     const events: SessionEvent[] = [];
     tab.session.on((event) => events.push(event));
     frames.cookiesBlocked();
-    tabs.push({ ...tab, visibility, events });
+    tabs.push({ ...tab, visibility, events, input: activity.input });
   }
   await flush();
   const userInfoCalls = () => b.tabs.flatMap((t) => t.instances).reduce((sum, kc) => sum + kc.userInfoCalls, 0);
@@ -108,21 +90,47 @@ describe('the snapshot and the event say how the session is watched', () => {
 });
 
 describe('without the frame, the leading tab asks the provider for the whole browser', () => {
-  test('one user-info request per check across three tabs, every 15 s', async () => {
-    const { userInfoCalls, providerRequests } = await blockedTabs(3);
+  test('while a visitor uses a tab (input every 10 s in a follower): one user-info request per check across three tabs, every 15 s', async () => {
+    const { tabs, userInfoCalls, providerRequests } = await blockedTabs(3);
 
-    await jest.advanceTimersByTimeAsync(15_000);
+    await use(tabs[2]!, 15);
     expect(providerRequests()).toBe(1);
-    await jest.advanceTimersByTimeAsync(30_000);
+    await use(tabs[2]!, 30);
     expect(providerRequests()).toBe(3);
     expect(userInfoCalls()).toBe(3); // the 60 s tokens were valid at every check: no refresh needed
   });
 
-  test('a session ended at the provider signs every tab out as session-ended at the next check', async () => {
+  test('an untouched visible page asks every 4 minutes: 15 requests an hour, for three tabs as for one (decisions/0090)', async () => {
+    const { providerRequests } = await blockedTabs(3);
+
+    await jest.advanceTimersByTimeAsync(239_000);
+    expect(providerRequests()).toBe(0);
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(providerRequests()).toBe(1);
+    await jest.advanceTimersByTimeAsync(3_360_000);
+    expect(providerRequests()).toBe(15);
+  });
+
+  test('input after a pause asks at once; input within 15 s of a check asks nothing more', async () => {
+    const { tabs, providerRequests } = await blockedTabs(2);
+    await jest.advanceTimersByTimeAsync(100_000);
+    expect(providerRequests()).toBe(0);
+
+    tabs[1]!.input(); // a follower's visitor is back
+    await flush();
+    expect(providerRequests()).toBe(1);
+    tabs[0]!.input();
+    tabs[1]!.input();
+    await flush();
+    expect(providerRequests()).toBe(1);
+  });
+
+  test('a session ended at the provider signs every tab out as session-ended: at the next check (15 s) for a visitor using the page', async () => {
     const { tabs, endAtProvider } = await blockedTabs(3);
+    await use(tabs[1]!, 20);
     endAtProvider();
 
-    await jest.advanceTimersByTimeAsync(15_000);
+    await use(tabs[1]!, 15);
 
     for (const tab of tabs) {
       expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
@@ -130,15 +138,25 @@ describe('without the frame, the leading tab asks the provider for the whole bro
     }
   });
 
+  test('… and within 4 minutes for a page nobody uses', async () => {
+    const { tabs, endAtProvider } = await blockedTabs(3);
+    endAtProvider();
+
+    await jest.advanceTimersByTimeAsync(235_000);
+    for (const tab of tabs) expect(tab.session.getSnapshot().status).toBe('authenticated');
+    await jest.advanceTimersByTimeAsync(5_000);
+    for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
+  });
+
   test('with an expired access token the check is the refresh (shared with every tab); a refused one is session-ended too', async () => {
     const { tabs, userInfoCalls, networkRefreshes, endAtProvider } = await blockedTabs(2, (kc) => (kc.tokenLifespanSeconds = 10));
 
-    await jest.advanceTimersByTimeAsync(15_000);
+    await use(tabs[0]!, 15);
     expect([userInfoCalls(), networkRefreshes()]).toEqual([0, 1]);
     expect(tabs[1]!.kc().token).toBe(tabs[0]!.kc().token);
 
     endAtProvider();
-    await jest.advanceTimersByTimeAsync(15_000); // the refreshed token has 10 s: expired again
+    await use(tabs[0]!, 15); // the refreshed token has 10 s: expired again
 
     expect(networkRefreshes()).toBe(2);
     for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
@@ -146,22 +164,29 @@ describe('without the frame, the leading tab asks the provider for the whole bro
 
   test('a check that gets no answer keeps the session', async () => {
     const { tabs } = await blockedTabs(2, (kc) => (kc.userInfoOutcome = 'network-error'));
-    await jest.advanceTimersByTimeAsync(45_000);
+    await use(tabs[0]!, 45);
+    await jest.advanceTimersByTimeAsync(500_000);
     for (const tab of tabs) expect(tab.session.getSnapshot().status).toBe('authenticated');
   });
 
-  test('paused while every tab is hidden; runs at once when one becomes visible', async () => {
+  test('paused while every tab is hidden; a tab shown again asks at once only when a check fell due meanwhile', async () => {
     const { tabs, providerRequests } = await blockedTabs(3);
     for (const tab of tabs) tab.visibility.set(false);
 
     await jest.advanceTimersByTimeAsync(60_000);
     expect(providerRequests()).toBe(0);
+    tabs[2]!.visibility.set(true); // shown again within the 4 minutes: nothing fell due
+    await flush();
+    expect(providerRequests()).toBe(0);
 
-    tabs[2]!.visibility.set(true); // a follower
+    tabs[2]!.visibility.set(false);
+    await jest.advanceTimersByTimeAsync(600_000);
+    expect(providerRequests()).toBe(0);
+    tabs[2]!.visibility.set(true); // a follower, after 11 minutes hidden
     await flush();
     expect(providerRequests()).toBe(1);
 
-    // switching between tabs within the interval asks nothing more
+    // switching between tabs asks nothing more
     tabs[2]!.visibility.set(false);
     tabs[1]!.visibility.set(true);
     await flush();
@@ -172,7 +197,7 @@ describe('without the frame, the leading tab asks the provider for the whole bro
     const { tabs, providerRequests } = await blockedTabs(2);
     tabs[0]!.visibility.set(false); // the leader is hidden, a follower is visible
 
-    await jest.advanceTimersByTimeAsync(30_000);
+    await jest.advanceTimersByTimeAsync(480_000);
 
     expect(providerRequests()).toBe(2);
   });
@@ -191,55 +216,5 @@ describe('without the frame, the leading tab asks the provider for the whole bro
     await flush();
     expect([tab.kc().userInfoCalls, tab.kc().networkRefreshes]).toEqual([0, 0]);
     expect(tab.session.getSnapshot().sessionWatch).toBe('frame');
-  });
-});
-
-describe('with the frame running, the leading tab asks the provider too (the frame can miss a revocation)', () => {
-  /** `count` signed-in tabs of one browser whose login-status frame keeps running */
-  async function frameTabs(count: number) {
-    const b = browser();
-    const tabs = [];
-    for (let i = 0; i < count; i += 1) {
-      const visibility = pageVisibility();
-      const tab = await b.open(() => undefined, { window: providerFrames().window, visibility: visibility.page, development: false });
-      tabs.push({ ...tab, visibility });
-    }
-    await flush();
-    const instances = () => b.tabs.flatMap((t) => t.instances);
-    const userInfoCalls = () => instances().reduce((sum, kc) => sum + kc.userInfoCalls, 0);
-    /** user-info requests and refresh grants (a check with an expired token is the refresh) */
-    const providerRequests = () => userInfoCalls() + instances().reduce((sum, kc) => sum + kc.networkRefreshes, 0);
-    return { tabs, userInfoCalls, providerRequests };
-  }
-
-  test("one user-info request per check across three tabs, every 15 s; the snapshot still says 'frame'", async () => {
-    const { tabs, userInfoCalls } = await frameTabs(3);
-
-    await jest.advanceTimersByTimeAsync(15_000);
-    expect(userInfoCalls()).toBe(1);
-    await jest.advanceTimersByTimeAsync(30_000);
-    expect(userInfoCalls()).toBe(3);
-    for (const tab of tabs) expect(tab.session.getSnapshot().sessionWatch).toBe('frame');
-  });
-
-  test('a session ended at the provider (the frame saw nothing) signs every tab out as session-ended at the next check', async () => {
-    const { tabs } = await frameTabs(2);
-    for (const kc of tabs.flatMap((t) => t.instances)) kc.userInfoOutcome = 'ended';
-
-    await jest.advanceTimersByTimeAsync(15_000);
-
-    for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
-  });
-
-  test('paused while every tab is hidden; runs at once when one becomes visible', async () => {
-    const { tabs, providerRequests } = await frameTabs(2);
-    for (const tab of tabs) tab.visibility.set(false);
-
-    await jest.advanceTimersByTimeAsync(60_000);
-    expect(providerRequests()).toBe(0);
-
-    tabs[1]!.visibility.set(true); // a follower
-    await flush();
-    expect(providerRequests()).toBe(1);
   });
 });

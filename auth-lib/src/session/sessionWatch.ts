@@ -21,25 +21,40 @@ export interface WatchHost {
   emit(event: SessionEvent): void;
 }
 
+/** How often the watch checks: `activeSeconds` while a visitor uses the page, `idleSeconds` while nobody does. */
+export interface WatchRhythm {
+  /** seconds between checks while a visitor uses the page (`sessionWatchSeconds`); 0 turns the checks off */
+  readonly activeSeconds: number;
+  /** seconds between checks of a visible page nobody uses (`sessionWatchIdleSeconds`) */
+  readonly idleSeconds: number;
+}
+
+/** Tolerance for timers that fire a little early or late when deciding whether a check is due. */
+const SLACK_MS = 250;
+
 /**
  * Notices a session ended at the provider, whether or not keycloak-js's login-status frame runs (Keycloak's
- * frame only compares a cookie, so it misses a revocation; decisions/0044): every `intervalSeconds` (0: never)
- * the leading tab asks the provider once for the whole browser,
- * only while some tab of the browser is visible; a check that fell due while all were hidden runs as soon
- * as one becomes visible. Every tab keeps the timer, the visibility of the others and the time of the last
- * check, so a tab that takes the lead over carries on. Also owns the snapshot's `sessionWatch` and its event.
+ * frame only compares a cookie, so it misses a revocation; decisions/0044), at a cost that follows the visitor
+ * (decisions/0090): the leading tab asks the provider once for the whole browser, every `activeSeconds` while a
+ * visitor uses some tab (input in any tab since the last check), every `idleSeconds` while nobody does, never
+ * while every tab is hidden. Input after a pause asks at once when the last check is `activeSeconds` old; a tab
+ * that shows again asks at once only when a check fell due meanwhile. Every tab keeps the timer, the visibility
+ * of the others and the times of the last check and input, so a tab that takes the lead over carries on. Also
+ * owns the snapshot's `sessionWatch` and its event.
  */
 export class SessionWatch {
   private announced: SessionWatchMode = 'frame';
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastCheckAt = 0;
+  private lastActivityAt = 0;
+  private lastShared = 0;
   private checking = false;
   private readonly visibility: TabVisibility;
 
   constructor(
     private readonly host: WatchHost,
     private readonly frame: FrameAvailability,
-    private readonly intervalSeconds: number,
+    private readonly rhythm: WatchRhythm,
     page: PageVisibility | null,
   ) {
     this.visibility = new TabVisibility(
@@ -53,7 +68,7 @@ export class SessionWatch {
       host.send({ type: 'watch-frame-unavailable' });
     });
     this.sync();
-    if (intervalSeconds > 0) this.start();
+    if (rhythm.activeSeconds > 0) this.start();
   }
 
   /**
@@ -62,7 +77,7 @@ export class SessionWatch {
    */
   get mode(): SessionWatchMode {
     if (this.frame.available) return 'frame';
-    return this.intervalSeconds > 0 ? 'refresh' : 'none';
+    return this.rhythm.activeSeconds > 0 ? 'refresh' : 'none';
   }
 
   /** Whether this tab is asking the provider right now (a refusal then means the session ended). */
@@ -90,6 +105,25 @@ export class SessionWatch {
       if (!this.frame.available && this.host.isLeader()) this.host.send({ type: 'watch-frame-unavailable' });
     } else if (message.type === 'watch-checked' && typeof message.at === 'number')
       this.lastCheckAt = Math.max(this.lastCheckAt, message.at);
+    else if (message.type === 'watch-activity' && typeof message.at === 'number') this.activity(Math.min(message.at, Date.now()), true);
+  }
+
+  /**
+   * A visitor's input in this tab (or, `fromOtherTab`, in another): the checks take the active rhythm, and one
+   * runs at once when the last is `activeSeconds` old (a visitor back after a pause learns at once). Shared with
+   * the other tabs at most every few seconds (the message carries only the time).
+   */
+  activity(at: number = Date.now(), fromOtherTab = false): void {
+    if (this.rhythm.activeSeconds <= 0 || at <= this.lastActivityAt) return;
+    this.lastActivityAt = at;
+    if (!fromOtherTab && at - this.lastShared >= Math.min(5_000, (this.rhythm.activeSeconds * 1000) / 3)) {
+      this.lastShared = at;
+      this.host.send({ type: 'watch-activity', at });
+    }
+    if (Date.now() - this.lastCheckAt >= this.rhythm.activeSeconds * 1000 - SLACK_MS && this.visibility.anyVisible()) {
+      void this.checkNow();
+      this.schedule();
+    }
   }
 
   /** This tab's check refreshed and the provider refused: the session ended (in every tab). */
@@ -113,13 +147,20 @@ export class SessionWatch {
     this.stop();
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (this.visibility.anyVisible()) void this.checkNow();
+      if (this.visibility.anyVisible() && this.due()) void this.checkNow();
       this.schedule();
-    }, this.intervalSeconds * 1000);
+    }, this.rhythm.activeSeconds * 1000);
+  }
+
+  /** Whether a check is due: `activeSeconds` after the last one with input since, else `idleSeconds` after it. */
+  private due(): boolean {
+    const active = this.lastActivityAt > this.lastCheckAt;
+    const every = active ? this.rhythm.activeSeconds : Math.max(this.rhythm.activeSeconds, this.rhythm.idleSeconds);
+    return Date.now() - this.lastCheckAt >= every * 1000 - SLACK_MS;
   }
 
   private someTabVisible(): void {
-    if (this.intervalSeconds <= 0 || Date.now() - this.lastCheckAt < this.intervalSeconds * 1000) return;
+    if (this.rhythm.activeSeconds <= 0 || !this.due()) return;
     void this.checkNow();
     this.schedule();
   }

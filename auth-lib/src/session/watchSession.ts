@@ -4,6 +4,7 @@ import type { SessionDependencies } from './dependencies';
 import { FrameAvailability, frameUnavailableMessage } from './frameAvailability';
 import type { KeycloakLike } from './keycloak';
 import { askProvider } from './providerCheck';
+import { watchActivity } from './sessionExpiry';
 import { SessionWatch } from './sessionWatch';
 import type { EventEmitter, SnapshotStore } from './store';
 import type { TabCoordinator } from './tabCoordinator';
@@ -14,7 +15,7 @@ export interface WatchedSession {
   readonly config: ResolvedConfig;
   readonly origin: string;
   /** `window`: where the provider's frames post their answers (the third-party-cookie check's among them) */
-  readonly deps: Pick<SessionDependencies, 'development' | 'visibility' | 'window'>;
+  readonly deps: Pick<SessionDependencies, 'development' | 'visibility' | 'window' | 'activityTarget'>;
   readonly store: SnapshotStore;
   readonly events: EventEmitter;
   readonly tabs: TabCoordinator | null;
@@ -27,7 +28,8 @@ export interface WatchedSession {
 
 /**
  * Builds the session's watch: knows when keycloak-js's frame is unavailable (and says what to do about it
- * in development), and then asks the provider from the leading tab (sessionWatch.ts, providerCheck.ts).
+ * in development), and then asks the provider from the leading tab (sessionWatch.ts, providerCheck.ts), at the
+ * rhythm of the visitor's input in this tab and the others.
  */
 export function watchSession(session: WatchedSession): SessionWatch {
   const { config, store, tabs } = session;
@@ -37,7 +39,7 @@ export function watchSession(session: WatchedSession): SessionWatch {
   }
   const isSignedIn = () => store.get().status === 'authenticated';
   const visibility = session.deps.visibility === undefined ? defaultPageVisibility() : session.deps.visibility;
-  return new SessionWatch(
+  const watch = new SessionWatch(
     {
       isSignedIn,
       isLeader: () => tabs?.isLeader ?? true,
@@ -57,7 +59,12 @@ export function watchSession(session: WatchedSession): SessionWatch {
       emit: (event) => session.events.emit(event),
     },
     frame,
-    config.sessionWatchSeconds,
+    { activeSeconds: config.sessionWatchSeconds, idleSeconds: config.sessionWatchIdleSeconds },
     visibility,
   );
+  // a visitor's input sets the rhythm of the checks (decisions/0090)
+  if (config.sessionWatchSeconds > 0) {
+    watchActivity(session.deps.activityTarget === undefined ? globalThis.window : session.deps.activityTarget, () => watch.activity());
+  }
+  return watch;
 }

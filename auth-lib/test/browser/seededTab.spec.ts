@@ -42,7 +42,9 @@ test('a seeded tab whose session already ended at the provider signs out with th
   idp,
   realm,
 }) => {
-  app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', sessionWatchSeconds: 2 });
+  // a check every 2 s while a visitor uses a tab, every minute otherwise (decisions/0090): nobody uses the live tab,
+  // so its check waits until the new tab is open
+  app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', sessionWatchSeconds: 2, sessionWatchIdleSeconds: 60 });
   await signIn(page, app);
   // the live tab does not notice the end by its frame: the frame's checks get no answer
   await page.route(`${idp.url}/**/login-status-iframe.html/**`, () => undefined);
@@ -52,7 +54,9 @@ test('a seeded tab whose session already ended at the provider signs out with th
   await tab.goto(`${app.origin}/second`);
   await expect(tab.locator('#status')).toHaveText('authenticated', { timeout: 15_000 });
 
-  // the leading tab's check (user-info, decisions/0044) finds the session gone and tells every tab
+  // the visitor's input in the new tab makes the leading tab check at once (user-info, decisions/0044, 0090); it
+  // finds the session gone and tells every tab
+  await tab.keyboard.press('Shift');
   await expect.poll(() => status(tab), { timeout: 15_000, intervals: [100] }).toBe('anonymous');
   expect(await status(page)).toBe('anonymous');
   expect(await tab.evaluate(() => window.gatehouse!.snapshot())).toMatchObject({ signOutReason: 'session-ended', user: null });

@@ -1,19 +1,23 @@
 import { endSessionsOf } from '@gatehouse/testkit/admin';
 import { chosenProvider } from '@gatehouse/testkit/keycloak';
 import { expect, signIn, status, test } from './support/fixtures';
+import { visitorUsing } from './support/tabs';
 
 // The login-status frame is checked every 5 s; allow that plus a margin for the check itself.
 const FRAME_INTERVAL_AND_MARGIN = 5_000 + 3_000;
 // An administrator's revocation: the dev provider's frame asks its server at each check. Keycloak 26's frame only
 // compares its KEYCLOAK_SESSION cookie, which a revocation leaves in place; there the leading tab's server check
-// notices it (every sessionWatchSeconds, 15 s by default, decisions/0044): one check plus its request.
+// notices it (every sessionWatchSeconds, 15 s by default, decisions/0044, while a visitor uses the page,
+// decisions/0090): one check plus its request.
 const REVOCATION_NOTICED_WITHIN_MS = chosenProvider() === 'keycloak' ? 15_000 + 5_000 : FRAME_INTERVAL_AND_MARGIN;
 
 test('a session revoked through the admin API turns anonymous within one check plus a margin', async ({ page, app, idp, realm }) => {
   await signIn(page, app);
+  const stopUsing = visitorUsing(page);
   await endSessionsOf(idp.url, realm, 'alice');
 
   await expect.poll(() => status(page), { timeout: REVOCATION_NOTICED_WITHIN_MS, intervals: [100] }).toBe('anonymous');
+  stopUsing();
   const snapshot = await page.evaluate(() => window.gatehouse!.snapshot());
   expect(snapshot.signOutReason).toBe('session-ended');
   expect(snapshot.user).toBeNull();

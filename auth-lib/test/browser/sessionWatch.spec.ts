@@ -1,11 +1,11 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { endSessionsOf } from '@gatehouse/testkit/admin';
 import { expect, signIn, status, test } from './support/fixtures';
-import { openSignedInTabs } from './support/tabs';
+import { openSignedInTabs, visitorUsing } from './support/tabs';
 import { answerThirdPartyCookiesUnsupported } from './support/thirdPartyCookies';
 
 // The bound the platform promises for noticing a session ended at the provider without the frame
-// (decisions/0029), with the default check every 15 s.
+// (decisions/0029), with the default check every 15 s while a visitor uses a tab (decisions/0090).
 const NOTICED_WITHIN_MS = 30_000;
 const CHECK_INTERVAL_MS = 15_000;
 
@@ -59,7 +59,7 @@ test.beforeEach(async ({ context, idp }) => {
   await answerThirdPartyCookiesUnsupported(context, idp.url);
 });
 
-test('three idle tabs without the frame notice an admin revocation within 30 s, with one user-info request per check', async ({
+test('three tabs a visitor uses, without the frame, notice an admin revocation within 30 s, with one user-info request per check', async ({
   page,
   context,
   app,
@@ -77,13 +77,42 @@ test('three idle tabs without the frame notice an admin revocation within 30 s, 
   );
   expect(warnings.join('\n')).not.toMatch(/eyJ/);
   const checks = watchSessionChecks(context, `${idp.url}/realms/${realm}`, Date.now());
+  const stopUsing = visitorUsing(tabs[1]!); // a follower: its input sets the leader's rhythm
   // let the watch run while the session lives: its checks must not disturb it
   await expect.poll(() => checks.length, { timeout: CHECK_INTERVAL_MS + 5_000 }).toBeGreaterThan(0);
   for (const tab of tabs) expect(await status(tab)).toBe('authenticated');
 
   await revokeAndWait(tabs, idp.url, realm);
+  stopUsing();
 
   expectOneRequestPerCheck(checks);
+});
+
+test('an untouched page asks the provider every sessionWatchIdleSeconds, not every sessionWatchSeconds, and still notices a revocation within that', async ({
+  page,
+  context,
+  app,
+  idp,
+  realm,
+}) => {
+  // short settings so the test is short: a check every 2 s while used, every 12 s untouched
+  app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', sessionWatchSeconds: 2, sessionWatchIdleSeconds: 12 });
+  const tabs = await openThreeIdleTabs(page, context, app);
+  const checks = watchSessionChecks(context, `${idp.url}/realms/${realm}`, Date.now());
+
+  // 26 s untouched: two checks (12 s apart), where a check every sessionWatchSeconds would have made 13
+  await page.waitForTimeout(26_000);
+  test.info().annotations.push({ type: 'checks of the untouched tabs (ms)', description: checks.join(', ') });
+  expect(checks.length).toBeGreaterThanOrEqual(1);
+  expect(checks.length).toBeLessThanOrEqual(3);
+
+  const revokedAt = Date.now();
+  await endSessionsOf(idp.url, realm, 'alice');
+  for (const tab of tabs) {
+    // one idle interval and the request's time
+    await expect.poll(() => status(tab), { timeout: 12_000 + 5_000 - (Date.now() - revokedAt), intervals: [100] }).toBe('anonymous');
+  }
+  for (const tab of tabs) expect(await tab.evaluate(() => window.gatehouse!.snapshot().signOutReason)).toBe('session-ended');
 });
 
 test.describe('with access tokens shorter than the check interval', () => {
@@ -92,11 +121,13 @@ test.describe('with access tokens shorter than the check interval', () => {
   test('the check is the shared refresh; a refused one signs every tab out within 30 s', async ({ page, context, app, idp, realm }) => {
     const tabs = await openThreeIdleTabs(page, context, app);
     const checks = watchSessionChecks(context, `${idp.url}/realms/${realm}`, Date.now());
+    const stopUsing = visitorUsing(tabs[2]!);
     await expect.poll(() => checks.length, { timeout: CHECK_INTERVAL_MS + 5_000 }).toBeGreaterThan(0);
     const tokens = await Promise.all(tabs.map((tab) => tab.evaluate(() => window.gatehouse!.snapshot().tokenExpiresAt)));
     expect(new Set(tokens).size).toBe(1); // the leader's refresh reached every tab
 
     await revokeAndWait(tabs, idp.url, realm);
+    stopUsing();
 
     expectOneRequestPerCheck(checks);
   });

@@ -1,13 +1,13 @@
 import { endSessionsOf } from '@gatehouse/testkit/admin';
 import { chosenProvider } from '@gatehouse/testkit/keycloak';
 import { expect, signIn, status, test } from './support/fixtures';
-import { openSignedInTabs } from './support/tabs';
+import { openSignedInTabs, visitorUsing } from './support/tabs';
 
 // With the login-status frame running, a revocation is noticed by the leading tab's server check within
-// sessionWatchSeconds (15) + the request's time (decisions/0044).
+// sessionWatchSeconds (15) + the request's time (decisions/0044) while a visitor uses a tab (decisions/0090).
 const NOTICED_WITHIN_MS = 30_000;
 
-test('with the frame running, an admin revocation the frame cannot see signs every idle tab out within 30 s', async ({
+test('with the frame running, an admin revocation the frame cannot see signs every tab out within 30 s while a visitor uses one', async ({
   page,
   context,
   app,
@@ -37,11 +37,13 @@ test('with the frame running, an admin revocation the frame cannot see signs eve
   for (const tab of tabs) expect(await tab.evaluate(() => window.gatehouse!.snapshot().sessionWatch)).toBe('frame');
   await expect.poll(() => frameChecks.count).toBeGreaterThan(0); // the frame runs
 
+  const stopUsing = visitorUsing(tabs[2]!);
   const revokedAt = Date.now();
   await endSessionsOf(idp.url, realm, 'alice');
   for (const tab of tabs) {
     await expect.poll(() => status(tab), { timeout: NOTICED_WITHIN_MS - (Date.now() - revokedAt), intervals: [100] }).toBe('anonymous');
   }
+  stopUsing();
   test.info().annotations.push({ type: 'noticed after (ms)', description: String(Date.now() - revokedAt) });
   for (const tab of tabs) {
     expect(await tab.evaluate(() => window.gatehouse!.snapshot())).toMatchObject({ signOutReason: 'session-ended', sessionWatch: 'frame' });

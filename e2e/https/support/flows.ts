@@ -2,6 +2,7 @@ import { fillLoginForm } from '@gatehouse/testkit/login-form';
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, heading } from './fixtures';
 import type { HttpsTopology } from './topology';
+import { visitorUsing } from '../../support/visitor';
 
 /** Opens `path` of the shell signed out, signs in as alice at the provider, and waits until the page is back. */
 export async function openSignedIn(page: Page, topology: HttpsTopology, path: string, title: string): Promise<void> {
@@ -24,9 +25,13 @@ export async function msUntilSessionEndIsNoticed(
   boundMs: number,
   testInfo: TestInfo,
 ): Promise<number> {
+  // the visitor uses the page: the shell's server check runs every sessionWatchSeconds (decisions/0090)
+  const stopUsing = visitorUsing(page);
   await endSession();
   const endedAt = Date.now();
-  await expect(page.getByTestId('session-notice')).toHaveText(/^Your session ended/, { timeout: boundMs });
+  await expect(page.getByTestId('session-notice'))
+    .toHaveText(/^Your session ended/, { timeout: boundMs })
+    .finally(stopUsing);
   const delayMs = Date.now() - endedAt;
   testInfo.annotations.push({ type: 'measured', description: `session end noticed after ${delayMs} ms (bound ${boundMs} ms)` });
   process.stdout.write(`[${testInfo.project.name}] session end noticed after ${delayMs} ms (bound ${boundMs} ms)\n`);

@@ -19,6 +19,17 @@ export async function openSignedInTabs(context: BrowserContext, app: TestApp, co
   return pages;
 }
 
+/**
+ * A visitor using `page`: a key press (Shift, which types nothing) every `everyMs` until the returned function
+ * is called. The session watch checks every `sessionWatchSeconds` only while someone uses a tab (decisions/0090).
+ */
+export function visitorUsing(page: Page, everyMs = 3_000): () => void {
+  const press = () => void page.keyboard.press('Shift').catch(() => undefined);
+  press();
+  const timer = setInterval(press, everyMs);
+  return () => clearInterval(timer);
+}
+
 /** A short label for a token (the end of its signature), so that a failing test prints no usable token. */
 export function tokenLabel(token: string): string {
   return `…${token.slice(-10)}`;
