@@ -1,0 +1,42 @@
+import path from 'node:path';
+
+/**
+ * What every Gatehouse app's build writes, whatever bundles it (webpack: appConfig.ts; Vite: vite.ts; Rsbuild:
+ * rsbuild.ts): the names hosts rely on and the static files every app's page serves.
+ */
+
+/** The remote entry file, the same name in every app so the manifest is the only thing a host needs. */
+export const REMOTE_ENTRY = 'remoteEntry.js';
+/** The federation manifest every app publishes; config.json points the shell at it. */
+export const MANIFEST = 'mf-manifest.json';
+/** The shell's federation name: the one app that loads remotes. */
+export const SHELL_NAME = 'gatehouse_shell';
+/** The stylesheet every app's page links (emitted from tooling/federation/assets). */
+export const STYLESHEET = 'gatehouse.css';
+/** The platform's page assets (the stylesheet, the icon). */
+export const ASSETS_DIR = path.join(__dirname, '..', 'assets');
+/** auth-lib's static pages (silent check-sso), served at every app's root. */
+export const AUTH_LIB_PUBLIC_DIR = path.dirname(require.resolve('@gatehouse/auth-lib/public/silent-check-sso.html'));
+
+/** The HTML page: no inline script or style, so it passes a strict Content-Security-Policy. */
+export function htmlPage(title: string, scripts = ''): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${escapeHtml(title)}</title>
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+    <link rel="stylesheet" href="/${STYLESHEET}" />${scripts}
+  </head>
+  <body>
+    <div id="root"></div>
+    <noscript>Gatehouse needs JavaScript.</noscript>
+  </body>
+</html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
