@@ -78,6 +78,8 @@ export function defineViteApp(app: ViteAppDefinition): () => Promise<UserConfig>
         rolldownOptions: {
           // react-router's "use client" means nothing in a browser bundle; per-plugin timings are Vite's own profiling
           checks: { pluginTimings: false },
+          // hex hashes (name-<hex>.js): what nginx's cache map serves as immutable (deploy/nginx), as webpack's
+          output: { hashCharacters: 'hex' },
           onLog(level, log, handler) {
             if (log.code === 'MODULE_LEVEL_DIRECTIVE' && /[\\/]node_modules[\\/]/.test(log.id ?? '')) return;
             handler(level, log);
