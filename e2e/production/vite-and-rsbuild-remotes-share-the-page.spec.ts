@@ -25,7 +25,11 @@ test.beforeAll(async () => {
   const config = previewConfig();
   const builds: Record<string, string> = {};
   for (const [bundler, remote] of Object.entries(REMOTES)) {
-    run('npm', ['run', '--silent', 'new-remote', '--', remote.name, '--title', remote.title, '--bundler', bundler, '--skip-install', '--root', root], REPO);
+    run(
+      'npm',
+      ['run', '--silent', 'new-remote', '--', remote.name, '--title', remote.title, '--bundler', bundler, '--skip-install', '--root', root],
+      REPO,
+    );
     const dir = path.join(root, 'remotes', remote.name);
     // the generated remote's own checks, as its README lists them: unit tests (and the contract check), types, build
     const tested = run('npm', ['test'], dir);
@@ -35,7 +39,13 @@ test.beforeAll(async () => {
     run('npm', ['run', 'build'], dir);
     builds[remote.name] = path.join(dir, 'dist');
     // admin only: bob meets the shell's role gate
-    config.remotes.push({ name: remote.name, manifest: `${remote.origin}/mf-manifest.json`, route: remote.route, title: remote.title, realmRoles: ['admin'] });
+    config.remotes.push({
+      name: remote.name,
+      manifest: `${remote.origin}/mf-manifest.json`,
+      route: remote.route,
+      title: remote.title,
+      realmRoles: ['admin'],
+    });
   }
   topology = await startTopology({ config, remotes: builds });
 });
@@ -86,7 +96,9 @@ test('alice opens a Vite, an Rsbuild and the webpack remotes on one page: one se
 
   for (const { origin } of ALL) {
     // each remote's entry ran on the page (an ES module for Vite, a script for Rsbuild)
-    const fromRemote = scripts.filter((response) => response.url().startsWith(`${origin}/`)).map((response) => new URL(response.url()).pathname);
+    const fromRemote = scripts
+      .filter((response) => response.url().startsWith(`${origin}/`))
+      .map((response) => new URL(response.url()).pathname);
     expect(fromRemote).toContain('/remoteEntry.js');
     expect(fromRemote.filter((file) => /federation-runtime-core/.test(file))).toEqual([]);
   }
@@ -95,7 +107,10 @@ test('alice opens a Vite, an Rsbuild and the webpack remotes on one page: one se
   const runtimes = await page.evaluate(() => {
     const instances = (globalThis as unknown as { __FEDERATION__: { __INSTANCES__: Array<{ name: string; constructor: unknown }> } })
       .__FEDERATION__.__INSTANCES__;
-    return { names: instances.map((instance) => instance.name).sort(), classes: new Set(instances.map((instance) => instance.constructor)).size };
+    return {
+      names: instances.map((instance) => instance.name).sort(),
+      classes: new Set(instances.map((instance) => instance.constructor)).size,
+    };
   });
   expect(runtimes.names).toEqual(expect.arrayContaining(['gatehouse_shell', 'ledger_rs', 'ledger_vite', 'profile']));
   expect(runtimes.classes).toBe(1);

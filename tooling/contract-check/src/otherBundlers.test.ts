@@ -37,7 +37,13 @@ beforeAll(async () => {
       id: 'gatehouse_shell',
       name: 'gatehouse_shell',
       metaData: {},
-      shared: Object.entries(SHELL_SHARES).map(([name, version]) => ({ id: `gatehouse_shell:${name}`, name, version, singleton: true, requiredVersion: `^${version}` })),
+      shared: Object.entries(SHELL_SHARES).map(([name, version]) => ({
+        id: `gatehouse_shell:${name}`,
+        name,
+        version,
+        singleton: true,
+        requiredVersion: `^${version}`,
+      })),
       remotes: [],
       exposes: [],
     },
@@ -72,7 +78,11 @@ function remoteBuild(bundler: string, change: (shared: SharedEntry[]) => void = 
 async function run(dir: string) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runContractCheckCli(['--shell', shellUrl, '--remote', dir], { cwd: work, out: (t) => out.push(t), err: (t) => err.push(t) });
+  const code = await runContractCheckCli(['--shell', shellUrl, '--remote', dir], {
+    cwd: work,
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -81,14 +91,16 @@ describe.each(['vite', 'rsbuild'])('a %s build', (bundler) => {
     const result = await run(remoteBuild(bundler));
     expect(result.err).toBe('');
     expect(result.code).toBe(0);
-    for (const name of ['react', 'react-dom', 'react-router-dom', '@gatehouse/auth-lib']) expect(result.out).toMatch(new RegExp(`✓ ${name} `));
+    for (const name of ['react', 'react-dom', 'react-router-dom', '@gatehouse/auth-lib'])
+      expect(result.out).toMatch(new RegExp(`✓ ${name} `));
     expect(result.out).toContain('✓ The remote fits the shell');
     expect(result.out).toContain('lists "bundler_fixture" at /billing');
   });
 
   it('is refused when built against React 18, naming the package and what to do', async () => {
     const dir = remoteBuild(bundler, (shared) => {
-      for (const entry of shared) if (/^react(-dom)?(\/|$)/.test(entry.name)) Object.assign(entry, { version: '18.3.1', requiredVersion: '^18.3.1' });
+      for (const entry of shared)
+        if (/^react(-dom)?(\/|$)/.test(entry.name)) Object.assign(entry, { version: '18.3.1', requiredVersion: '^18.3.1' });
     });
     const result = await run(dir);
     expect(result.code).toBe(1);

@@ -10,8 +10,16 @@ import path from 'node:path';
 const FIXTURE = path.join(__dirname, '..', 'test', 'fixtures', 'other-bundlers');
 const BIN = path.join(__dirname, '..', '..', '..', 'node_modules', '.bin');
 const COMMANDS = {
-  vite: { command: path.join(BIN, 'vite'), args: ['build', '--configLoader', 'native'], nodeOptions: '--import=tsx --conditions=@gatehouse/source' },
-  rsbuild: { command: path.join(BIN, 'rsbuild'), args: ['build', '--config-loader', 'jiti'], nodeOptions: '--conditions=@gatehouse/source' },
+  vite: {
+    command: path.join(BIN, 'vite'),
+    args: ['build', '--configLoader', 'native'],
+    nodeOptions: '--import=tsx --conditions=@gatehouse/source',
+  },
+  rsbuild: {
+    command: path.join(BIN, 'rsbuild'),
+    args: ['build', '--config-loader', 'jiti'],
+    nodeOptions: '--conditions=@gatehouse/source',
+  },
 } as const;
 type Bundler = keyof typeof COMMANDS;
 
@@ -73,9 +81,13 @@ describe.each(['vite', 'rsbuild'] as const)('the %s preset (a real build)', (bun
     for (const file of ['gatehouse.css', 'favicon.svg', 'silent-check-sso.html']) expect(fs.existsSync(path.join(dist, file))).toBe(true);
     // the contract check's fixture is what this build writes (its shared packages)
     const fixture = JSON.parse(
-      fs.readFileSync(path.join(__dirname, '..', '..', 'contract-check', 'test', 'fixtures', 'manifests', `${bundler}.mf-manifest.json`), 'utf8'),
+      fs.readFileSync(
+        path.join(__dirname, '..', '..', 'contract-check', 'test', 'fixtures', 'manifests', `${bundler}.mf-manifest.json`),
+        'utf8',
+      ),
     ) as Manifest;
-    const sharedOf = (m: Manifest) => m.shared.map(({ name, version, singleton, requiredVersion }) => ({ name, version, singleton, requiredVersion }));
+    const sharedOf = (m: Manifest) =>
+      m.shared.map(({ name, version, singleton, requiredVersion }) => ({ name, version, singleton, requiredVersion }));
     expect(sharedOf(fixture)).toEqual(sharedOf(manifest));
   });
 });

@@ -105,7 +105,8 @@ export function routerSubsetVitePlugin(): Plugin {
       if (id.startsWith('\0') || /[\\/]node_modules[\\/]/.test(file) || !/\.[cm]?[jt]sx?$/.test(file)) return null;
       const [first, ...more] = routerSubsetProblems(file, code);
       if (first === undefined) return null;
-      for (const problem of more) this.warn({ message: problem.message, id: file, loc: { line: problem.line, column: problem.column - 1 } });
+      for (const problem of more)
+        this.warn({ message: problem.message, id: file, loc: { line: problem.line, column: problem.column - 1 } });
       return this.error({ message: first.message, id: file, loc: { line: first.line, column: first.column - 1 } });
     },
   };
@@ -121,7 +122,9 @@ function gatehousePageFiles(appDir: string): Plugin {
   let runtime: Promise<{ name: string; code: string }> | undefined;
   const runtimeCore = () => (runtime ??= bundleRuntimeCore(appDir, production));
   const files = new Map<string, string>(
-    [ASSETS_DIR, AUTH_LIB_PUBLIC_DIR].flatMap((dir) => fs.readdirSync(dir).map((name): [string, string] => [`/${name}`, path.join(dir, name)])),
+    [ASSETS_DIR, AUTH_LIB_PUBLIC_DIR].flatMap((dir) =>
+      fs.readdirSync(dir).map((name): [string, string] => [`/${name}`, path.join(dir, name)]),
+    ),
   );
   return {
     name: 'gatehouse:page-files',
@@ -133,7 +136,13 @@ function gatehousePageFiles(appDir: string): Plugin {
         const url = (request.url ?? '').split('?')[0] ?? '';
         const file = files.get(url);
         if (file) {
-          const type = file.endsWith('.css') ? 'text/css' : file.endsWith('.svg') ? 'image/svg+xml' : file.endsWith('.js') ? 'text/javascript' : 'text/html';
+          const type = file.endsWith('.css')
+            ? 'text/css'
+            : file.endsWith('.svg')
+              ? 'image/svg+xml'
+              : file.endsWith('.js')
+                ? 'text/javascript'
+                : 'text/html';
           response.setHeader('Content-Type', type);
           response.end(fs.readFileSync(file));
           return;

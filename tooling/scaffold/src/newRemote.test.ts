@@ -46,24 +46,39 @@ describe('new-remote', () => {
   });
 
   it.each([
-    ['vite', 'vite.config.ts', "import { defineViteApp } from '@gatehouse/federation/vite';", 'vite build --configLoader native', '@module-federation/vite'],
-    ['rsbuild', 'rsbuild.config.ts', "import { defineRsbuildApp } from '@gatehouse/federation/rsbuild';", 'rsbuild build --config-loader jiti', '@module-federation/rsbuild-plugin'],
-  ])('with --bundler %s: its preset in a one-line config, no webpack config, and the tools at the versions the preset is tested with', async (bundler, config, preset, build, plugin) => {
-    const { code } = await run(['billing', '--bundler', bundler, '--skip-install'], root);
-    expect(code).toBe(0);
-    const dir = path.join(root, 'remotes', 'billing');
-    expect(fs.readFileSync(path.join(dir, config), 'utf8')).toContain(preset);
-    expect(fs.readFileSync(path.join(dir, config), 'utf8')).toContain("name: 'billing'");
-    expect(fs.existsSync(path.join(dir, 'webpack.config.ts'))).toBe(false);
-    const pkg = readJson(root, 'remotes/billing/package.json');
-    expect(pkg.scripts.build).toContain(build);
-    expect(pkg.scripts.check).toContain('contract-check');
-    expect(pkg.devDependencies[plugin]).toBe(readJson(root, 'tooling/federation/package.json').devDependencies[plugin]);
-    expect(readJson(root, 'remotes/billing/tsconfig.json').include).toContain(config);
-    // the same app, unit test and standalone entry as a webpack remote
-    expect(fs.readFileSync(path.join(dir, 'src', 'bootstrap.tsx'), 'utf8')).toContain("runStandalone({ title: 'Billing', App })");
-    for (const file of Object.values(snapshotFiles(dir))) expect(file).not.toMatch(/\{\{/);
-  });
+    [
+      'vite',
+      'vite.config.ts',
+      "import { defineViteApp } from '@gatehouse/federation/vite';",
+      'vite build --configLoader native',
+      '@module-federation/vite',
+    ],
+    [
+      'rsbuild',
+      'rsbuild.config.ts',
+      "import { defineRsbuildApp } from '@gatehouse/federation/rsbuild';",
+      'rsbuild build --config-loader jiti',
+      '@module-federation/rsbuild-plugin',
+    ],
+  ])(
+    'with --bundler %s: its preset in a one-line config, no webpack config, and the tools at the versions the preset is tested with',
+    async (bundler, config, preset, build, plugin) => {
+      const { code } = await run(['billing', '--bundler', bundler, '--skip-install'], root);
+      expect(code).toBe(0);
+      const dir = path.join(root, 'remotes', 'billing');
+      expect(fs.readFileSync(path.join(dir, config), 'utf8')).toContain(preset);
+      expect(fs.readFileSync(path.join(dir, config), 'utf8')).toContain("name: 'billing'");
+      expect(fs.existsSync(path.join(dir, 'webpack.config.ts'))).toBe(false);
+      const pkg = readJson(root, 'remotes/billing/package.json');
+      expect(pkg.scripts.build).toContain(build);
+      expect(pkg.scripts.check).toContain('contract-check');
+      expect(pkg.devDependencies[plugin]).toBe(readJson(root, 'tooling/federation/package.json').devDependencies[plugin]);
+      expect(readJson(root, 'remotes/billing/tsconfig.json').include).toContain(config);
+      // the same app, unit test and standalone entry as a webpack remote
+      expect(fs.readFileSync(path.join(dir, 'src', 'bootstrap.tsx'), 'utf8')).toContain("runStandalone({ title: 'Billing', App })");
+      for (const file of Object.values(snapshotFiles(dir))) expect(file).not.toMatch(/\{\{/);
+    },
+  );
 
   it('refuses --bundler vite with --outside (webpack only there so far), writing nothing', async () => {
     const before = snapshotFiles(root);

@@ -81,14 +81,9 @@ export function readWorkspace(root: string): Workspace {
   if (idpPort !== null) usedPorts.add(idpPort);
 
   const shell = readJson<{ dependencies?: Record<string, string> }>(root, PATHS.shellManifest);
-  const federation = readJson<{ name: string; version: string; devDependencies?: Record<string, string> }>(
-    root,
-    PATHS.federationManifest,
-  );
+  const federation = readJson<{ name: string; version: string; devDependencies?: Record<string, string> }>(root, PATHS.federationManifest);
   // the Vite and Rsbuild tool versions the federation preset is tested with (its devDependencies)
-  const bundlerTools = Object.fromEntries(
-    Object.entries(federation.devDependencies ?? {}).filter(([pkg]) => BUNDLER_TOOLS.includes(pkg)),
-  );
+  const bundlerTools = Object.fromEntries(Object.entries(federation.devDependencies ?? {}).filter(([pkg]) => BUNDLER_TOOLS.includes(pkg)));
   return {
     root,
     remoteFolders,
