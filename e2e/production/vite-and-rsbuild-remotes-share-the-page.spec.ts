@@ -1,6 +1,7 @@
 import { expect, test, type Request, type Response } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
+import { countReactRenderers, reactRenderers } from '../support/reactRenderers';
 import { makeTempCheckout, REPO, run } from '../support/tempCheckout';
 import { signIn, watch } from './support/browser';
 import { previewConfig, SHELL, startTopology, type Topology } from './support/topology';
@@ -54,29 +55,11 @@ test.afterAll(async () => {
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 
-/** The hook React DevTools reads: every react-dom copy that starts registers itself here. */
-function countReactRenderers(): void {
-  const renderers = new Map<number, unknown>();
-  Object.assign(window, {
-    __REACT_DEVTOOLS_GLOBAL_HOOK__: {
-      renderers,
-      supportsFiber: true,
-      isDisabled: false,
-      inject: (renderer: unknown) => renderers.set(renderers.size + 1, renderer).size,
-      checkDCE: () => undefined,
-      onCommitFiberRoot: () => undefined,
-      onCommitFiberUnmount: () => undefined,
-      onPostCommitFiberRoot: () => undefined,
-      onScheduleFiberRoot: () => undefined,
-    },
-  });
-}
-
 test('alice opens a Vite, an Rsbuild and the webpack remotes on one page: one session, one React, one federation runtime', async ({
   page,
 }) => {
   const watched = await watch(page);
-  await page.addInitScript(countReactRenderers);
+  await countReactRenderers(page);
   const scripts: Response[] = [];
   page.on('response', (response) => {
     if (response.request().resourceType() === 'script') scripts.push(response);
@@ -115,13 +98,7 @@ test('alice opens a Vite, an Rsbuild and the webpack remotes on one page: one se
   expect(runtimes.names).toEqual(expect.arrayContaining(['gatehouse_shell', 'ledger_rs', 'ledger_vite', 'profile']));
   expect(runtimes.classes).toBe(1);
   // one React: every react-dom copy that starts registers with the DevTools hook
-  expect(
-    await page.evaluate(
-      () =>
-        (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: { renderers: Map<number, unknown> } }).__REACT_DEVTOOLS_GLOBAL_HOOK__
-          .renderers.size,
-    ),
-  ).toBe(1);
+  expect(await reactRenderers(page)).toBe(1);
   expect(await watched.cspViolations()).toEqual([]);
   expect(watched.console.filter((line) => /^(error|pageerror)/.test(line))).toEqual([]);
 });

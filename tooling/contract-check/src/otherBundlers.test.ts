@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startFakeShell, type FakeShell } from '../test/fakeShell';
 import { runContractCheckCli } from './deployedShellCli';
 
 // The contract check on manifests that real Vite (@module-federation/vite) and Rsbuild (@module-federation/rsbuild-plugin)
@@ -27,41 +26,19 @@ const SHELL_SHARES = {
   '@gatehouse/auth-lib': '1.0.0',
 };
 
-let server: http.Server;
+let shell: FakeShell;
 let shellUrl: string;
 let work: string;
 
 beforeAll(async () => {
-  const files: Record<string, unknown> = {
-    '/mf-manifest.json': {
-      id: 'gatehouse_shell',
-      name: 'gatehouse_shell',
-      metaData: {},
-      shared: Object.entries(SHELL_SHARES).map(([name, version]) => ({
-        id: `gatehouse_shell:${name}`,
-        name,
-        version,
-        singleton: true,
-        requiredVersion: `^${version}`,
-      })),
-      remotes: [],
-      exposes: [],
-    },
-    '/config.json': {
-      identityProvider: {},
-      remotes: [{ name: 'bundler_fixture', manifest: 'https://billing.example.com/mf-manifest.json', route: '/billing', title: 'Billing' }],
-    },
-  };
-  server = http.createServer((request, response) => {
-    const body = files[request.url ?? ''];
-    response.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? { error: 'not found' }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  shellUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  shell = await startFakeShell(SHELL_SHARES, [
+    { name: 'bundler_fixture', manifest: 'https://billing.example.com/mf-manifest.json', route: '/billing', title: 'Billing' },
+  ]);
+  shellUrl = shell.url;
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-contract-bundlers-'));
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await shell.close();
   fs.rmSync(work, { recursive: true, force: true });
 });
 

@@ -18,6 +18,22 @@ export const ASSETS_DIR = path.join(__dirname, '..', 'assets');
 /** auth-lib's static pages (silent check-sso), served at every app's root. */
 export const AUTH_LIB_PUBLIC_DIR = path.dirname(require.resolve('@gatehouse/auth-lib/public/silent-check-sso.html'));
 
+/** What a Vite or Rsbuild remote's config says about itself (vite.ts, rsbuild.ts); the rest is common to every remote. */
+export interface BundlerAppDefinition {
+  /** the federation name (`billing`): the manifest's name, the one in the shell's registry */
+  readonly name: string;
+  /** the page title of the remote's own page */
+  readonly title?: string;
+  /** the app's folder (`import.meta.dirname` of its config) */
+  readonly dir: string;
+  /** the dev server's port */
+  readonly port: number;
+  /** federated modules, e.g. `{ './App': './src/App.tsx' }` */
+  readonly exposes: Readonly<Record<string, string>>;
+  /** origins whose pages may load this app's files from its dev server (CORS); default the shell's dev origin */
+  readonly shellOrigins?: readonly string[];
+}
+
 /** The HTML page: no inline script or style, so it passes a strict Content-Security-Policy. */
 export function htmlPage(title: string, scripts = ''): string {
   return `<!doctype html>

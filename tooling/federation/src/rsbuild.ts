@@ -1,28 +1,15 @@
 import path from 'node:path';
 import type { RsbuildConfig, RsbuildPlugin } from '@rsbuild/core';
 import { DEV_FLOOR_CSP, securityHeaders } from '@gatehouse/config';
-import { ASSETS_DIR, AUTH_LIB_PUBLIC_DIR, MANIFEST, REMOTE_ENTRY, STYLESHEET } from './appFiles';
+import { ASSETS_DIR, AUTH_LIB_PUBLIC_DIR, MANIFEST, REMOTE_ENTRY, STYLESHEET, type BundlerAppDefinition } from './appFiles';
 import { SHELL_DEV_ORIGIN } from './devServerCors';
 import { routerSubsetProblems } from './routerSubsetCore';
 import { bundleRuntimeCore } from './runtimeCoreBundle';
 import { installedVersion, sharedDependencies } from './shared';
 import { RUNS_FROM_SOURCE, SOURCE_CONDITION } from './workspaceSource';
 
-/** What an Rsbuild remote's `rsbuild.config.ts` says about itself; the rest is common to every Gatehouse remote. */
-export interface RsbuildAppDefinition {
-  /** the federation name (`billing`): the manifest's name, the one in the shell's registry */
-  readonly name: string;
-  /** the page title of the remote's own page */
-  readonly title?: string;
-  /** the app's folder (`import.meta.dirname` of its rsbuild.config.ts) */
-  readonly dir: string;
-  /** the dev server's port */
-  readonly port: number;
-  /** federated modules, e.g. `{ './App': './src/App.tsx' }` */
-  readonly exposes: Readonly<Record<string, string>>;
-  /** origins whose pages may load this app's files from its dev server (CORS); default the shell's dev origin */
-  readonly shellOrigins?: readonly string[];
-}
+/** What a remote's `rsbuild.config.ts` says about itself. */
+export type RsbuildAppDefinition = BundlerAppDefinition;
 
 /**
  * The whole Rsbuild configuration of a Gatehouse remote built with `@module-federation/rsbuild-plugin`: the manifest
