@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { installedVersion, sharedDependencies, type SharedMap } from './shared';
 
 /**
  * What every Gatehouse app's build writes, whatever bundles it (webpack: appConfig.ts; Vite: vite.ts; Rsbuild:
@@ -32,6 +33,30 @@ export interface BundlerAppDefinition {
   readonly exposes: Readonly<Record<string, string>>;
   /** origins whose pages may load this app's files from its dev server (CORS); default the shell's dev origin */
   readonly shellOrigins?: readonly string[];
+}
+
+/**
+ * The Module Federation options every Vite and Rsbuild remote shares with a webpack one (appConfig.ts): its name, the
+ * entry and manifest file names hosts rely on, `./App`, the shell's singletons, and using what is on the page first.
+ */
+export function remoteFederationOptions(app: BundlerAppDefinition): {
+  name: string;
+  filename: string;
+  exposes: Record<string, string>;
+  shared: SharedMap;
+  shareStrategy: 'loaded-first';
+  manifest: { fileName: string };
+  dts: false;
+} {
+  return {
+    name: app.name,
+    filename: REMOTE_ENTRY,
+    exposes: { ...app.exposes },
+    shared: sharedDependencies((pkg) => installedVersion(pkg, app.dir)),
+    shareStrategy: 'loaded-first',
+    manifest: { fileName: MANIFEST },
+    dts: false,
+  };
 }
 
 /** The HTML page: no inline script or style, so it passes a strict Content-Security-Policy. */

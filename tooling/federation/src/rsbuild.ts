@@ -1,11 +1,10 @@
 import path from 'node:path';
 import type { RsbuildConfig, RsbuildPlugin } from '@rsbuild/core';
 import { DEV_FLOOR_CSP, securityHeaders } from '@gatehouse/config';
-import { ASSETS_DIR, AUTH_LIB_PUBLIC_DIR, MANIFEST, REMOTE_ENTRY, STYLESHEET, type BundlerAppDefinition } from './appFiles';
+import { ASSETS_DIR, AUTH_LIB_PUBLIC_DIR, remoteFederationOptions, STYLESHEET, type BundlerAppDefinition } from './appFiles';
 import { SHELL_DEV_ORIGIN } from './devServerCors';
 import { routerSubsetProblems } from './routerSubsetCore';
 import { bundleRuntimeCore } from './runtimeCoreBundle';
-import { installedVersion, sharedDependencies } from './shared';
 import { RUNS_FROM_SOURCE, SOURCE_CONDITION } from './workspaceSource';
 
 /** What a remote's `rsbuild.config.ts` says about itself. */
@@ -64,13 +63,7 @@ export function defineRsbuildApp(app: RsbuildAppDefinition): () => Promise<Rsbui
       plugins: [
         pluginReact(),
         pluginModuleFederation({
-          name: app.name,
-          filename: REMOTE_ENTRY,
-          exposes: { ...app.exposes },
-          shared: { ...sharedDependencies((pkg) => installedVersion(pkg, app.dir)) },
-          shareStrategy: 'loaded-first',
-          manifest: { fileName: MANIFEST },
-          dts: false,
+          ...remoteFederationOptions(app),
           dev: false,
           // trimmed as a webpack remote's runtime (decisions/0006), and the shell's runtime-core on its pages instead
           // of a copy in every remote (decisions/0019)

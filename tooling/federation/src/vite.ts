@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin, UserConfig } from 'vite';
 import { DEV_FLOOR_CSP, securityHeaders } from '@gatehouse/config';
-import { ASSETS_DIR, AUTH_LIB_PUBLIC_DIR, MANIFEST, REMOTE_ENTRY, STYLESHEET, type BundlerAppDefinition } from './appFiles';
+import { ASSETS_DIR, AUTH_LIB_PUBLIC_DIR, remoteFederationOptions, STYLESHEET, type BundlerAppDefinition } from './appFiles';
 import { SHELL_DEV_ORIGIN } from './devServerCors';
 import { routerSubsetProblems } from './routerSubsetCore';
 import { bundleRuntimeCore } from './runtimeCoreBundle';
-import { installedVersion, sharedDependencies } from './shared';
 import { RUNS_FROM_SOURCE, SOURCE_CONDITION } from './workspaceSource';
 
 /** What a remote's `vite.config.ts` says about itself. */
@@ -38,14 +37,8 @@ export function defineViteApp(app: ViteAppDefinition): () => Promise<UserConfig>
       ...(RUNS_FROM_SOURCE ? { resolve: { conditions: [SOURCE_CONDITION, 'module', 'browser', 'development|production'] } } : {}),
       plugins: [
         federation({
-          name: app.name,
-          filename: REMOTE_ENTRY,
-          exposes: { ...app.exposes },
-          shared: { ...sharedDependencies((pkg) => installedVersion(pkg, app.dir)) },
-          shareStrategy: 'loaded-first',
-          manifest: { fileName: MANIFEST },
+          ...remoteFederationOptions(app),
           publicPath: 'auto',
-          dts: false,
           // trimmed as a webpack remote's runtime (decisions/0006): a remote loads no other remote
           target: 'web',
           disableRemote: true,
