@@ -1,5 +1,6 @@
 import { expect, test, type Response } from '@playwright/test';
 import { navigationLinks, openSignedIn, stepUpAtProvider } from '../support/flows';
+import { countReactRenderers, reactRenderers } from '../support/reactRenderers';
 import { USERS } from '../support/system';
 
 // A module's definition in a dev bundle starts with `/***/ "…/file.js"` (webpack names modules after their
@@ -16,26 +17,8 @@ test('after opening every remote, the page has loaded exactly one copy of React,
   await stepUpAtProvider(page, 'alice');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin');
 
-  // Count React renderers the way React DevTools does: every react-dom copy registers with this hook.
-  await page.addInitScript(() => {
-    const renderers = new Map<number, unknown>();
-    Object.assign(window, {
-      __REACT_DEVTOOLS_GLOBAL_HOOK__: {
-        renderers,
-        supportsFiber: true,
-        isDisabled: false,
-        inject: (renderer: unknown) => {
-          renderers.set(renderers.size + 1, renderer);
-          return renderers.size;
-        },
-        checkDCE: () => undefined,
-        onCommitFiberRoot: () => undefined,
-        onCommitFiberUnmount: () => undefined,
-        onPostCommitFiberRoot: () => undefined,
-        onScheduleFiberRoot: () => undefined,
-      },
-    });
-  });
+  // Count React renderers the way React DevTools does: every react-dom copy registers with its hook.
+  await countReactRenderers(page);
   const scripts: Response[] = [];
   page.on('response', (response) => {
     if (response.request().resourceType() === 'script') scripts.push(response);
@@ -62,11 +45,5 @@ test('after opening every remote, the page has loaded exactly one copy of React,
   expect(carrying(REACT)).toHaveLength(1);
   expect(carrying(REACT_DOM)).toHaveLength(1);
   expect(carrying(KEYCLOAK)).toHaveLength(1);
-  expect(
-    await page.evaluate(
-      () =>
-        (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: { renderers: Map<number, unknown> } }).__REACT_DEVTOOLS_GLOBAL_HOOK__
-          .renderers.size,
-    ),
-  ).toBe(1);
+  expect(await reactRenderers(page)).toBe(1);
 });

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startFakeShell, type FakeShell } from '../test/fakeShell';
 import { runContractCheckCli } from './deployedShellCli';
 
 // A deployed shell over real HTTP (a local server), and remote builds as folders with dist/mf-manifest.json.
@@ -18,35 +17,19 @@ const SHELL_VERSIONS = {
   '@gatehouse/auth-lib': '1.0.0',
 };
 
-let server: http.Server;
+let shell: FakeShell;
 let shellUrl: string;
 let work: string;
 
 beforeAll(async () => {
-  const files: Record<string, unknown> = {
-    '/mf-manifest.json': {
-      id: 'gatehouse_shell',
-      name: 'gatehouse_shell',
-      metaData: {},
-      shared: shared(SHELL_VERSIONS),
-      remotes: [],
-      exposes: [],
-    },
-    '/config.json': {
-      identityProvider: {},
-      remotes: [{ name: 'billing', manifest: 'https://billing.example.com/mf-manifest.json', route: '/billing', title: 'Billing' }],
-    },
-  };
-  server = http.createServer((request, response) => {
-    const body = files[request.url ?? ''];
-    response.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? { error: 'not found' }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  shellUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  shell = await startFakeShell(SHELL_VERSIONS, [
+    { name: 'billing', manifest: 'https://billing.example.com/mf-manifest.json', route: '/billing', title: 'Billing' },
+  ]);
+  shellUrl = shell.url;
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-contract-'));
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await shell.close();
   fs.rmSync(work, { recursive: true, force: true });
 });
 

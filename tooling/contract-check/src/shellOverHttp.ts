@@ -115,14 +115,14 @@ function checkShared(pkg: string, { shell, remote, strict, shellUrl }: DeployedS
     return verdict(
       'warning',
       `The remote's build does not share ${pkg}: it either does not use it or bundles a copy of its own.`,
-      `If the remote uses ${pkg}, build it with the Gatehouse preset (defineApp), which shares it.`,
+      `If the remote uses ${pkg}, build it with a Gatehouse preset (defineApp for webpack, defineViteApp or defineRsbuildApp from @gatehouse/federation/vite or /rsbuild), which shares it.`,
     );
   }
   if (provided.singleton && !required.singleton) {
     return verdict(
       'mismatch',
       `The shell shares ${pkg} as a singleton, but the remote's build does not, so the page would run two copies.`,
-      `Build the remote with the Gatehouse preset (defineApp), which shares ${pkg} as a singleton.`,
+      `Build the remote with a Gatehouse preset (defineApp for webpack, defineViteApp or defineRsbuildApp from @gatehouse/federation/vite or /rsbuild), which shares ${pkg} as a singleton.`,
     );
   }
   const built = remoteInstalled && semver.valid(remoteInstalled) ? remoteInstalled : null;

@@ -6,10 +6,12 @@ import TerserPlugin from 'terser-webpack-plugin';
 import type { Configuration, Module } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { DEV_FLOOR_CSP, securityHeaders } from '@gatehouse/config';
+import { ASSETS_DIR, AUTH_LIB_PUBLIC_DIR, htmlPage, MANIFEST, REMOTE_ENTRY, SHELL_NAME, STYLESHEET } from './appFiles';
 import { PublicFilesPlugin } from './publicFiles';
-import { ROUTER_REQUEST, RouterSubsetPlugin } from './routerSubset';
+import { RouterSubsetPlugin } from './routerSubset';
+import { ROUTER_REQUEST, ROUTER_SUBSET } from './routerSubsetCore';
 import { installedVersion, sharedDependencies } from './shared';
-import { RUNS_FROM_SOURCE, siblingModule, SOURCE_CONDITION } from './workspaceSource';
+import { RUNS_FROM_SOURCE, SOURCE_CONDITION } from './workspaceSource';
 import { devServerCors, SHELL_DEV_ORIGIN } from './devServerCors';
 import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
 
@@ -51,29 +53,18 @@ export interface WebpackArgv {
   readonly mode?: 'development' | 'production' | 'none';
 }
 
-/** The remote entry file, the same name in every app so the manifest is the only thing a host needs. */
-export const REMOTE_ENTRY = 'remoteEntry.js';
-/** The federation manifest every app publishes; config.json points the shell at it. */
-export const MANIFEST = 'mf-manifest.json';
-/** The shell's federation name: the one app that loads remotes. */
-export const SHELL_NAME = 'gatehouse_shell';
-/** The stylesheet every app's page links (emitted from tooling/federation/assets). */
-export const STYLESHEET = 'gatehouse.css';
+export { htmlPage, MANIFEST, REMOTE_ENTRY, SHELL_NAME, STYLESHEET };
 
-const ASSETS_DIR = path.join(__dirname, '..', 'assets');
 /** The container entry and the page entry: the files that carry the federation runtime. */
 const FEDERATION_RUNTIME_FILES = /^(remoteEntry\.js|main\.[0-9a-f]+\.js)$/;
 /** The shared router chunk (the subset and the part of react-router it uses), named so the folding minifier finds it. */
 const ROUTER_CHUNK = 'router';
 const ROUTER_FILE = new RegExp(`^${ROUTER_CHUNK}\\.[0-9a-f]+\\.js$`);
-/** The router API every app shares as `react-router-dom` (decisions/0007). */
-export const ROUTER_SUBSET = siblingModule('router');
+export { ROUTER_SUBSET };
 /** The runtime plugin that puts the shell's runtime-core on the page for remotes built with `externalRuntime`. */
 // Its ES module build: the CommonJS one would require the CommonJS runtime-core, a second copy beside the ES
 // module one the bundler runtime imports.
 const INJECT_RUNTIME_CORE_PLUGIN = require.resolve('@module-federation/inject-external-runtime-core-plugin').replace(/\.cjs$/, '.js');
-/** auth-lib's static pages (silent check-sso), served at every app's root. */
-const AUTH_LIB_PUBLIC_DIR = path.dirname(require.resolve('@gatehouse/auth-lib/public/silent-check-sso.html'));
 
 /**
  * The whole webpack configuration of a Gatehouse app from its name and exposes.
@@ -233,27 +224,4 @@ function withPageHeaders(
 
 function isRouterModule(resource: string | undefined): boolean {
   return resource !== undefined && (resource === ROUTER_SUBSET || /[\\/]node_modules[\\/]react-router[\\/]/.test(resource));
-}
-
-/** The HTML page: no inline script or style, so it passes a strict Content-Security-Policy. */
-export function htmlPage(title: string): string {
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${escapeHtml(title)}</title>
-    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-    <link rel="stylesheet" href="/${STYLESHEET}" />
-  </head>
-  <body>
-    <div id="root"></div>
-    <noscript>Gatehouse needs JavaScript.</noscript>
-  </body>
-</html>
-`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,7 +1,7 @@
 import type { Compilation, Compiler, Dependency, Module } from 'webpack';
+import { outsideSubsetMessage, ROUTER_REQUEST } from './routerSubsetCore';
 
-/** The request remotes write; `defineApp` aliases it to the subset and shares it under this name. */
-export const ROUTER_REQUEST = 'react-router-dom';
+export { ROUTER_REQUEST } from './routerSubsetCore';
 
 /** What the check reads of an import dependency (webpack's harmony import / re-export specifiers). */
 interface SpecifierDependency extends Dependency {
@@ -30,12 +30,7 @@ export class RouterSubsetPlugin {
             if (!isRouterSpecifier(dependency)) continue;
             const name = dependency.getIds(compilation.moduleGraph)[0];
             if (name === undefined || available.has(name)) continue;
-            const error = new WebpackError(
-              `'${name}' is not part of the router API that Gatehouse apps share as '${ROUTER_REQUEST}'. ` +
-                `It offers: ${[...available].sort().join(', ')}. ` +
-                `To use another export, add it to @gatehouse/federation's src/router.ts and deploy the shell before ` +
-                `the remotes that use it (decisions/0007-shared-router-subset.md).`,
-            );
+            const error = new WebpackError(outsideSubsetMessage(name, available));
             error.module = module;
             if (dependency.loc) error.loc = dependency.loc;
             compilation.errors.push(error);

@@ -1,12 +1,8 @@
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { build } from 'esbuild';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import type { Compiler } from 'webpack';
+import { bundleRuntimeCore } from './runtimeCoreBundle';
 
-/** The global that `externalRuntime` reads the federation runtime from (Module Federation's name for it). */
-export const RUNTIME_CORE_GLOBAL = '_FEDERATION_RUNTIME_CORE';
+export { RUNTIME_CORE_GLOBAL } from './runtimeCoreBundle';
 
 /**
  * A remote is built with `experiments.externalRuntime`: its container (`remoteEntry.js`) reads the
@@ -49,32 +45,4 @@ export class StandaloneRuntimeCorePlugin {
     this.bundle ??= bundleRuntimeCore(this.appDir, this.minify);
     return this.bundle;
   }
-}
-
-async function bundleRuntimeCore(appDir: string, minify: boolean): Promise<{ name: string; code: string }> {
-  const runtimeCore = createRequire(path.join(appDir, 'package.json')).resolve('@module-federation/runtime-core');
-  const result = await build({
-    stdin: {
-      contents: `import * as core from ${JSON.stringify(runtimeCore.replace(/\.cjs$/, '.js'))};\nglobalThis.${RUNTIME_CORE_GLOBAL} = core;\n`,
-      resolveDir: appDir,
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    minify,
-    write: false,
-    legalComments: 'none',
-    // The same trimming as the remote's own bundler runtime (appConfig.ts): a remote page loads no other remote.
-    define: {
-      FEDERATION_OPTIMIZE_NO_SNAPSHOT_PLUGIN: 'true',
-      FEDERATION_OPTIMIZE_NO_REMOTE: 'true',
-      ENV_TARGET: '"web"',
-    },
-  });
-  const code = result.outputFiles[0]?.text;
-  if (code === undefined) throw new Error('esbuild produced no bundle of @module-federation/runtime-core');
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 8);
-  return { name: `federation-runtime-core.${hash}.js`, code };
 }

@@ -57,7 +57,16 @@ export async function runNewRemote(argv: readonly string[], io: CliIo): Promise<
     return 2;
   }
   const root = options.root !== null ? path.resolve(io.cwd, options.root) : (io.defaultRoot ?? DEFAULT_ROOT);
-  if (options.outside !== null) return writeOutside(options, root, io);
+  if (options.outside !== null) {
+    if (options.bundler !== null && options.bundler !== 'webpack') {
+      io.err(
+        `Nothing was created:\n  ✗ --bundler ${options.bundler} with --outside: a remote in its own repository is written for webpack only so far; ` +
+          'create it with webpack, or create a Vite or Rsbuild remote inside this checkout (docs/remote-teams.md, "A remote built with Vite or Rsbuild").',
+      );
+      return 1;
+    }
+    return writeOutside(options, root, io);
+  }
   const result = await newRemote(options, root, io.portIsFree ?? probePort);
   if (!result.ok) {
     io.err(`Nothing was created or changed:\n${result.problems.map((p) => `  ✗ ${p}`).join('\n')}`);

@@ -45,6 +45,49 @@ describe('new-remote', () => {
     for (const file of Object.values(snapshotFiles(dir))) expect(file).not.toMatch(/\{\{/);
   });
 
+  it.each([
+    [
+      'vite',
+      'vite.config.ts',
+      "import { defineViteApp } from '@gatehouse/federation/vite';",
+      'vite build --configLoader native',
+      '@module-federation/vite',
+    ],
+    [
+      'rsbuild',
+      'rsbuild.config.ts',
+      "import { defineRsbuildApp } from '@gatehouse/federation/rsbuild';",
+      'rsbuild build --config-loader jiti',
+      '@module-federation/rsbuild-plugin',
+    ],
+  ])(
+    'with --bundler %s: its preset in a one-line config, no webpack config, and the tools at the versions the preset is tested with',
+    async (bundler, config, preset, build, plugin) => {
+      const { code } = await run(['billing', '--bundler', bundler, '--skip-install'], root);
+      expect(code).toBe(0);
+      const dir = path.join(root, 'remotes', 'billing');
+      expect(fs.readFileSync(path.join(dir, config), 'utf8')).toContain(preset);
+      expect(fs.readFileSync(path.join(dir, config), 'utf8')).toContain("name: 'billing'");
+      expect(fs.existsSync(path.join(dir, 'webpack.config.ts'))).toBe(false);
+      const pkg = readJson(root, 'remotes/billing/package.json');
+      expect(pkg.scripts.build).toContain(build);
+      expect(pkg.scripts.check).toContain('contract-check');
+      expect(pkg.devDependencies[plugin]).toBe(readJson(root, 'tooling/federation/package.json').devDependencies[plugin]);
+      expect(readJson(root, 'remotes/billing/tsconfig.json').include).toContain(config);
+      // the same app, unit test and standalone entry as a webpack remote
+      expect(fs.readFileSync(path.join(dir, 'src', 'bootstrap.tsx'), 'utf8')).toContain("runStandalone({ title: 'Billing', App })");
+      for (const file of Object.values(snapshotFiles(dir))) expect(file).not.toMatch(/\{\{/);
+    },
+  );
+
+  it('refuses --bundler vite with --outside (webpack only there so far), writing nothing', async () => {
+    const before = snapshotFiles(root);
+    const { code, err } = await run(['billing', '--bundler', 'vite', '--outside', path.join(root, 'out'), '--skip-install'], root);
+    expect(code).toBe(1);
+    expect(err).toMatch(/--bundler vite with --outside: a remote in its own repository is written for webpack only so far/);
+    expect(snapshotFiles(root)).toEqual(before);
+  });
+
   it('registers it in the dev registry and adds its dev address to the demo realm, editing only those lines', async () => {
     const before = fs.readFileSync(path.join(root, 'shell/public/config.json'), 'utf8');
     await run(
@@ -98,6 +141,7 @@ describe('new-remote', () => {
     [['billing', '--realm-role', 'owner'], /realm role "owner" is not in the demo realm \(it has: user, admin\)/],
     [['billing', '--client-role', 'reports:editor'], /client "reports" has no role "editor"/],
     [['billing', '--title', "Bob's <b>"], /--title/],
+    [['billing', '--bundler', 'parcel'], /--bundler parcel: use one of webpack, vite, rsbuild/],
   ])('refuses %j with a clear message and changes nothing', async (argv, message) => {
     const before = snapshotFiles(root);
     const { code, err, install } = await run([...argv, '--skip-install'], root);

@@ -4,7 +4,7 @@ import { overlayWithDevOrigin, writeOverlay } from './devOrigin';
 import { appendToArray } from './jsonEdit';
 import type { NewRemoteOptions } from './options';
 import { planRemote, type PortProbe, type RemotePlan } from './plan';
-import { configSchemaPath, renderTemplate } from './template';
+import { configSchemaPath, renderBundlerTemplate } from './template';
 import { PATHS, readWorkspace } from './workspace';
 
 /** What `newRemote` did: the plan and every file it wrote or changed (relative to the root), or the problems. */
@@ -33,7 +33,7 @@ export async function newRemote(options: NewRemoteOptions, root: string, portIsF
   let realmText: string;
   let overlayText: string | null;
   try {
-    files = renderTemplate(
+    files = renderBundlerTemplate(
       {
         name: plan.name,
         packageName: plan.packageName,
@@ -46,6 +46,7 @@ export async function newRemote(options: NewRemoteOptions, root: string, portIsF
         configSchema: configSchemaPath(true),
       },
       workspace.versions,
+      plan.bundler,
     );
     registryText = appendToArray(workspace.registry.text, ['remotes'], registryEntry(plan));
     const client = workspace.realm.clients[identityProvider.clientId]!;

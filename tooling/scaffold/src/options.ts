@@ -7,6 +7,8 @@ export interface NewRemoteOptions {
   readonly realmRoles: readonly string[];
   /** `client:role` as typed */
   readonly clientRoles: readonly string[];
+  /** `webpack` (the default), `vite` or `rsbuild`, as typed */
+  readonly bundler: string | null;
   /** run `npm install` at the end (off with --skip-install) */
   readonly install: boolean;
   /** the repository root (default: the checkout this tool is in) */
@@ -31,6 +33,8 @@ export const USAGE = `Usage: npm run new-remote -- <name> [options]
   --realm-role <role>        a realm role the visitor needs (repeatable)
   --client-role <client:role> a client role the visitor needs (repeatable), e.g. reports:viewer
   --port <port>              the dev server's port (default: the first free one from 3004)
+  --bundler <name>           webpack (the default), vite (@module-federation/vite) or rsbuild
+                             (@module-federation/rsbuild-plugin): see docs/remote-teams.md, "Vite or Rsbuild"
   --skip-install             do not run npm install at the end
   --root <dir>               the Gatehouse checkout to change (default: this one)
   --outside <dir>            write the remote as its own repository in <dir> (e.g. ../billing), depending on
@@ -53,6 +57,7 @@ const VALUE_FLAGS = new Set([
   '--packages',
   '--shell-url',
   '--registry',
+  '--bundler',
 ]);
 
 /** Parses the command line; returns the options and the problems with the command line itself. */
@@ -101,6 +106,7 @@ export function parseOptions(argv: readonly string[]): { options: NewRemoteOptio
       packages: single['--packages'] ?? null,
       shellUrl: single['--shell-url'] ?? null,
       registry: single['--registry'] ?? null,
+      bundler: single['--bundler'] ?? null,
     },
     problems,
   };

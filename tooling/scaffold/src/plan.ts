@@ -1,4 +1,5 @@
 import type { NewRemoteOptions } from './options';
+import { parseBundler, type Bundler } from './template';
 import { parseClientRole, parsePort, routeProblem, titleProblem } from './values';
 import type { Workspace } from './workspace';
 
@@ -11,6 +12,7 @@ export interface RemotePlan {
   readonly port: number;
   readonly realmRoles: readonly string[];
   readonly clientRoles: Readonly<Record<string, readonly string[]>>;
+  readonly bundler: Bundler;
 }
 
 /** Answers whether nothing listens on a port of this machine (injectable for tests). */
@@ -88,9 +90,15 @@ export async function planRemote(
     );
   }
 
+  const bundler = parseBundler(options.bundler);
+  if ('problem' in bundler) problems.push(bundler.problem);
+
   const port = await choosePort(options.port, workspace, portIsFree, problems);
-  if (problems.length > 0 || port === null) return { plan: null, problems };
-  return { plan: { name, packageName: `@gatehouse/remote-${name}`, title, route, port, realmRoles, clientRoles }, problems };
+  if (problems.length > 0 || port === null || 'problem' in bundler) return { plan: null, problems };
+  return {
+    plan: { name, packageName: `@gatehouse/remote-${name}`, title, route, port, realmRoles, clientRoles, bundler: bundler.bundler },
+    problems,
+  };
 }
 
 async function choosePort(

@@ -4,6 +4,41 @@ import path from 'node:path';
 /** The template of a new remote: every file of this folder, `.tmpl` dropped from the names. */
 export const TEMPLATE_DIR = path.join(__dirname, '..', 'template');
 
+/** The bundlers a remote can be built with; webpack (defineApp) is the default. */
+export const BUNDLERS = ['webpack', 'vite', 'rsbuild'] as const;
+export type Bundler = (typeof BUNDLERS)[number];
+
+/** `--bundler` as typed: the bundler, or the problem with it. */
+export function parseBundler(raw: string | null): { bundler: Bundler } | { problem: string } {
+  const bundler = raw ?? 'webpack';
+  return (BUNDLERS as readonly string[]).includes(bundler)
+    ? { bundler: bundler as Bundler }
+    : { problem: `--bundler ${bundler}: use one of ${BUNDLERS.join(', ')} (webpack is the default).` };
+}
+
+/**
+ * The files of a new remote for a bundler: the template folder's, then the bundler's own (`template-vite/`,
+ * `template-rsbuild/`, and their `-outside` variants) over them, without the webpack config.
+ */
+export function renderBundlerTemplate(
+  values: Readonly<Record<string, string | number>>,
+  versions: Readonly<Record<string, string>>,
+  bundler: Bundler,
+  dirs: readonly string[] = [TEMPLATE_DIR],
+): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const dir of dirs) {
+    for (const [file, text] of renderTemplate(values, versions, dir)) files.set(file, text);
+    if (bundler === 'webpack') continue;
+    const own = `${dir}-${bundler}`;
+    if (!fs.existsSync(own)) continue;
+    files.delete('webpack.config.ts');
+    for (const [file, text] of renderTemplate(values, versions, own)) files.set(file, text);
+  }
+  if (bundler !== 'webpack') files.delete('webpack.config.ts');
+  return files;
+}
+
 /**
  * The schema of a remote's `public/config.json`, as `$schema` names it from that file: the copy
  * `@gatehouse/federation` ships, in the node_modules of the remote's repository (a remote in its own

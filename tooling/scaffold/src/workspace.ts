@@ -63,7 +63,7 @@ export function readWorkspace(root: string): Workspace {
   const remotes: ExistingRemote[] = remoteFolders.map((name) => ({
     name,
     route: registry.remotes.find((r) => r.name === name)?.route ?? null,
-    port: devServerPort(path.join(remotesDir, name, 'webpack.config.ts')),
+    port: devServerPort(path.join(remotesDir, name)),
   }));
   for (const entry of registry.remotes) {
     if (!remoteFolders.includes(entry.name)) remotes.push({ name: entry.name, route: entry.route, port: localPort(entry.manifest) });
@@ -75,13 +75,15 @@ export function readWorkspace(root: string): Workspace {
     const port = localPort(entry.manifest);
     if (port !== null) usedPorts.add(port);
   }
-  const shellPort = devServerPort(path.join(root, 'shell', 'webpack.config.ts'));
+  const shellPort = devServerPort(path.join(root, 'shell'));
   if (shellPort !== null) usedPorts.add(shellPort);
   const idpPort = localPort(registry.identityProvider.url);
   if (idpPort !== null) usedPorts.add(idpPort);
 
   const shell = readJson<{ dependencies?: Record<string, string> }>(root, PATHS.shellManifest);
-  const federation = readJson<{ name: string; version: string }>(root, PATHS.federationManifest);
+  const federation = readJson<{ name: string; version: string; devDependencies?: Record<string, string> }>(root, PATHS.federationManifest);
+  // the Vite and Rsbuild tool versions the federation preset is tested with (its devDependencies)
+  const bundlerTools = Object.fromEntries(Object.entries(federation.devDependencies ?? {}).filter(([pkg]) => BUNDLER_TOOLS.includes(pkg)));
   return {
     root,
     remoteFolders,
@@ -89,7 +91,7 @@ export function readWorkspace(root: string): Workspace {
     usedPorts,
     registry,
     realm,
-    versions: { ...shell.dependencies, [federation.name]: federation.version },
+    versions: { ...bundlerTools, ...shell.dependencies, [federation.name]: federation.version },
   };
 }
 
@@ -122,11 +124,27 @@ function readRealm(root: string): RealmFile {
   };
 }
 
-/** The `port: 3001` of a webpack.config.ts written with defineApp; null when there is none. */
-function devServerPort(file: string): number | null {
-  if (!fs.existsSync(file)) return null;
-  const match = /\bport:\s*(\d+)/.exec(fs.readFileSync(file, 'utf8'));
-  return match ? Number(match[1]) : null;
+/** The packages a Vite or Rsbuild remote builds with, at the versions `@gatehouse/federation` pins for its presets. */
+export const BUNDLER_TOOLS: readonly string[] = [
+  'vite',
+  '@module-federation/vite',
+  '@rsbuild/core',
+  '@rsbuild/plugin-react',
+  '@module-federation/rsbuild-plugin',
+];
+
+/** The configs an app's dev port is written in: defineApp (webpack), defineViteApp, defineRsbuildApp. */
+const CONFIG_FILES = ['webpack.config.ts', 'vite.config.ts', 'rsbuild.config.ts'];
+
+/** The `port: 3001` of an app folder's config; null when there is none. */
+function devServerPort(dir: string): number | null {
+  for (const name of CONFIG_FILES) {
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) continue;
+    const match = /\bport:\s*(\d+)/.exec(fs.readFileSync(file, 'utf8'));
+    if (match) return Number(match[1]);
+  }
+  return null;
 }
 
 function localPort(url: string): number | null {
