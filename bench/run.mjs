@@ -28,6 +28,7 @@ import {
   startupWithConfig,
   tokensFiveTabs,
 } from './lib/measure.mjs';
+import { authOverheadMs } from './lib/overhead.mjs';
 import { measureRebuilds } from './lib/rebuild.mjs';
 import { GOAL_KEYS, table } from './lib/report.mjs';
 import { KIB, round, summarize } from './lib/stats.mjs';
@@ -92,6 +93,7 @@ function recordVisibleTimes(target, publicTimes, remoteTimes, label) {
   target.spread.time_to_public_visible_ms = pub;
   target.spread.time_to_remote_visible_ms = rem;
   target.auth_overhead_ratio = round(rem.median / pub.median, 2);
+  target.auth_overhead_ms = authOverheadMs(pub, rem);
   log(`${label}: public ${pub.median} ms, remote ${rem.median} ms`);
 }
 
