@@ -7,7 +7,8 @@ import { BrowserRouter } from 'react-router-dom';
 import { ConfigErrorPage } from './config/ConfigErrorPage';
 import { loadPageConfig } from './config/load';
 import { clearOverrides, resolveOverrides, tabStorage } from './overrides/RemoteOverrides';
-import { RemoteOverridesBanner } from './overrides/RemoteOverridesBanner';
+import type { RemoteOverridesBanner as RemoteOverridesBannerType } from './overrides/RemoteOverridesBanner';
+import { OnDemand, onDemand } from './lazy/onDemand';
 import { FailureLog } from './registry/FailureLog';
 import { codeOriginPlugin } from './registry/codeOriginPlugin';
 import { compatibilityPlugin } from './registry/compatibilityPlugin';
@@ -19,6 +20,12 @@ import { remoteToFetchEarly } from './routing/access';
 import { ShellApp } from './ShellApp';
 import { ShellContext } from './ShellContext';
 import { ShellErrorBoundary } from './ShellErrorBoundary';
+
+// Shown only in a tab with overrides asked for (a remote team's own runs): loaded then, never on other pages.
+const RemoteOverridesBanner = onDemand<Parameters<typeof RemoteOverridesBannerType>[0]>(
+  () => import(/* webpackChunkName: "overrides-banner" */ './overrides/RemoteOverridesBanner'),
+  'RemoteOverridesBanner',
+);
 
 async function start(): Promise<void> {
   const container = document.getElementById('root');
@@ -74,7 +81,11 @@ async function start(): Promise<void> {
       <ShellErrorBoundary>
         <AuthProvider session={session}>
           <ShellContext.Provider value={{ config, registry }}>
-            <RemoteOverridesBanner overrides={overrides} onClear={clearAndReload} />
+            {overrides.active.length > 0 || overrides.refused.length > 0 ? (
+              <OnDemand>
+                <RemoteOverridesBanner overrides={overrides} onClear={clearAndReload} />
+              </OnDemand>
+            ) : null}
             <BrowserRouter>
               <ShellApp />
             </BrowserRouter>
