@@ -7,8 +7,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { ConfigErrorPage } from './config/ConfigErrorPage';
 import { loadPageConfig } from './config/load';
 import { clearOverrides, resolveOverrides, tabStorage } from './overrides/RemoteOverrides';
-import type { RemoteOverridesBanner as RemoteOverridesBannerType } from './overrides/RemoteOverridesBanner';
-import { OnDemand, onDemand } from './lazy/onDemand';
+import { RemoteOverridesBanner } from './overrides/RemoteOverridesBanner';
 import { FailureLog } from './registry/FailureLog';
 import { codeOriginPlugin } from './registry/codeOriginPlugin';
 import { compatibilityPlugin } from './registry/compatibilityPlugin';
@@ -20,12 +19,6 @@ import { remoteToFetchEarly } from './routing/access';
 import { ShellApp } from './ShellApp';
 import { ShellContext } from './ShellContext';
 import { ShellErrorBoundary } from './ShellErrorBoundary';
-
-// Shown only in a tab with overrides asked for (a remote team's own runs): loaded then, never on other pages.
-const RemoteOverridesBanner = onDemand<Parameters<typeof RemoteOverridesBannerType>[0]>(
-  () => import(/* webpackChunkName: "overrides-banner" */ './overrides/RemoteOverridesBanner'),
-  'RemoteOverridesBanner',
-);
 
 async function start(): Promise<void> {
   const container = document.getElementById('root');
@@ -81,11 +74,7 @@ async function start(): Promise<void> {
       <ShellErrorBoundary>
         <AuthProvider session={session}>
           <ShellContext.Provider value={{ config, registry }}>
-            {overrides.active.length > 0 || overrides.refused.length > 0 ? (
-              <OnDemand>
-                <RemoteOverridesBanner overrides={overrides} onClear={clearAndReload} />
-              </OnDemand>
-            ) : null}
+            <RemoteOverridesBanner overrides={overrides} onClear={clearAndReload} />
             <BrowserRouter>
               <ShellApp />
             </BrowserRouter>

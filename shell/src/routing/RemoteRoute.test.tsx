@@ -53,10 +53,9 @@ describe('RemoteRoute', () => {
     expect(registry.open).not.toHaveBeenCalled();
   });
 
-  it('denies a signed-in visitor without the role, naming it, and never loads the remote', async () => {
+  it('denies a signed-in visitor without the role, naming it, and never loads the remote', () => {
     const registry = renderRoute(createTestSession({ user: { username: 'bob', name: 'Bob Brown' }, realmRoles: ['user'] }));
-    // the page's code is loaded on demand (issue 33)
-    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Access denied');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Access denied');
     expect(screen.getByText(/client role "viewer" of client "reports"/).textContent).toContain('(bob)');
     expect(registry.open).not.toHaveBeenCalled();
   });
@@ -70,10 +69,10 @@ describe('RemoteRoute', () => {
     expect(registry?.open).toHaveBeenCalledWith(reports, expect.any(String));
   });
 
-  it("asks a visitor with a weaker sign-in to step up and never loads the remote; the step-up returns to the page's address", async () => {
+  it("asks a visitor with a weaker sign-in to step up and never loads the remote; the step-up returns to the page's address", () => {
     const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] }, acr: 'silver' });
     const registry = renderRoute(session, '/reports/2026?x=1', { ...reports, acr: 'gold' });
-    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Confirm it is you');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Confirm it is you');
     expect(document.body.textContent).toContain('level “gold”');
     expect(document.body.textContent).toContain('level “silver”');
     expect(session.calls.login).toEqual([]);
@@ -83,9 +82,9 @@ describe('RemoteRoute', () => {
     expect(registry.open).not.toHaveBeenCalled();
   });
 
-  it('denies a visitor without the role before asking for a step-up', async () => {
+  it('denies a visitor without the role before asking for a step-up', () => {
     const registry = renderRoute(createTestSession({ user: { username: 'bob' }, acr: 'silver' }), '/reports', { ...reports, acr: 'gold' });
-    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Access denied');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Access denied');
     expect(registry.open).not.toHaveBeenCalled();
   });
 

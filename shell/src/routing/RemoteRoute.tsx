@@ -1,32 +1,15 @@
 import { AuthProvider, useAuth } from '@gatehouse/auth-lib';
 import { useLocation } from 'react-router-dom';
 import type { RemoteConfig } from '../config/types';
-import { OnDemand, onDemand } from '../lazy/onDemand';
-import type { AccessDeniedPage as AccessDeniedPageType } from '../pages/AccessDeniedPage';
+import { AccessDeniedPage } from '../pages/AccessDeniedPage';
 import { SignInAgainPage } from '../pages/SignInAgainPage';
 import { SignInPage } from '../pages/SignInPage';
 import { SignInUnavailablePage } from '../pages/SignInUnavailablePage';
-import type { StepUpPage as StepUpPageType } from '../pages/StepUpPage';
+import { StepUpPage } from '../pages/StepUpPage';
 import { useShell } from '../ShellContext';
 import { RemoteSlot } from '../slots/RemoteSlot';
 import { missingRoles, stepUpNeeded } from './access';
 import { useTokenRenewal } from './useTokenRenewal';
-
-// Pages only some visitors of some remotes see: loaded when shown, fetched in idle time after the first page.
-const AccessDeniedPage = onDemand<Parameters<typeof AccessDeniedPageType>[0]>(
-  () => import(/* webpackChunkName: "guard-pages", webpackPrefetch: true */ '../pages/AccessDeniedPage'),
-  'AccessDeniedPage',
-);
-const StepUpPage = onDemand<Parameters<typeof StepUpPageType>[0]>(
-  () => import(/* webpackChunkName: "guard-pages", webpackPrefetch: true */ '../pages/StepUpPage'),
-  'StepUpPage',
-);
-
-const checking = (
-  <p className="gh-muted" role="status">
-    Checking your sign-in…
-  </p>
-);
 
 /**
  * The guard in front of a remote: sign-in first, then the roles the registry names, then its level of
@@ -43,7 +26,11 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
 
   switch (snapshot.status) {
     case 'loading':
-      return checking;
+      return (
+        <p className="gh-muted" role="status">
+          Checking your sign-in…
+        </p>
+      );
     case 'error':
       return <SignInUnavailablePage />;
     case 'anonymous':
@@ -51,21 +38,17 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
     case 'authenticated': {
       const missing = missingRoles(snapshot, remote);
       if (missing.length > 0) {
-        return (
-          <OnDemand fallback={checking}>
-            <AccessDeniedPage title={remote.title} missing={missing} username={snapshot.user?.username ?? 'unknown'} />
-          </OnDemand>
-        );
+        return <AccessDeniedPage title={remote.title} missing={missing} username={snapshot.user?.username ?? 'unknown'} />;
       }
       const stepUpTo = stepUpNeeded(snapshot, remote);
-      if (stepUpTo !== null)
-        return (
-          <OnDemand fallback={checking}>
-            <StepUpPage title={remote.title} acr={stepUpTo} held={snapshot.acr} />
-          </OnDemand>
-        );
+      if (stepUpTo !== null) return <StepUpPage title={remote.title} acr={stepUpTo} held={snapshot.acr} />;
       if (renewal === 'unrenewable') return <SignInAgainPage title={remote.title} redirectTo={route} />;
-      if (renewal === 'renewing') return checking;
+      if (renewal === 'renewing')
+        return (
+          <p className="gh-muted" role="status">
+            Checking your sign-in…
+          </p>
+        );
       // Keyed: going from one remote's route to another's must not carry over the slot's state (a failure).
       const slot = <RemoteSlot key={remote.name} remote={remote} registry={registry} navigation={location.key} />;
       // A remote that names its API gets its view of the session: tokens for that API alone (decisions/0054).
