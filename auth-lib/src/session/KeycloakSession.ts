@@ -69,6 +69,14 @@ export class KeycloakSession extends SessionLifecycle implements Session {
       sessionToken: () => this.getToken(),
       signInAgain: () => this.signInAgain(),
       send: (message) => this.tabs?.send(message),
+      // as after a refresh of the session's own (wire's `refreshed`): the new deadline here and in the other tabs
+      refreshTokenRenewed: () => {
+        const kc = this.kc;
+        if (!kc || this.store.get().status !== 'authenticated') return;
+        this.tokensChanged(kc);
+        this.expiry.reschedule(); // the snapshot may be the same (same access token): the deadline is not in it
+        this.tabs?.shareTokens(kc);
+      },
       verify: this.verify,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
       location: this.location,
@@ -158,6 +166,7 @@ export class KeycloakSession extends SessionLifecycle implements Session {
         adoptTokenSet(kc, set);
         this.sharedRefreshExpiresAt = set.refreshExpiresAt;
         this.tokensChanged(kc);
+        this.expiry.reschedule(); // the same access token with a later deadline leaves the snapshot as it was
       },
       seed: (set) => void this.start({ seed: set, quiet: true }),
       endAndDrop: (reason) => this.endAndDrop(reason),

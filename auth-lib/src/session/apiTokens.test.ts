@@ -103,6 +103,30 @@ test("the answer's refresh token replaces the spent one (a realm with refresh-to
   expect(setup.kc().refreshToken).toMatch(/\.rotated-1$/);
 });
 
+test("an API token's refresh moves the session's deadline in this tab and in the others (the provider's idle lifespan counts from it)", async () => {
+  const b = browser();
+  let leaderKc: () => FakeKeycloak = () => leader.kc();
+  const idp = provider(() => leaderKc());
+  const leader = await b.open(undefined, { fetch: idp.fetch });
+  leaderKc = leader.kc;
+  const follower = await b.open();
+  await flush();
+  const before = leader.session.getSnapshot().expiresAt;
+  expect(follower.session.getSnapshot().expiresAt).toBe(before);
+
+  await jest.advanceTimersByTimeAsync(10_000); // the session's own token (60 s) needs no refresh yet
+  const ownRefreshes = leader.kc().networkRefreshes;
+  await leader.session.forApi(PROFILE_API).getToken();
+  await jest.advanceTimersByTimeAsync(0);
+  expect(leader.kc().networkRefreshes).toBe(ownRefreshes);
+
+  // the provider's answer: a refresh token that expires 1800 s after this refresh
+  const renewed = (Math.floor(Date.now() / 1000) + 1800) * 1000;
+  expect(leader.session.getSnapshot().expiresAt).toBe(renewed);
+  expect(follower.session.getSnapshot().expiresAt).toBe(renewed);
+  expect(before).not.toBe(renewed);
+});
+
 test("a token without the API's audience is refused with what to configure", async () => {
   let kc: () => FakeKeycloak = () => setup.kc();
   const idp = provider(() => kc(), { 'profile-api': ['account'] });
