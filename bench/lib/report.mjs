@@ -28,6 +28,22 @@ export const GOALS = {
   },
   auth_overhead_ratio: { what: 'remote visible ÷ public visible', max: 1.5 },
   auth_overhead_ms: { what: 'remote visible − public visible (ms)' },
+  // the same sign-in keys with Keycloak 26 as the identity provider (bench/lib/keycloak.mjs)
+  time_to_public_visible_keycloak_ms: { what: 'cold load to Home painted, Keycloak (ms)' },
+  time_to_remote_visible_keycloak_ms: { what: 'cold load of /profile, signed in at Keycloak (ms)' },
+  time_to_remote_visible_second_tab_keycloak_ms: { what: 'second tab opens /profile, Keycloak (ms)' },
+  auth_overhead_keycloak_ms: { what: 'remote visible − public visible, Keycloak (ms)' },
+  // HTTPS, the provider on another site or on the shell's (bench/lib/crossSite.mjs; wall clock, redirects included)
+  time_to_remote_visible_cross_site_allowed_ms: { what: 'cold load of /profile, provider on another site, 3rd-party cookies allowed (ms)' },
+  reload_signed_in_cross_site_allowed_ms: {
+    what: 'reload of /profile signed in, provider on another site, 3rd-party cookies allowed (ms)',
+  },
+  time_to_remote_visible_cross_site_blocked_ms: { what: 'cold load of /profile, provider on another site, 3rd-party cookies blocked (ms)' },
+  reload_signed_in_cross_site_blocked_ms: {
+    what: 'reload of /profile signed in, provider on another site, 3rd-party cookies blocked (ms)',
+  },
+  time_to_remote_visible_same_site_ms: { what: "cold load of /profile, provider on the shell's site, 3rd-party cookies blocked (ms)" },
+  reload_signed_in_same_site_ms: { what: "reload of /profile signed in, provider on the shell's site, 3rd-party cookies blocked (ms)" },
   build_s_per_app: { what: 'cold production build of one app (s)', max: 4 },
   rebuild_ms: { what: 'dev-server rebuild after editing one file (ms)', max: 500 },
 };

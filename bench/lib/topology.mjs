@@ -102,7 +102,7 @@ server {
  * @param {string} options.workDir where the config, the realm and nginx's files go
  * @param {Readonly<Record<string, string>>} options.dirs each app's build folder, by app name
  * @param {(message: string) => void} options.log
- * @returns {Promise<{ config: ShellConfig, configFile: string, stop(): Promise<void> }>}
+ * @returns {Promise<{ config: ShellConfig, configFile: string, realmFile: string, stopIdentityProvider(): Promise<void>, stop(): Promise<void> }>}
  */
 export async function startTopology({ repoRoot, workDir, dirs, log }) {
   for (const [name, port] of Object.entries(PORTS)) {
@@ -172,7 +172,9 @@ export async function startTopology({ repoRoot, workDir, dirs, log }) {
       name: 'the dev identity provider',
     });
     log(`serving: shell ${ORIGINS.shell}, remotes ${PORTS.profile}-${PORTS.reports}, identity provider ${ORIGINS.identityProvider}`);
-    return { config, configFile, stop };
+    // frees the provider's port for another provider (bench/lib/keycloak.mjs) while nginx keeps serving
+    const stopIdentityProvider = () => idp.stop();
+    return { config, configFile, realmFile, stopIdentityProvider, stop };
   } catch (error) {
     await stop();
     throw error;
