@@ -130,10 +130,12 @@ export function generateConfigAccepts() {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const [file, code] of [
+  /** @type {Array<[string, string]>} */
+  const outputs = [
     [GENERATED_FILE, generateConfigValidator()],
     [ACCEPTS_FILE, generateConfigAccepts()],
-  ]) {
+  ];
+  for (const [file, code] of outputs) {
     // Written only when it changes, and whole (a temporary file renamed over it): a reader never sees half a file.
     if (!existsSync(file) || readFileSync(file, 'utf8') !== code) {
       const temporary = `${file}.${process.pid}.tmp`;
