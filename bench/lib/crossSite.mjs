@@ -265,6 +265,8 @@ export async function measureCrossSite({ repoRoot, workDir, dists, loads, log })
           const ours = await loadAndReload({ ...profile, session }, topology.shell);
           gatehouse[cold]?.push(ours.cold);
           gatehouse[reload]?.push(ours.reload);
+          providerPages[cold] = { gatehouse: ours.providerPages.cold, baseline: base.providerPages.cold };
+          providerPages[reload] = { gatehouse: ours.providerPages.reload, baseline: base.providerPages.reload };
         }
         log(
           `${variant.suffix}: remote visible ${spreadOf(gatehouse[cold] ?? []).median} ms (baseline ${spreadOf(baseline[cold] ?? []).median}), ` +
