@@ -149,10 +149,11 @@ async function signInAt(profile, shell, identityProvider) {
  */
 async function loadAndReload(profile, shell) {
   const { page, close } = await freshProfile(profile);
-  // documents of the provider the tab itself shows (a full-page round trip), per step
+  // the tab's own navigations to another origin (the provider: a full-page round trip, redirects included), per step
   let providerPages = 0;
-  page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame() && new URL(frame.url()).origin !== new URL(shell).origin) providerPages += 1;
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame() && new URL(request.url()).origin !== new URL(shell).origin)
+      providerPages += 1;
   });
   try {
     const startedAt = Date.now();
@@ -224,7 +225,7 @@ export async function measureCrossSite({ repoRoot, workDir, dists, loads, log })
   const gatehouse = {};
   /** @type {Record<string, number[]>} */
   const baseline = {};
-  /** full-page round trips to the provider per load, per key (the last load's): what the variant costs the visitor */
+  /** the tab's navigations to the provider per load, per key (the last load's): a full-page round trip shows here */
   /** @type {Record<string, { gatehouse: number, baseline: number }>} */
   const providerPages = {};
   for (const site of /** @type {const} */ (['cross-site', 'same-site'])) {
