@@ -5,7 +5,8 @@
 // Not part of `npm test`: figures on a shared machine are noisy, so they are compared within a run
 // (medians, with min and max) and never asserted in a timed test. Method: bench/README.md.
 //
-//   node bench/run.mjs [--loads 12] [--skip-build] [--provider-window 600 | --no-provider-cost] [--out bench/results.json]
+//   node bench/run.mjs [--loads 12] [--skip-build] [--skip-keycloak] [--skip-cross-site]
+//     [--provider-window 600 | --no-provider-cost] [--out bench/results.json]
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,6 +30,9 @@ import {
   tokensFiveTabs,
 } from './lib/measure.mjs';
 import { measureProviderCost, providerCostRatio, providerCostTable } from './lib/providerCost.mjs';
+import { authOverheadMs } from './lib/overhead.mjs';
+import { measureCrossSite } from './lib/crossSite.mjs';
+import { measureOnKeycloak } from './lib/keycloak.mjs';
 import { measureRebuilds } from './lib/rebuild.mjs';
 import { GOAL_KEYS, table } from './lib/report.mjs';
 import { KIB, round, summarize } from './lib/stats.mjs';
@@ -52,6 +56,8 @@ import { startTopology } from './lib/topology.mjs';
  * @property {{ remotes_3: Summary, remotes_100: Summary }} [first_paint_ms]
  * @property {Awaited<ReturnType<typeof concurrentTokens>>} [tokens]
  * @property {{ per_cycle: number[], failed_get_token: string[][] }} [tokens_5_tabs]
+ * @property {{ version: string, started_in_ms: number }} [keycloak] the Keycloak of the sign-in keys on Keycloak
+ * @property {Record<string, { gatehouse: number, baseline: number }>} [cross_site_provider_pages] provider pages per cross-site load
  */
 
 /**
@@ -71,6 +77,8 @@ const { values: args } = parseArgs({
     // what signed-in browsers cost the provider, against Keycloak (bench/lib/providerCost.mjs): seconds per scenario
     'provider-window': { type: 'string', default: '600' },
     'no-provider-cost': { type: 'boolean', default: false },
+    'skip-keycloak': { type: 'boolean', default: false },
+    'skip-cross-site': { type: 'boolean', default: false },
     out: { type: 'string', default: join(REPO_ROOT, 'bench/results.json') },
   },
 });
@@ -96,6 +104,7 @@ function recordVisibleTimes(target, publicTimes, remoteTimes, label) {
   target.spread.time_to_public_visible_ms = pub;
   target.spread.time_to_remote_visible_ms = rem;
   target.auth_overhead_ratio = round(rem.median / pub.median, 2);
+  target.auth_overhead_ms = authOverheadMs(pub, rem);
   log(`${label}: public ${pub.median} ms, remote ${rem.median} ms`);
 }
 
@@ -261,12 +270,32 @@ async function main() {
     results.token_requests_per_refresh_5_tabs = Math.max(...perCycle);
     results.details.tokens_5_tabs = { per_cycle: perCycle, failed_get_token: failed };
     log(`5 tabs: token requests per refresh cycle ${perCycle.join(', ')}; failed getToken() ${failed.map((f) => f.length).join(', ')}`);
+
+    // 9. Over HTTPS with the provider on another site (third-party cookies allowed, blocked) and on the shell's.
+    if (!args['skip-cross-site']) {
+      const crossSite = await measureCrossSite({ repoRoot: REPO_ROOT, workDir: WORK_DIR, dists, loads: LOADS, log });
+      Object.assign(results, crossSite.gatehouse);
+      Object.assign(results.spread, crossSite.spread);
+      Object.assign(baseline, crossSite.baseline);
+      Object.assign(baseline.spread, crossSite.baselineSpread);
+      results.details.cross_site_provider_pages = crossSite.providerPages;
+    }
+
+    // 10. The sign-in keys again with Keycloak 26 in the provider's place (last: it stops the dev provider).
+    if (!args['skip-keycloak']) {
+      const onKeycloak = await measureOnKeycloak({ browser, topology, workDir: WORK_DIR, loads: LOADS, log });
+      Object.assign(results, onKeycloak.gatehouse.values);
+      Object.assign(results.spread, onKeycloak.gatehouse.spread);
+      Object.assign(baseline, onKeycloak.baseline.values);
+      Object.assign(baseline.spread, onKeycloak.baseline.spread);
+      results.details.keycloak = { version: onKeycloak.version, started_in_ms: onKeycloak.startedInMs };
+    }
   } finally {
     await browser.close();
     await topology.stop();
   }
 
-  // 9. What signed-in browsers cost the identity provider, on Keycloak 26.7 (its own topology, after the one above).
+  // 11. What signed-in browsers cost the identity provider, on Keycloak 26.7 (its own topology, after the one above).
   const providerCost = args['no-provider-cost']
     ? null
     : await measureProviderCost({ repoRoot: REPO_ROOT, workDir: WORK_DIR, dists, log, windowSeconds: Number(args['provider-window']) });

@@ -49,7 +49,7 @@ export function launchBrowser() {
  * Records, inside the page, when elements with an `elementtiming` attribute were painted and when the
  * first contentful paint happened (ms since the navigation started: the page's own clock).
  */
-function paintRecorder() {
+export function paintRecorder() {
   /** @type {Paints} */
   const paints = { elements: {}, fcp: null };
   Object.defineProperty(window, '__benchPaints', { value: paints });

@@ -47,9 +47,10 @@ export const BUILDS_PER_APP = 3;
  * npm's own start-up) and resolves with the wall time in seconds.
  *
  * @param {string} repoRoot @param {App} app @param {string} outDir
+ * @param {NodeJS.ProcessEnv} [extraEnv] more environment for the build (the baseline's REMOTE_URL and IDP_URL)
  * @returns {Promise<number>}
  */
-export function buildApp(repoRoot, app, outDir) {
+export function buildApp(repoRoot, app, outDir, extraEnv = {}) {
   rmSync(outDir, { recursive: true, force: true });
   const webpackBin = join(repoRoot, 'node_modules/.bin/webpack');
   const args = app.plainConfig
@@ -59,7 +60,9 @@ export function buildApp(repoRoot, app, outDir) {
   return new Promise((resolve, reject) => {
     const child = spawn(webpackBin, args, {
       cwd: join(repoRoot, app.dir),
-      env: app.plainConfig ? process.env : { ...process.env, NODE_OPTIONS: '--import=tsx --conditions=@gatehouse/source' },
+      env: app.plainConfig
+        ? { ...process.env, ...extraEnv }
+        : { ...process.env, ...extraEnv, NODE_OPTIONS: '--import=tsx --conditions=@gatehouse/source' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -104,7 +104,7 @@ server {
  * @param {(message: string) => void} options.log
  * @param {boolean} [options.devIdp] start the dev identity provider on its port (default); false: another provider
  *   (Keycloak, bench/lib/providerCost.mjs) already listens there
- * @returns {Promise<{ config: ShellConfig, configFile: string, stop(): Promise<void> }>}
+ * @returns {Promise<{ config: ShellConfig, configFile: string, realmFile: string, stopIdentityProvider(): Promise<void>, stop(): Promise<void> }>}
  */
 export async function startTopology({ repoRoot, workDir, dirs, log, devIdp = true }) {
   for (const [name, port] of Object.entries(PORTS)) {
@@ -177,7 +177,9 @@ export async function startTopology({ repoRoot, workDir, dirs, log, devIdp = tru
       name: idp ? 'the dev identity provider' : 'the identity provider',
     });
     log(`serving: shell ${ORIGINS.shell}, remotes ${PORTS.profile}-${PORTS.reports}, identity provider ${ORIGINS.identityProvider}`);
-    return { config, configFile, stop };
+    // frees the provider's port for another provider (bench/lib/keycloak.mjs) while nginx keeps serving
+    const stopIdentityProvider = async () => idp?.stop();
+    return { config, configFile, realmFile, stopIdentityProvider, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -69,9 +69,13 @@ export class KeycloakSession extends SessionLifecycle implements Session {
       sessionToken: () => this.getToken(),
       signInAgain: () => this.signInAgain(),
       send: (message) => this.tabs?.send(message),
-      sessionExtended: () => {
-        this.expiry.reschedule();
-        if (this.kc) this.tabs?.shareTokens(this.kc);
+      // as after a refresh of the session's own (wire's `refreshed`): the new deadline here and in the other tabs
+      refreshTokenRenewed: () => {
+        const kc = this.kc;
+        if (!kc || this.store.get().status !== 'authenticated') return;
+        this.tokensChanged(kc);
+        this.expiry.reschedule(); // the snapshot may be the same (same access token): the deadline is not in it
+        this.tabs?.shareTokens(kc);
       },
       verify: this.verify,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -168,11 +172,7 @@ export class KeycloakSession extends SessionLifecycle implements Session {
         adoptTokenSet(kc, set);
         this.sharedRefreshExpiresAt = set.refreshExpiresAt;
         this.tokensChanged(kc);
-      },
-      sessionExtended: (refreshExpiresAt) => {
-        if (refreshExpiresAt <= (this.sharedRefreshExpiresAt ?? 0)) return;
-        this.sharedRefreshExpiresAt = refreshExpiresAt;
-        this.expiry.reschedule();
+        this.expiry.reschedule(); // the same access token with a later deadline leaves the snapshot as it was
       },
       seed: (set) => void this.start({ seed: set, quiet: true }),
       endAndDrop: (reason) => this.endAndDrop(reason),

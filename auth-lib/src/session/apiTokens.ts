@@ -22,8 +22,11 @@ export interface ApiTokenHost {
   serial<T>(call: () => Promise<T>): Promise<T>;
   /** posts a message to the other tabs (the tab coordinator's channel) */
   send(message: { type: string } & Record<string, unknown>): void;
-  /** the answer's refresh token replaced the session's: the provider's deadline moved, in this tab and the others */
-  sessionExtended(): void;
+  /**
+   * A downscoped refresh replaced the refresh token: the provider's session lives longer (its idle lifespan counts
+   * from this refresh), so the session's deadline moves, in this tab and in the others.
+   */
+  refreshTokenRenewed(): void;
   readonly verify: TokenVerifier;
   readonly fetch?: typeof fetch;
 }
@@ -159,7 +162,7 @@ export class ApiTokens {
       if (typeof answer.refresh_token === 'string') {
         kc.refreshToken = answer.refresh_token;
         kc.refreshTokenParsed = decodeClaims(answer.refresh_token) ?? {};
-        this.host.sessionExtended();
+        this.host.refreshTokenRenewed();
       }
       const token = this.store(api.scope, answer.access_token, kc.timeSkew ?? 0);
       if (!token.audiences.includes(api.audience)) {

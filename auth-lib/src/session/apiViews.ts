@@ -1,7 +1,14 @@
 import { AuthError } from '../errors';
 import type { ApiBinding, Session } from '../types';
-import { ApiTokens, type ApiTokenHost } from './apiTokens';
+import type { ApiTokens, ApiTokenHost } from './apiTokens';
 import { apiView } from './apiView';
+import { importOnce } from './importOnce';
+
+/**
+ * The API tokens' code, loaded on demand (issue 33): only a page with a remote that names an `api` (or a tab asked
+ * for one by another tab) needs it, so the shell's first page goes without it.
+ */
+const loadApiTokens = importOnce(() => import(/* webpackChunkName: "api-tokens" */ './apiTokens'));
 
 export interface ApiViewsHost extends Omit<ApiTokenHost, 'serial'> {
   readonly location: Pick<Location, 'origin' | 'href'>;
@@ -36,15 +43,20 @@ function checked(api: ApiBinding): ApiBinding {
  * spends the refresh token, so a downscoped refresh and the session's own must never overlap).
  */
 export class ApiViews {
-  private readonly tokens: ApiTokens;
+  private tokens: ApiTokens | null = null;
   private readonly views = new Map<string, Session>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly session: Session,
     private readonly host: ApiViewsHost,
-  ) {
-    this.tokens = new ApiTokens({ ...host, serial: (call) => this.serial(call) });
+  ) {}
+
+  /** The API tokens, their code loaded the first time (a failed load is asked for again by the next call). */
+  private async apiTokens(): Promise<ApiTokens> {
+    const { ApiTokens } = await loadApiTokens();
+    this.tokens ??= new ApiTokens({ ...this.host, serial: (call) => this.serial(call) });
+    return this.tokens;
   }
 
   forApi(input: ApiBinding): Session {
@@ -52,8 +64,10 @@ export class ApiViews {
     const key = JSON.stringify([api.url, api.audience, api.scope]);
     let view = this.views.get(key);
     if (!view) {
+      // the view's token will be asked for soon (its remote is about to mount): its code is requested now
+      loadApiTokens().catch(() => undefined);
       view = apiView(this.session, api, {
-        getToken: (binding, options) => this.tokens.getToken(binding, options),
+        getToken: (binding, options) => this.apiTokens().then((tokens) => tokens.getToken(binding, options)),
         location: this.host.location,
         ...(this.host.fetch ? { fetch: this.host.fetch } : {}),
         ...(this.host.development === undefined ? {} : { development: this.host.development }),
@@ -69,11 +83,15 @@ export class ApiViews {
     return next;
   }
 
+  /** Another tab's API message, in the order they came (one chain off the one load). */
   receive(message: { type: string } & Record<string, unknown>): void {
-    this.tokens.receive(message);
+    this.apiTokens().then(
+      (tokens) => tokens.receive(message),
+      () => undefined, // without the code this tab cannot answer; the asking tab's wait ends in its timeout
+    );
   }
 
   clear(): void {
-    this.tokens.clear();
+    this.tokens?.clear();
   }
 }

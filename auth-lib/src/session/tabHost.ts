@@ -20,8 +20,6 @@ export interface SessionForTabs {
   confirming(): Promise<unknown> | null;
   /** takes newer tokens of this tab's own session */
   adopt(kc: KeycloakLike, set: TokenSet): void;
-  /** the leading tab's refresh token was rotated (an API's downscoped refresh): the session ends later now */
-  sessionExtended(refreshExpiresAt: number): void;
   /** signs a signed-out tab in with another tab's tokens */
   seed(set: TokenSet): void;
   endAndDrop(reason: SignOutReason): void;
@@ -50,11 +48,7 @@ export function tabHostFor(session: SessionForTabs): TabHost {
     const kc = session.keycloak();
     if (status === 'authenticated' && kc) {
       // only newer tokens of this tab's own session (user, SSO session, issuer, client) are adopted
-      const current = readTokenSet(kc);
-      if (replacesCurrent(set, current, session.config)) session.adopt(kc, set);
-      // the same access token with a later refresh-token expiry: the leader's refresh token was rotated by an API's
-      // downscoped refresh, which moved the provider's deadline too (decisions/0054)
-      else if (set.token === current?.token && set.refreshExpiresAt !== null) session.sessionExtended(set.refreshExpiresAt);
+      if (replacesCurrent(set, readTokenSet(kc), session.config)) session.adopt(kc, set);
     } else if (status === 'anonymous' && seedProblem(set, session.config, Date.now()) === null) {
       const sid = decodeClaims(set.token)?.sid;
       if (typeof sid !== 'string' || !session.endedSessions.has(sid)) session.seed(set);

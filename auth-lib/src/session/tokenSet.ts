@@ -157,6 +157,12 @@ export function sessionMismatch(incoming: TokenSet, current: TokenSet): string |
 
 /** Whether another tab's tokens replace `current`: newer, still valid for this realm and client, and of the same session. */
 export function replacesCurrent(incoming: TokenSet, current: TokenSet | null, config: ResolvedConfig): boolean {
-  if (!isNewerTokenSet(incoming, current) || seedProblem(incoming, config, Date.now()) !== null) return false;
+  // the same tokens with a later deadline: the leading tab's refresh token was renewed by an API token's refresh
+  const laterDeadline =
+    current !== null &&
+    incoming.token === current.token &&
+    incoming.refreshExpiresAt !== null &&
+    incoming.refreshExpiresAt > (current.refreshExpiresAt ?? 0);
+  if (!(laterDeadline || isNewerTokenSet(incoming, current)) || seedProblem(incoming, config, Date.now()) !== null) return false;
   return current === null || sessionMismatch(incoming, current) === null;
 }

@@ -84,13 +84,21 @@ async function listening(port: number, nginx: ManagedProcess): Promise<void> {
   }
 }
 
+/** What a caller other than the suite changes (bench/lib/crossSite.mjs): which builds, and more server blocks. */
+export interface HttpsTopologyOptions {
+  /** the build folders to serve (default: each app's own dist/, the suite's production builds) */
+  readonly roots?: { readonly shell: string; readonly remotes: Readonly<Record<string, string>> };
+  /** more server blocks on the same port and certificate, e.g. the bench's baseline */
+  readonly extraServers?: (port: number, listen: string, tls: readonly string[]) => string;
+}
+
 /**
  * Starts nginx with the production builds over TLS — the configuration rendered by deploy/nginx/render.mjs
  * from a deployment description, as a deployment renders it — with the shell, each remote and the identity
  * provider on a host of its own, and the provider's host on the shell's site or on another site — or (`proxied`)
  * the provider under `/auth` of the shell's own origin, through the shell's `identityProviderProxy` location.
  */
-export async function startHttpsTopology(site: IdentityProviderSite): Promise<HttpsTopology> {
+export async function startHttpsTopology(site: IdentityProviderSite, options: HttpsTopologyOptions = {}): Promise<HttpsTopology> {
   const state = suiteState();
   const port = await freePort();
   const work = join(state.work, `nginx-${port}`);
@@ -125,9 +133,10 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
     name,
     listen,
     serverName: host,
-    root: join(REPO_ROOT, 'remotes', name, 'dist'),
+    root: options.roots?.remotes[name] ?? join(REPO_ROOT, 'remotes', name, 'dist'),
     directives: tls,
   }));
+  const shellRoot = options.roots?.shell ?? join(REPO_ROOT, 'shell/dist');
   // The deployment description, rendered by the same command a deployment runs.
   const deployment = join(work, 'deployment.json');
   writeFileSync(
@@ -138,7 +147,7 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
         origin: shell,
         listen,
         serverName: HOSTS.shell,
-        root: join(REPO_ROOT, 'shell/dist'),
+        root: shellRoot,
         directives: tls,
         // The proxied topology's location (decisions/0032), rendered and accepted by nginx on every run; the
         // `proxied` project (Keycloak with --http-relative-path /auth: the dev provider serves at the root only)
@@ -156,7 +165,9 @@ export async function startHttpsTopology(site: IdentityProviderSite): Promise<Ht
     throw error;
   }
   writeFileSync(join(work, 'conf.d', 'probe.conf'), probeServer(port, listen, tls));
-  const workerUser = workerUserFor([join(REPO_ROOT, 'shell/dist'), configFile, ...remotes.map((r) => r.root)]);
+  // (the include pattern below takes remote-*.conf)
+  if (options.extraServers) writeFileSync(join(work, 'conf.d', 'remote-extra.conf'), options.extraServers(port, listen, tls));
+  const workerUser = workerUserFor([shellRoot, configFile, ...remotes.map((r) => r.root)]);
   const nginxConf = join(work, 'nginx.conf');
   const tmp = (name: string) => `${name}_temp_path ${join(work, 'tmp', name)};`;
   writeFileSync(

@@ -1,6 +1,6 @@
 import { CONFIG_REQUEST, CONFIG_URL, requestConfig } from './early';
 import type { ConfigResult } from './types';
-import { validateConfig } from './validate';
+import { acceptConfig } from './accept';
 
 export { CONFIG_URL };
 
@@ -31,7 +31,7 @@ export async function loadConfig(fetchConfig: typeof fetch = fetch, url: string 
   } catch (error) {
     return { ok: false, problems: [`${url} is not valid JSON (${describe(error)}).`] };
   }
-  return validateConfig(raw);
+  return acceptConfig(raw);
 }
 
 let pageConfig: Promise<ConfigResult> | null = null;

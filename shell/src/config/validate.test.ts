@@ -1,4 +1,12 @@
-import { validateConfig } from './validate';
+import { acceptsShellConfig } from '@gatehouse/config/accepts';
+import { validateShellConfig } from '@gatehouse/config/validate';
+import { validateConfig as validateConfigOf } from './validate';
+
+/** validateConfig, and each config checked by the first page's check too: it must give the schema's verdict. */
+function validateConfig(raw: unknown): ReturnType<typeof validateConfigOf> {
+  expect(acceptsShellConfig(raw)).toBe(validateShellConfig(raw));
+  return validateConfigOf(raw);
+}
 
 const identityProvider = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
 const profile = { name: 'profile', manifest: 'http://localhost:3001/mf-manifest.json', route: '/profile', title: 'Profile' };

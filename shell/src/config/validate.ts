@@ -1,5 +1,8 @@
 import { describeSchemaErrors, validateShellConfig } from '@gatehouse/config/validate';
-import type { ConfigResult, RemoteConfig, ShellConfig } from './types';
+import { settleConfig } from './settle';
+import type { ConfigResult, ShellConfig } from './types';
+
+export { REMOTE_DEFAULTS } from './settle';
 
 /**
  * Checks a parsed config.json against config.schema.json (@gatehouse/config) and lists every problem at once (a person
@@ -8,36 +11,5 @@ import type { ConfigResult, RemoteConfig, ShellConfig } from './types';
  */
 export function validateConfig(raw: unknown): ConfigResult {
   if (!validateShellConfig(raw)) return { ok: false, problems: describeSchemaErrors(validateShellConfig.errors, raw) };
-  const config = raw as ShellConfig;
-  const problems: string[] = [];
-  duplicates(config.remotes.map((r) => r.name)).forEach((name) => problems.push(`Two remotes are named "${name}"; names must be unique.`));
-  duplicates(config.remotes.map((r) => r.route)).forEach((route) =>
-    problems.push(`Two remotes own the route "${route}"; routes must be unique.`),
-  );
-  if (problems.length > 0) return { ok: false, problems };
-  const { identityProvider, overrides } = config;
-  return {
-    ok: true,
-    config: {
-      identityProvider: { ...identityProvider, url: identityProvider.url.replace(/\/+$/, '') },
-      remotes: config.remotes.map(withDefaults),
-      ...(overrides ? { overrides } : {}),
-    },
-  };
-}
-
-/** The defaults config.schema.json documents for a remote (checked against the schema by a test). */
-export const REMOTE_DEFAULTS = { module: './App', realmRoles: [], clientRoles: {} } as const;
-
-function withDefaults(remote: Partial<RemoteConfig> & Pick<RemoteConfig, 'name' | 'manifest' | 'route' | 'title'>): RemoteConfig {
-  return {
-    ...remote,
-    module: remote.module ?? REMOTE_DEFAULTS.module,
-    realmRoles: remote.realmRoles ?? [],
-    clientRoles: remote.clientRoles ?? {},
-  };
-}
-
-function duplicates(values: readonly string[]): string[] {
-  return [...new Set(values.filter((value, index) => values.indexOf(value) !== index))];
+  return settleConfig(raw as ShellConfig);
 }

@@ -1,0 +1,106 @@
+// The sign-in keys on a real Keycloak (issue 33): the same cold loads as on the dev identity provider, with
+// Keycloak 26 (tooling/testkit's runner, the one `npm run keycloak` uses) answering on the provider's port of the
+// bench topology (8180), so Gatehouse's builds and the baseline's (which names http://localhost:8180) reach it
+// unchanged. Its distribution comes from the Maven cache (`npm run keycloak -- --download-only` fetches it); its
+// home and database live in bench/.work/keycloak, the bench's realm imported into a new database the first time.
+
+import { join } from 'node:path';
+import { startKeycloak } from '@gatehouse/testkit/keycloak';
+import { authOverheadMs } from './overhead.mjs';
+import { BASELINE, publicLoad, remoteLoad, secondTabLoads, signIn } from './measure.mjs';
+import { PORTS } from './topology.mjs';
+import { round, summarize } from './stats.mjs';
+
+/** @typedef {import('./browser.mjs').Browser} Browser */
+/** @typedef {import('./stats.mjs').Summary} Summary */
+
+/** The keys this stage writes: each sign-in key of the dev provider's run, on Keycloak. */
+export const KEYCLOAK_KEYS = /** @type {const} */ ([
+  'time_to_public_visible_keycloak_ms',
+  'time_to_remote_visible_keycloak_ms',
+  'time_to_remote_visible_second_tab_keycloak_ms',
+  'auth_overhead_keycloak_ms',
+]);
+/** @typedef {(typeof KEYCLOAK_KEYS)[number]} KeycloakKey */
+
+/**
+ * One setup's figures on Keycloak.
+ *
+ * @typedef {{ values: Record<KeycloakKey, number>, spread: Record<string, Summary> }} KeycloakFigures
+ */
+
+/** @param {readonly number[]} values @returns {Summary} */
+function spreadOf(values) {
+  const s = summarize(values);
+  return { median: round(s.median, 0), min: round(s.min, 0), max: round(s.max, 0), n: s.n };
+}
+
+/** @param {number[]} pub @param {number[]} rem @param {number[]} second @returns {KeycloakFigures} */
+function figures(pub, rem, second) {
+  const [p, r, s] = [spreadOf(pub), spreadOf(rem), spreadOf(second)];
+  return {
+    values: {
+      time_to_public_visible_keycloak_ms: p.median,
+      time_to_remote_visible_keycloak_ms: r.median,
+      time_to_remote_visible_second_tab_keycloak_ms: s.median,
+      auth_overhead_keycloak_ms: authOverheadMs(p, r),
+    },
+    spread: {
+      time_to_public_visible_keycloak_ms: p,
+      time_to_remote_visible_keycloak_ms: r,
+      time_to_remote_visible_second_tab_keycloak_ms: s,
+    },
+  };
+}
+
+/**
+ * Replaces the topology's dev provider with Keycloak on the same port, signs alice in through Keycloak's login
+ * page, and takes `loads` alternating cold loads (the baseline's pair, then Gatehouse's, as on the dev provider),
+ * then `loads` second tabs of each. Keycloak is stopped before this resolves.
+ *
+ * @param {object} options
+ * @param {Browser} options.browser
+ * @param {{ realmFile: string, stopIdentityProvider(): Promise<void> }} options.topology
+ * @param {string} options.workDir bench/.work
+ * @param {number} options.loads
+ * @param {(message: string) => void} options.log
+ * @returns {Promise<{ gatehouse: KeycloakFigures, baseline: KeycloakFigures, startedInMs: number, version: string }>}
+ */
+export async function measureOnKeycloak({ browser, topology, workDir, loads, log }) {
+  await topology.stopIdentityProvider();
+  const dir = join(workDir, 'keycloak');
+  const keycloak = await startKeycloak({
+    dir,
+    realmFile: topology.realmFile,
+    httpPort: PORTS.identityProvider,
+    managementPort: PORTS.identityProvider + 1,
+    adminPasswordFile: join(dir, 'admin-password'),
+    log: (message) => log(`keycloak: ${message}`),
+  });
+  try {
+    log(`keycloak: ready in ${round(keycloak.startedInMs / 1000, 1)} s${keycloak.freshImport ? ' (realm imported)' : ''}`);
+    const session = await signIn(browser);
+    // warm Keycloak (its first answers compile templates and load the realm's keys), then both setups' pages
+    await remoteLoad(browser, session);
+    await remoteLoad(browser, session, { origins: BASELINE });
+    /** @type {Record<'gatehouse' | 'baseline', { pub: number[], rem: number[] }>} */
+    const times = { gatehouse: { pub: [], rem: [] }, baseline: { pub: [], rem: [] } };
+    for (let i = 0; i < loads; i++) {
+      times.baseline.pub.push((await publicLoad(browser, { origins: BASELINE })).paint);
+      times.baseline.rem.push((await remoteLoad(browser, session, { origins: BASELINE })).paint);
+      times.gatehouse.pub.push((await publicLoad(browser)).paint);
+      times.gatehouse.rem.push((await remoteLoad(browser, session)).paint);
+    }
+    const second = await secondTabLoads(browser, session, loads);
+    const baseSecond = await secondTabLoads(browser, session, loads, BASELINE);
+    const gatehouse = figures(times.gatehouse.pub, times.gatehouse.rem, second);
+    const baseline = figures(times.baseline.pub, times.baseline.rem, baseSecond);
+    log(
+      `keycloak: public ${gatehouse.values.time_to_public_visible_keycloak_ms} ms, remote ${gatehouse.values.time_to_remote_visible_keycloak_ms} ms ` +
+        `(baseline ${baseline.values.time_to_public_visible_keycloak_ms}, ${baseline.values.time_to_remote_visible_keycloak_ms})`,
+    );
+    return { gatehouse, baseline, startedInMs: keycloak.startedInMs, version: keycloak.home.split('-').pop() ?? '' };
+  } finally {
+    await keycloak.stop();
+  }
+}
