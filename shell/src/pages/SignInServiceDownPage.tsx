@@ -1,0 +1,17 @@
+/**
+ * The visitor's access token expired while the identity provider cannot be reached to renew it. Their session
+ * at the provider is still there (Keycloak keeps it through restarts), so they need not sign in again: the
+ * route tries the renewal again by itself (useTokenRenewal) and opens the page once the provider answers. Should
+ * the provider no longer know the session, the refusal signs them out and the sign-in page says why.
+ */
+export function SignInServiceDownPage({ title }: { title: string }) {
+  return (
+    <section className="gh-card gh-notice" role="alert">
+      <h1>Waiting for the sign-in service</h1>
+      <p>
+        The sign-in service cannot be reached right now, so your sign-in cannot be renewed. {title} opens by itself as soon as the service
+        is back; you stay signed in and need not do anything.
+      </p>
+    </section>
+  );
+}
