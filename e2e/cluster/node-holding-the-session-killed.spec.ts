@@ -1,5 +1,5 @@
 import { SHELL } from '../production/support/topology';
-import { expect, expectWorking, open, test, untilTheTokenExpires } from './support/fixtures';
+import { expect, expectWorking, open, test, untilTheTokenIsRenewed } from './support/fixtures';
 
 // A Keycloak node dies (SIGKILL: no clean shutdown, the other node learns it from JGroups) under three signed-in
 // tabs — the node that answered their sign-in. The pages keep working on the other node: tokens are renewed,
@@ -25,7 +25,7 @@ test('the node holding the session is killed: three open tabs keep working on th
   const killedAt = Date.now();
 
   // The token runs out; a navigation in each tab renews it (through the leading tab) on the other node.
-  await untilTheTokenExpires(first);
+  await untilTheTokenIsRenewed(first, traffic, killedAt);
   await open(first, 'Reports');
   await open(second, 'Profile');
   await open(third, 'Reports');
@@ -43,7 +43,6 @@ test('the node holding the session is killed: three open tabs keep working on th
     .toBeGreaterThan(0);
 
   const after = traffic.since(killedAt);
-  expect(traffic.tokenAnswers(killedAt).filter((answer) => answer.status === 200).length).toBeGreaterThan(0);
   expect(after.filter((answer) => answer.status >= 500)).toEqual([]);
   expect(new Set(after.map((answer) => answer.node))).toEqual(new Set([survivor.address]));
   // nobody was sent to the sign-in form

@@ -1,5 +1,5 @@
 import { SHELL } from '../production/support/topology';
-import { expect, expectWorking, open, test, untilTheTokenExpires } from './support/fixtures';
+import { expect, expectWorking, open, test, untilTheTokenIsRenewed } from './support/fixtures';
 
 // A rolling upgrade: each node in turn is stopped (cleanly, SIGTERM) and started again, while two signed-in
 // tabs stay open. While one node is down the other answers everything: tokens are renewed, a reload signs in
@@ -17,13 +17,12 @@ test('both nodes restarted one after the other: the open tabs keep working throu
     const other = cluster.nodes.find((each) => each !== node)!;
     await node.stop();
     const stoppedAt = Date.now();
-    await untilTheTokenExpires(first);
+    await untilTheTokenIsRenewed(first, traffic, stoppedAt);
     await open(first, 'Reports');
     await open(second, 'Profile');
     await second.reload();
     await expectWorking(first, 'Reports');
     await expectWorking(second, 'Profile');
-    expect(traffic.tokenAnswers(stoppedAt).filter((answer) => answer.status === 200).length).toBeGreaterThan(0);
     const whileDown = traffic.since(stoppedAt);
     expect(whileDown.filter((answer) => answer.status >= 500)).toEqual([]);
     expect(new Set(whileDown.map((answer) => answer.node))).toEqual(new Set([other.address]));
@@ -31,7 +30,8 @@ test('both nodes restarted one after the other: the open tabs keep working throu
   }
 
   // Both nodes back (each restarted once): the same session goes on, a reload included.
-  await untilTheTokenExpires(second);
+  const backAt = Date.now();
+  await untilTheTokenIsRenewed(second, traffic, backAt);
   await open(second, 'Reports');
   await first.reload();
   await expectWorking(first, 'Reports');

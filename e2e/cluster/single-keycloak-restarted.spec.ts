@@ -1,5 +1,5 @@
 import { SHELL } from '../production/support/topology';
-import { expect, expectWorking, open, test, untilTheTokenExpires } from './support/fixtures';
+import { expect, expectWorking, open, test, untilTheTokenIsRenewed } from './support/fixtures';
 
 // A Keycloak on its own (the other node stopped before the visitor signs in: one process, its sessions in the
 // database) restarted under two open tabs. Afterwards the pages go on with the same session: the token is
@@ -22,13 +22,12 @@ test('a single Keycloak restarted under open pages: they carry on with the same 
   await single!.stop();
   await single!.start();
   const backAt = Date.now();
-  await untilTheTokenExpires(first);
+  await untilTheTokenIsRenewed(first, traffic, backAt);
   await open(first, 'Reports');
   await open(second, 'Profile');
   await second.reload();
   await expectWorking(first, 'Reports');
   await expectWorking(second, 'Profile');
-  expect(traffic.tokenAnswers(backAt).filter((answer) => answer.status === 200).length).toBeGreaterThan(0);
   expect(traffic.since(backAt).filter((answer) => answer.status >= 500)).toEqual([]);
   expect(traffic.since(backAt).filter((answer) => answer.path.includes('/login-actions/'))).toEqual([]);
 });
