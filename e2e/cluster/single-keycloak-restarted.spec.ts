@@ -1,5 +1,5 @@
 import { SHELL } from '../production/support/topology';
-import { expect, expectWorking, open, test, untilTheTokenIsRenewed } from './support/fixtures';
+import { expect, expectWorking, open, test, untilTheTokenIsRenewed, untilTheFramesAreChecked } from './support/fixtures';
 
 // A Keycloak on its own (the other node stopped before the visitor signs in: one process, its sessions in the
 // database) restarted under two open tabs. Afterwards the pages go on with the same session: the token is
@@ -18,6 +18,7 @@ test('a single Keycloak restarted under open pages: they carry on with the same 
   const second = await context.newPage();
   await second.goto(`${SHELL}/reports`);
   await expectWorking(second, 'Reports');
+  await untilTheFramesAreChecked(traffic, [first, second]);
 
   await single!.stop();
   await single!.start();

@@ -1,5 +1,5 @@
 import { SHELL } from '../production/support/topology';
-import { expect, expectWorking, test, TOKEN_LIFESPAN_S } from './support/fixtures';
+import { expect, expectWorking, test, TOKEN_LIFESPAN_S, untilTheFramesAreChecked } from './support/fixtures';
 
 // Every node down (an outage, or an upgrade that stops the whole cluster) for longer than an access token
 // lives. The visitor is told in plain words, at their next navigation, that the sign-in service cannot be
@@ -17,6 +17,7 @@ test('the whole cluster down for longer than a token: the visitor is told, and c
   const second = await context.newPage();
   await second.goto(`${SHELL}/reports`);
   await expectWorking(second, 'Reports');
+  await untilTheFramesAreChecked(traffic, [first, second]);
 
   await Promise.all(cluster.nodes.map((node) => node.stop()));
   const downAt = Date.now();

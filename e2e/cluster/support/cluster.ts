@@ -176,9 +176,9 @@ export async function startKeycloakCluster(): Promise<KeycloakCluster> {
       toStop.push(() => node.stop());
       return node;
     });
-    // Both at once: the first imports the realm into the new database (Keycloak's database lock keeps the second
-    // out of the schema's creation meanwhile); the second is ready once it serves that realm.
-    await Promise.all(nodes.map((node) => node.first(true)));
+    // One after the other on the new database: the first creates the schema and imports the realm; two nodes
+    // creating the schema at once collide (Liquibase: relation "databasechangelog" already exists).
+    for (const node of nodes) await node.first(true);
 
     const conf = join(work, 'nginx.conf');
     writeFileSync(

@@ -1,7 +1,7 @@
 import { testRealm } from '@gatehouse/dev-idp/test-realm';
 import { signInAsAdmin } from '@gatehouse/testkit/admin';
 import { withDemoClientScopes } from '@gatehouse/testkit/realm-scopes';
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page, type Response } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { fillLoginForm } from '../../production/support/browser';
 import { previewConfig, SHELL, startTopology } from '../../production/support/topology';
@@ -38,6 +38,7 @@ export class ProviderTraffic {
         path: new URL(response.url()).pathname,
         status: response.status(),
         grant: new URLSearchParams(response.request().postData() ?? '').get('grant_type'),
+        page: pageOf(response),
         node,
       });
     });
@@ -55,6 +56,14 @@ export class ProviderTraffic {
   /** refreshes the provider granted since `at` */
   refreshes(at: number): ProviderAnswer[] {
     return this.tokenAnswers(at).filter((answer) => answer.grant === 'refresh_token' && answer.status === 200);
+  }
+}
+
+function pageOf(response: Response): Page | null {
+  try {
+    return response.frame().page();
+  } catch {
+    return null; // a service worker's request
   }
 }
 
@@ -145,6 +154,28 @@ export async function untilTheTokenIsRenewed(page: Page, traffic: ProviderTraffi
     await open(page, 'Profile');
     expect(traffic.refreshes(since).length, 'a refresh answered since then').toBeGreaterThan(0);
   }).toPass({ intervals: [1000], timeout: (TOKEN_LIFESPAN_S + 20) * 1000 });
+}
+
+/**
+ * Waits until the login-status frame of each tab has made its first check: Keycloak's frame asks the provider once,
+ * at that check (`…/login-status-iframe.html/init`), whether the page's origin may use it, and answers "error" for
+ * good when that request fails — which keycloak-js and auth-lib take for a refusal and sign the tab out. A tab
+ * opened moments before the provider goes away is signed out so (see the report of issue 29); the scenarios take
+ * the provider away only after every tab's frame has passed that check.
+ */
+export async function untilTheFramesAreChecked(traffic: ProviderTraffic, pages: Page[]): Promise<void> {
+  for (const page of pages)
+    await expect
+      .poll(
+        () =>
+          traffic.answers.some(
+            (answer) => answer.page === page && answer.path.endsWith('/login-status-iframe.html/init') && answer.status === 204,
+          ),
+        {
+          message: `the login-status frame of ${page.url()} checked its origin`,
+        },
+      )
+      .toBe(true);
 }
 
 /**
