@@ -139,7 +139,6 @@ describe('RemoteRoute', () => {
       });
       expect(screen.getByRole('alert').querySelector('h1')?.textContent).toBe('Waiting for the sign-in service');
       expect(screen.getByRole('alert').textContent).toContain('Reports opens by itself as soon as the service is back');
-      expect(screen.queryByRole('button', { name: 'Sign in' })).toBeNull();
       expect(getToken).toHaveBeenCalledTimes(1);
 
       // Still down at the first retries (after 2 s, then 4 s): the notice stays, no sign-in is started.
@@ -157,6 +156,7 @@ describe('RemoteRoute', () => {
       expect(getToken).toHaveBeenCalledTimes(3);
       expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Waiting for the sign-in service');
       expect(registry?.open).not.toHaveBeenCalled();
+      expect(session.calls.login).toEqual([]);
 
       // The provider is back: the next retry renews the token, and the remote opens on the same session.
       getToken.mockImplementation(async () => {
@@ -177,6 +177,17 @@ describe('RemoteRoute', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it('offers to sign in again, back to the route, while it waits for the sign-in service', async () => {
+    const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } });
+    session.setState({ tokenExpiresAt: Date.now() - 1000 });
+    jest.spyOn(session, 'getToken').mockRejectedValue(new AuthError('idp-unreachable', 'The identity provider did not answer.'));
+    await act(async () => {
+      renderRoute(session);
+    });
+    act(() => screen.getByRole('button', { name: 'Sign in again' }).click());
+    expect(session.calls.login).toEqual([{ redirectTo: '/reports/2026?x=1' }]);
   });
 
   it('renders the remote when an expired token is renewed on navigation', async () => {

@@ -43,7 +43,7 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
       }
       const stepUpTo = stepUpNeeded(snapshot, remote);
       if (stepUpTo !== null) return <StepUpPage title={remote.title} acr={stepUpTo} held={snapshot.acr} />;
-      if (renewal === 'unrenewable') return <SignInServiceDownPage title={remote.title} />;
+      if (renewal === 'unrenewable') return <SignInServiceDownPage title={remote.title} redirectTo={route} />;
       if (renewal === 'renewing')
         return (
           <p className="gh-muted" role="status">
