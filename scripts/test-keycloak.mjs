@@ -51,6 +51,9 @@ const SUITES = [
   // --http-relative-path /auth for the proxied one), from homes of their own (.keycloak/https*). Last, so the
   // Keycloak on :8080 is stopped before it.
   { name: 'https', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.https.config.ts'], ownKeycloak: true },
+  // Open pages through a Keycloak cluster's failures and restarts (decisions/0095): two nodes in production mode
+  // on a throwaway PostgreSQL (Debian's postgresql), behind nginx, started by the suite (.keycloak/cluster-a, -b).
+  { name: 'cluster', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.cluster.config.ts'], ownKeycloak: true },
 ];
 
 /** @param {string} message */

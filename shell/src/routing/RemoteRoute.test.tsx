@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { RemoteRegistry } from '../registry/RemoteRegistry';
 import { ShellContext } from '../ShellContext';
 import { RemoteRoute } from './RemoteRoute';
+import { RENEWAL_RETRY_MS } from './useTokenRenewal';
 import { reportsRemote } from '../test-support/remotes';
 
 const reports = reportsRemote();
@@ -125,18 +126,68 @@ describe('RemoteRoute', () => {
     expect(screen.getByText(developerText)).toBeTruthy();
   });
 
-  it('asks to sign in again, back to the route, when the token expired and the provider cannot renew it', async () => {
+  it('says the sign-in service is down when the token expired and cannot be renewed, and opens the page by itself once it is back', async () => {
+    jest.useFakeTimers();
+    try {
+      const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } });
+      session.setState({ tokenExpiresAt: Date.now() - 1000 });
+      const down = new AuthError('idp-unreachable', 'The identity provider did not answer.');
+      const getToken = jest.spyOn(session, 'getToken').mockRejectedValue(down);
+      let registry: ReturnType<typeof renderRoute> | undefined;
+      await act(async () => {
+        registry = renderRoute(session);
+      });
+      expect(screen.getByRole('alert').querySelector('h1')?.textContent).toBe('Waiting for the sign-in service');
+      expect(screen.getByRole('alert').textContent).toContain('Reports opens by itself as soon as the service is back');
+      expect(getToken).toHaveBeenCalledTimes(1);
+
+      // Still down at the first retries (after 2 s, then 4 s): the notice stays, no sign-in is started.
+      await act(async () => {
+        await jest.advanceTimersByTimeAsync(RENEWAL_RETRY_MS[0]!);
+      });
+      expect(getToken).toHaveBeenCalledTimes(2);
+      await act(async () => {
+        await jest.advanceTimersByTimeAsync(RENEWAL_RETRY_MS[1]! - 1);
+      });
+      expect(getToken).toHaveBeenCalledTimes(2);
+      await act(async () => {
+        await jest.advanceTimersByTimeAsync(1);
+      });
+      expect(getToken).toHaveBeenCalledTimes(3);
+      expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Waiting for the sign-in service');
+      expect(registry?.open).not.toHaveBeenCalled();
+      expect(session.calls.login).toEqual([]);
+
+      // The provider is back: the next retry renews the token, and the remote opens on the same session.
+      getToken.mockImplementation(async () => {
+        session.setState({ tokenExpiresAt: Date.now() + 60_000 });
+        return 'token';
+      });
+      await act(async () => {
+        await jest.advanceTimersByTimeAsync(RENEWAL_RETRY_MS[2]!);
+      });
+      expect(getToken).toHaveBeenCalledTimes(4);
+      expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Reports');
+      expect(session.calls.login).toEqual([]);
+      // renewed: no more retries
+      await act(async () => {
+        await jest.advanceTimersByTimeAsync(60_000);
+      });
+      expect(getToken).toHaveBeenCalledTimes(4);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('offers to sign in again, back to the route, while it waits for the sign-in service', async () => {
     const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } });
     session.setState({ tokenExpiresAt: Date.now() - 1000 });
     jest.spyOn(session, 'getToken').mockRejectedValue(new AuthError('idp-unreachable', 'The identity provider did not answer.'));
-    let registry: ReturnType<typeof renderRoute> | undefined;
     await act(async () => {
-      registry = renderRoute(session);
+      renderRoute(session);
     });
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in again');
-    act(() => screen.getByRole('button', { name: 'Sign in' }).click());
+    act(() => screen.getByRole('button', { name: 'Sign in again' }).click());
     expect(session.calls.login).toEqual([{ redirectTo: '/reports/2026?x=1' }]);
-    expect(registry?.open).not.toHaveBeenCalled();
   });
 
   it('renders the remote when an expired token is renewed on navigation', async () => {

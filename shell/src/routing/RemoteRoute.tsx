@@ -2,8 +2,8 @@ import { AuthProvider, useAuth } from '@gatehouse/auth-lib';
 import { useLocation } from 'react-router-dom';
 import type { RemoteConfig } from '../config/types';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
-import { SignInAgainPage } from '../pages/SignInAgainPage';
 import { SignInPage } from '../pages/SignInPage';
+import { SignInServiceDownPage } from '../pages/SignInServiceDownPage';
 import { SignInUnavailablePage } from '../pages/SignInUnavailablePage';
 import { StepUpPage } from '../pages/StepUpPage';
 import { useShell } from '../ShellContext';
@@ -14,8 +14,9 @@ import { useTokenRenewal } from './useTokenRenewal';
 /**
  * The guard in front of a remote: sign-in first, then the roles the registry names, then its level of
  * authentication (`acr`: a weaker session is asked to step up). Only a visitor who passes all three gets
- * the slot, which is when the remote's code is first requested. A visitor whose token
- * expired while the identity provider is unreachable is asked, at their next navigation, to sign in again.
+ * the slot, which is when the remote's code is first requested. A visitor whose token expired while the
+ * identity provider is unreachable is told so at their next navigation, and the page opens by itself once the
+ * provider renews the token (the session it keeps is still theirs: no new sign-in).
  */
 export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
   const { registry } = useShell();
@@ -42,7 +43,7 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
       }
       const stepUpTo = stepUpNeeded(snapshot, remote);
       if (stepUpTo !== null) return <StepUpPage title={remote.title} acr={stepUpTo} held={snapshot.acr} />;
-      if (renewal === 'unrenewable') return <SignInAgainPage title={remote.title} redirectTo={route} />;
+      if (renewal === 'unrenewable') return <SignInServiceDownPage title={remote.title} redirectTo={route} />;
       if (renewal === 'renewing')
         return (
           <p className="gh-muted" role="status">

@@ -5,12 +5,21 @@ import { useEffect, useState } from 'react';
 export type TokenRenewal = 'current' | 'renewing' | 'unrenewable';
 
 /**
+ * While the identity provider cannot be reached, the renewal is tried again after these waits (then every last
+ * one): soon after a blip, then every 15 s while an outage lasts, so a page left open does not hammer a provider
+ * that is coming back up, and opens within 15 s of it answering again.
+ */
+export const RENEWAL_RETRY_MS: readonly number[] = [2000, 4000, 8000, 15000];
+
+/**
  * Where the visitor's access token stands for the page they are opening: `current` (valid, or nobody
  * signed in), `renewing` (it has expired; a refresh is under way) or `unrenewable` (it has expired and
  * the identity provider cannot be reached — auth-lib keeps such a session so it can recover later).
  *
  * Asked on every navigation (`navigation` changes), never on a timer: renewing a token nobody uses
- * would keep the provider's session from ever reaching its idle timeout.
+ * would keep the provider's session from ever reaching its idle timeout. The one exception is a page that
+ * found the provider unreachable: it tries again (RENEWAL_RETRY_MS) until the provider renews the token (the
+ * page opens, no new sign-in) or refuses it (the session has ended: the visitor is signed out and told why).
  *
  * @example
  * const renewal = useTokenRenewal(location.pathname + location.search);
@@ -19,20 +28,34 @@ export function useTokenRenewal(navigation: string): TokenRenewal {
   const { session, status, tokenExpiresAt } = useAuth();
   const expired = status === 'authenticated' && tokenExpiresAt !== null && tokenExpiresAt <= Date.now();
   const key = `${navigation} ${tokenExpiresAt}`;
-  const [outcome, setOutcome] = useState<{ key: string; renewal: TokenRenewal } | null>(null);
+  const [outcome, setOutcome] = useState<{ key: string; renewal: TokenRenewal; attempt: number } | null>(null);
+  const [retry, setRetry] = useState({ key, attempt: 0 });
+  const attempt = retry.key === key ? retry.attempt : 0;
   useEffect(() => {
     if (!expired) return undefined;
     let current = true;
     // A refresh the provider refuses ends the session instead, which the route shows itself.
     session.getToken().then(
-      () => current && setOutcome({ key, renewal: 'current' }),
+      () => current && setOutcome({ key, renewal: 'current', attempt }),
       (error: unknown) =>
-        current && setOutcome({ key, renewal: error instanceof AuthError && error.code === 'idp-unreachable' ? 'unrenewable' : 'current' }),
+        current &&
+        setOutcome({
+          key,
+          renewal: error instanceof AuthError && error.code === 'idp-unreachable' ? 'unrenewable' : 'current',
+          attempt,
+        }),
     );
     return () => {
       current = false;
     };
-  }, [session, expired, key]);
+  }, [session, expired, key, attempt]);
+  const unrenewable = expired && outcome?.key === key && outcome.renewal === 'unrenewable' ? outcome.attempt : null;
+  useEffect(() => {
+    if (unrenewable === null) return undefined;
+    const wait = RENEWAL_RETRY_MS[Math.min(unrenewable, RENEWAL_RETRY_MS.length - 1)];
+    const timer = setTimeout(() => setRetry({ key, attempt: unrenewable + 1 }), wait);
+    return () => clearTimeout(timer);
+  }, [unrenewable, key]);
   if (!expired) return 'current';
   return outcome?.key === key ? outcome.renewal : 'renewing';
 }

@@ -28,7 +28,7 @@ const {
 } = require('node:fs');
 const { join, relative, resolve } = require('node:path');
 const { findJava } = require('./java.cjs');
-const { answers, killOnExit, startProcess, waitForUrl } = require('./processes.cjs');
+const { answers, killOnExit, signalGroup, startProcess, waitForUrl } = require('./processes.cjs');
 const { isDebian, isRoot, onPath } = require('./systemTools.cjs');
 
 /** The Keycloak release every command runs: one place to change it. */
@@ -277,6 +277,22 @@ function prepareRealmImport(home, realmFile, adminPassword = '') {
 }
 
 /**
+ * A cluster node's realm import: `realmFile` where `--import-realm` reads it, or nothing (null: another node
+ * imports). The database is the cluster's, so there is no stamp to keep.
+ *
+ * @param {string} home @param {string | null} realmFile
+ */
+function prepareClusterImport(home, realmFile) {
+  const imports = join(home, 'data/import');
+  rmSync(imports, { recursive: true, force: true });
+  if (realmFile) {
+    mkdirSync(imports, { recursive: true });
+    copyFileSync(realmFile, join(imports, 'realm.json'));
+  }
+  return { fresh: realmFile !== null, markImported: () => {} };
+}
+
+/**
  * Puts the realm's login theme (deploy/keycloak/themes/<name>, the realm file's `loginTheme`) where Keycloak reads
  * themes, `<home>/themes`, replacing an earlier copy (decisions/0071). Keycloak in dev mode reads it per request.
  *
@@ -314,6 +330,7 @@ function tail(file, lines = 25) {
  * @property {boolean} freshImport whether the realm was imported into a new database at this start
  * @property {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited
  * @property {() => Promise<void>} stop SIGTERM (Keycloak shuts down cleanly), SIGKILL after 15 s
+ * @property {() => Promise<void>} kill SIGKILL at once (a node that dies: no clean shutdown), resolves once it is gone
  */
 
 /**
@@ -329,6 +346,21 @@ function tail(file, lines = 25) {
  * @property {NodeJS.ProcessEnv} [env] where JAVA_HOME and JAVA_OPTS_KC_HEAP are read (default process.env)
  * @property {BehindProxy} [behindProxy] Keycloak behind a TLS-terminating reverse proxy (deploy/README.md)
  * @property {string} [adminPasswordFile] the administrator's password (default ADMIN_PASSWORD_FILE; adminPassword())
+ * @property {ClusterNode} [clusterNode] a node of a cluster on a shared database, in production mode (`kc.sh start`)
+ */
+
+/**
+ * A node of a Keycloak cluster as Keycloak's clustering guide runs it: production mode (`kc.sh start`) on a shared
+ * PostgreSQL (`--db postgres`), the default distributed caches (`--cache ispn`) and their default `jdbc-ping` stack
+ * (the nodes find each other through a table in that database), behind a load balancer that is its public URL. Every
+ * port on loopback: HTTP, management, and the node's JGroups port (whose failure detection listens 50,000 above it).
+ * `--db` and `--cache` are build options: keep one `dir` per node, and the same options, so it is built once.
+ *
+ * @typedef {object} ClusterNode
+ * @property {string} publicUrl the load balancer, e.g. https://sso.acme.com (or http on localhost, for tests)
+ * @property {{ url: string, username: string, password?: string }} database the shared database (a JDBC URL)
+ * @property {number} jgroupsPort below 15536 (its failure detection takes jgroupsPort + 50000)
+ * @property {boolean} importRealm whether this node imports the realm file (one node does, once, into the new database)
  */
 
 /**
@@ -389,6 +421,53 @@ function startDevArgs({ httpPort, managementPort, behindProxy }) {
 }
 
 /**
+ * The `kc.sh start` arguments of a cluster node (ClusterNode), or a KeycloakRunnerError that says what is wrong.
+ *
+ * @param {{ httpPort: number, managementPort: number, clusterNode: ClusterNode }} options
+ * @returns {string[]}
+ */
+function clusterNodeArgs({ httpPort, managementPort, clusterNode }) {
+  const { publicUrl, database, jgroupsPort, importRealm } = clusterNode;
+  /** @type {URL | null} */
+  let url = null;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    // refused below
+  }
+  const loopback = url !== null && ['localhost', '127.0.0.1'].includes(url.hostname);
+  if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) || url.pathname !== '/' || publicUrl.endsWith('/'))
+    throw new KeycloakRunnerError(
+      'KEYCLOAK_BAD_PROXY_OPTIONS',
+      `clusterNode.publicUrl "${publicUrl}" must be the load balancer's https URL (plain http on localhost only), without path or trailing slash, e.g. "https://sso.acme.com".`,
+    );
+  if (!Number.isInteger(jgroupsPort) || jgroupsPort < 1024 || jgroupsPort > 15535)
+    throw new KeycloakRunnerError(
+      'KEYCLOAK_BAD_PROXY_OPTIONS',
+      `clusterNode.jgroupsPort ${jgroupsPort} must be 1024–15535: JGroups' failure detection listens 50,000 above it.`,
+    );
+  return [
+    'start',
+    ...(importRealm ? ['--import-realm'] : []),
+    '--db=postgres',
+    `--db-url=${database.url}`,
+    `--db-username=${database.username}`,
+    ...(database.password ? [`--db-password=${database.password}`] : []),
+    '--cache=ispn',
+    `--cache-embedded-network-bind-address=${LOOPBACK}`,
+    `--cache-embedded-network-bind-port=${jgroupsPort}`,
+    '--http-enabled=true',
+    `--http-host=${LOOPBACK}`,
+    `--http-port=${httpPort}`,
+    `--http-management-host=${LOOPBACK}`,
+    `--http-management-port=${managementPort}`,
+    '--health-enabled=true',
+    `--hostname=${publicUrl}`,
+    '--proxy-headers=xforwarded',
+  ];
+}
+
+/**
  * Starts Keycloak (fetching it first if needed) with the realm imported, the bootstrap administrator and the
  * health endpoints on, and resolves once the realm's discovery document answers. Throws a KeycloakRunnerError
  * (or the JavaNotFoundError of findJava) that says what to do when it cannot.
@@ -401,7 +480,10 @@ async function startKeycloak(options = {}) {
   const log = options.log ?? defaultLog;
   const env = options.env ?? process.env;
   const dir = resolve(options.dir ?? join(REPO_ROOT, '.keycloak'));
-  const args = startDevArgs({ httpPort, managementPort, behindProxy: options.behindProxy });
+  const { clusterNode } = options;
+  const args = clusterNode
+    ? clusterNodeArgs({ httpPort, managementPort, clusterNode })
+    : startDevArgs({ httpPort, managementPort, behindProxy: options.behindProxy });
   const url = `http://localhost:${httpPort}${options.behindProxy?.relativePath ?? ''}`;
   // The management interface takes the relative path too (http-management-relative-path defaults to it).
   const healthUrl = `http://localhost:${managementPort}${options.behindProxy?.relativePath ?? ''}/health/live`;
@@ -420,7 +502,10 @@ async function startKeycloak(options = {}) {
   const admin = adminPassword(options.adminPasswordFile);
   if (admin.generated)
     log(`generated the administrator's password into ${relative(process.cwd(), admin.file) || admin.file} (mode 0600): ${admin.password}`);
-  const { fresh, markImported } = prepareRealmImport(home, options.realmFile ?? REALM_FILE, admin.password);
+  // A cluster node's database is the cluster's (new for each cluster): only the node that imports needs the file.
+  const { fresh, markImported } = clusterNode
+    ? prepareClusterImport(home, clusterNode.importRealm ? (options.realmFile ?? REALM_FILE) : null)
+    : prepareRealmImport(home, options.realmFile ?? REALM_FILE, admin.password);
   prepareThemes(home);
 
   const logFile = join(dir, 'keycloak.log');
@@ -444,6 +529,11 @@ async function startKeycloak(options = {}) {
   const removeExitHook = killOnExit(() => [server.child]);
   const stop = async () => {
     await server.stop(15_000);
+    removeExitHook();
+  };
+  const kill = async () => {
+    signalGroup(server.child, 'SIGKILL');
+    await server.exited;
     removeExitHook();
   };
 
@@ -482,6 +572,7 @@ async function startKeycloak(options = {}) {
     freshImport: fresh,
     exited: server.exited,
     stop,
+    kill,
   };
 }
 
@@ -534,6 +625,7 @@ module.exports = {
   adminPassword,
   startKeycloak,
   startDevArgs,
+  clusterNodeArgs,
   obtainKeycloak,
   prepareRealmImport,
   KeycloakRunnerError,

@@ -6,6 +6,7 @@ import { crc32 } from 'node:zlib';
 import {
   adminPassword,
   chosenProvider,
+  clusterNodeArgs,
   KEYCLOAK_SHA512,
   KeycloakRunnerError,
   obtainKeycloak,
@@ -123,6 +124,49 @@ describe('behind a TLS proxy', () => {
     [{ publicUrl: 'https://portal.acme.com/sso', relativePath: '/auth' }, /does not end with relativePath "\/auth"/],
   ])('refuses %j with a message that says what to give', (behindProxy, message) => {
     const start = () => startDevArgs({ ...ports, behindProxy });
+    expect(start).toThrow(KeycloakRunnerError);
+    expect(start).toThrow(message);
+  });
+});
+
+describe('a cluster node (e2e/cluster, decisions/0095)', () => {
+  const node = {
+    publicUrl: 'http://localhost:18090',
+    database: { url: 'jdbc:postgresql://127.0.0.1:15432/keycloak', username: 'keycloak' },
+    jgroupsPort: 7801,
+    importRealm: true,
+  };
+
+  test('production mode on the shared PostgreSQL, the distributed caches on loopback, behind the load balancer', () => {
+    expect(clusterNodeArgs({ httpPort: 18081, managementPort: 19001, clusterNode: node })).toEqual([
+      'start',
+      '--import-realm',
+      '--db=postgres',
+      '--db-url=jdbc:postgresql://127.0.0.1:15432/keycloak',
+      '--db-username=keycloak',
+      '--cache=ispn',
+      '--cache-embedded-network-bind-address=127.0.0.1',
+      '--cache-embedded-network-bind-port=7801',
+      '--http-enabled=true',
+      '--http-host=127.0.0.1',
+      '--http-port=18081',
+      '--http-management-host=127.0.0.1',
+      '--http-management-port=19001',
+      '--health-enabled=true',
+      '--hostname=http://localhost:18090',
+      '--proxy-headers=xforwarded',
+    ]);
+    expect(clusterNodeArgs({ httpPort: 18081, managementPort: 19001, clusterNode: { ...node, importRealm: false } })).not.toContain(
+      '--import-realm',
+    );
+  });
+
+  test.each([
+    [{ publicUrl: 'http://sso.acme.com' }, /must be the load balancer's https URL \(plain http on localhost only\)/],
+    [{ publicUrl: 'https://sso.acme.com/auth' }, /without path or trailing slash/],
+    [{ jgroupsPort: 40000 }, /must be 1024–15535: JGroups' failure detection listens 50,000 above it/],
+  ])('refuses %j with a message that says what to give', (change, message) => {
+    const start = () => clusterNodeArgs({ httpPort: 18081, managementPort: 19001, clusterNode: { ...node, ...change } });
     expect(start).toThrow(KeycloakRunnerError);
     expect(start).toThrow(message);
   });

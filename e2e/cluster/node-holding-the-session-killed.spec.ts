@@ -1,0 +1,50 @@
+import { SHELL } from '../production/support/topology';
+import { expect, expectWorking, open, test, untilTheTokenIsRenewed } from './support/fixtures';
+
+// A Keycloak node dies (SIGKILL: no clean shutdown, the other node learns it from JGroups) under three signed-in
+// tabs — the node that answered their sign-in. The pages keep working on the other node: tokens are renewed,
+// the session checks answered, a reload signs in silently; nobody is asked to sign in, no error is shown.
+
+test('the node holding the session is killed: three open tabs keep working on the other node', async ({
+  context,
+  cluster,
+  scenario,
+  traffic,
+}) => {
+  const first = await context.newPage();
+  const holder = await scenario.signIn(first, '/profile');
+  const survivor = cluster.nodes.find((node) => node !== holder)!;
+  const second = await context.newPage();
+  await second.goto(`${SHELL}/reports`);
+  const third = await context.newPage();
+  await third.goto(`${SHELL}/`);
+  await expectWorking(second, 'Reports');
+  await expect(third.getByTestId('user-name')).toHaveText(/alice/i);
+
+  await holder.kill();
+  const killedAt = Date.now();
+
+  // The token runs out; a navigation in each tab renews it (through the leading tab) on the other node.
+  await untilTheTokenIsRenewed(first, traffic, killedAt);
+  await open(first, 'Reports');
+  await open(second, 'Profile');
+  await open(third, 'Reports');
+  // A reload: keycloak-js's silent check-sso and a new token, on the other node, with the session the dead node made.
+  await second.reload();
+  for (const [page, title] of [
+    [first, 'Reports'],
+    [second, 'Profile'],
+    [third, 'Reports'],
+  ] as const)
+    await expectWorking(page, title);
+  // At least one session check after the kill (the leading tab's, every sessionWatchSeconds), answered too.
+  await expect
+    .poll(() => traffic.since(killedAt).filter((answer) => answer.path.endsWith('/protocol/openid-connect/userinfo')).length)
+    .toBeGreaterThan(0);
+
+  const after = traffic.since(killedAt);
+  expect(after.filter((answer) => answer.status >= 500)).toEqual([]);
+  expect(new Set(after.map((answer) => answer.node))).toEqual(new Set([survivor.address]));
+  // nobody was sent to the sign-in form
+  expect(after.filter((answer) => answer.path.includes('/login-actions/'))).toEqual([]);
+});

@@ -1,0 +1,196 @@
+import { testRealm } from '@gatehouse/dev-idp/test-realm';
+import { signInAsAdmin } from '@gatehouse/testkit/admin';
+import { withDemoClientScopes } from '@gatehouse/testkit/realm-scopes';
+import { test as base, expect, type BrowserContext, type Page, type Response } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { fillLoginForm } from '../../production/support/browser';
+import { previewConfig, SHELL, startTopology } from '../../production/support/topology';
+import { NODE_HEADER, startKeycloakCluster, type ClusterNode, type KeycloakCluster } from './cluster';
+
+/**
+ * The test realms' access-token lifespan: short, so every scenario sees tokens renewed within seconds. Not 10 s: the
+ * session check sends user-info a token with at least `minValidity` (5 s) left, and on a loaded machine a request
+ * that arrives after the token's expiry is answered 401, which auth-lib takes for an ended session (the report of
+ * issue 29); 20 s makes such a near-expiry check rare.
+ */
+export const TOKEN_LIFESPAN_S = 20;
+/** config.json's `sessionWatchSeconds`: the leading tab checks the session at the provider this often. */
+const SESSION_WATCH_S = 5;
+
+/** One answer of the identity provider (through the load balancer) to a page of the context. */
+export interface ProviderAnswer {
+  readonly at: number;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** a token request's `grant_type` (refresh_token, authorization_code), else null */
+  readonly grant: string | null;
+  /** the node that answered: the last address of the load balancer's X-Keycloak-Node (it may have tried a dead one first) */
+  readonly node: string;
+}
+
+/** Every answer the provider gave the context's pages and frames, in order. */
+export class ProviderTraffic {
+  readonly answers: ProviderAnswer[] = [];
+
+  constructor(context: BrowserContext, providerUrl: string) {
+    context.on('response', (response) => {
+      if (!response.url().startsWith(providerUrl)) return;
+      const node = lastNode(response.headers()[NODE_HEADER]);
+      this.answers.push({
+        at: Date.now(),
+        method: response.request().method(),
+        path: new URL(response.url()).pathname,
+        status: response.status(),
+        grant: new URLSearchParams(response.request().postData() ?? '').get('grant_type'),
+        page: pageOf(response),
+        node,
+      });
+    });
+  }
+
+  since(at: number): ProviderAnswer[] {
+    return this.answers.filter((answer) => answer.at >= at);
+  }
+
+  /** token-endpoint answers (code exchange or refresh) since `at` */
+  tokenAnswers(at: number): ProviderAnswer[] {
+    return this.since(at).filter((answer) => answer.method === 'POST' && answer.path.endsWith('/protocol/openid-connect/token'));
+  }
+
+  /** refreshes the provider granted since `at` */
+  refreshes(at: number): ProviderAnswer[] {
+    return this.tokenAnswers(at).filter((answer) => answer.grant === 'refresh_token' && answer.status === 200);
+  }
+}
+
+function pageOf(response: Response): Page | null {
+  try {
+    return response.frame().page();
+  } catch {
+    return null; // a service worker's request
+  }
+}
+
+/** "127.0.0.1:1234, 127.0.0.1:5678" → "127.0.0.1:5678" (nginx lists every upstream it tried). */
+function lastNode(header: string | undefined): string {
+  return (header ?? '').split(',').at(-1)?.trim() ?? '';
+}
+
+/** What one scenario runs on: a realm of its own in the cluster, the production builds behind nginx pointed at it. */
+export interface Scenario {
+  readonly realm: string;
+  /** signs `page` in as alice on the remote's `route`; returns the node that answered the sign-in (holds the session) */
+  signIn(page: Page, route: string): Promise<ClusterNode>;
+}
+
+interface ClusterFixtures {
+  scenario: Scenario;
+  traffic: ProviderTraffic;
+}
+
+/**
+ * The cluster once per worker (the suite runs one worker: its specs share it, each leaving every node running),
+ * and per test a realm with short lifespans and the production topology (shell and remotes built, served by
+ * nginx on :4000–4003) whose config.json names the cluster's load balancer.
+ */
+export const test = base.extend<ClusterFixtures, { cluster: KeycloakCluster }>({
+  cluster: [
+    async ({}, use) => {
+      const cluster = await startKeycloakCluster();
+      await use(cluster);
+      await cluster.stop();
+    },
+    { scope: 'worker', timeout: 600_000 },
+  ],
+  traffic: async ({ context, cluster }, use) => {
+    await use(new ProviderTraffic(context, cluster.url));
+  },
+  scenario: async ({ cluster }, use, testInfo) => {
+    // A spec that failed half-way may have left a node down: every scenario starts on the whole cluster.
+    await cluster.startAll();
+    const name = `e2e-cluster-${randomUUID().slice(0, 8)}`;
+    const admin = await signInAsAdmin(cluster.url);
+    await admin.realms.create({
+      ...withDemoClientScopes(testRealm(name, { origin: SHELL })),
+      displayName: `e2e ${testInfo.title}`,
+      accessTokenLifespan: TOKEN_LIFESPAN_S,
+    });
+    const config = previewConfig();
+    config.identityProvider = { ...config.identityProvider, url: cluster.url, realm: name, sessionWatchSeconds: SESSION_WATCH_S };
+    // no demo API runs beside the cluster (it verifies the tokens of the provider on :8080): the remotes name none
+    config.remotes = config.remotes.map(({ api: _api, ...remote }) => remote);
+    const topology = await startTopology({ config });
+    await use({
+      realm: name,
+      async signIn(page, route) {
+        const signedIn = page.waitForResponse(
+          (response) => response.request().method() === 'POST' && response.url().includes('/login-actions/authenticate'),
+        );
+        // a remote's route sends a signed-out visitor straight to the provider's login form
+        await page.goto(`${SHELL}${route}`);
+        await fillLoginForm(page, 'alice');
+        await expect(page.getByTestId('user-name')).toHaveText(/alice/i);
+        return cluster.node(lastNode((await signedIn).headers()[NODE_HEADER]));
+      },
+    });
+    await topology.stop();
+    await cluster.startAll();
+    await (await signInAsAdmin(cluster.url)).realms.del({ realm: name });
+  },
+});
+
+export { expect };
+
+/** Opens `title` from the main navigation and waits for its heading (its remote rendered, signed in). */
+export async function open(page: Page, title: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: title }).click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+}
+
+/**
+ * Waits until the provider has renewed the tabs' access token after `since` (a refresh answered 200). With the
+ * test realms' short tokens the leading tab's session check renews it by itself; a navigation also renews an
+ * expired one, so `page` opens Profile again while none has come.
+ */
+export async function untilTheTokenIsRenewed(page: Page, traffic: ProviderTraffic, since: number): Promise<void> {
+  await expect(async () => {
+    if (traffic.refreshes(since).length > 0) return;
+    await open(page, 'Profile');
+    expect(traffic.refreshes(since).length, 'a refresh answered since then').toBeGreaterThan(0);
+  }).toPass({ intervals: [1000], timeout: (TOKEN_LIFESPAN_S + 20) * 1000 });
+}
+
+/**
+ * Waits until the login-status frame of each tab has made its first check: Keycloak's frame asks the provider once,
+ * at that check (`…/login-status-iframe.html/init`), whether the page's origin may use it, and answers "error" for
+ * good when that request fails — which keycloak-js and auth-lib take for a refusal and sign the tab out. A tab
+ * opened moments before the provider goes away is signed out so (see the report of issue 29); the scenarios take
+ * the provider away only after every tab's frame has passed that check.
+ */
+export async function untilTheFramesAreChecked(traffic: ProviderTraffic, pages: Page[]): Promise<void> {
+  const checked = (page: Page) => {
+    const answers = traffic.answers.filter((answer) => answer.page === page);
+    const lastFrame = answers.findLastIndex((answer) => answer.path.endsWith('/login-status-iframe.html'));
+    // a tab that runs on the leading tab's tokens may have no frame of its own
+    return (
+      lastFrame === -1 ||
+      answers.slice(lastFrame).some((answer) => answer.path.endsWith('/login-status-iframe.html/init') && answer.status === 204)
+    );
+  };
+  for (const page of pages)
+    await expect.poll(() => checked(page), { message: `the login-status frame of ${page.url()} checked its origin` }).toBe(true);
+}
+
+/**
+ * What "the page keeps working" means: signed in as alice, no sign-in page, no alert, no failed remote, and
+ * the route's heading shown.
+ */
+export async function expectWorking(page: Page, title: string): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByTestId('user-name')).toHaveText(/alice/i);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.locator('[data-reason]')).toHaveCount(0);
+  await expect(page.getByTestId('session-notice')).toHaveCount(0);
+  expect(new URL(page.url()).origin).toBe(SHELL);
+}

@@ -1,0 +1,32 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from '../playwright.chromium';
+
+/**
+ * Open pages against a Keycloak cluster (issue 29): two Keycloak 26 nodes in production mode on one PostgreSQL,
+ * clustered over it (the default `jdbc-ping` stack), behind nginx (cluster/support/cluster.ts), with the
+ * production builds served as in the production suite. Keycloak only: the dev provider keeps its sessions in
+ * memory and is one process (dev-idp/README.md). The specs share one cluster and nginx's fixed ports 4000–4003,
+ * so they run one at a time.
+ *
+ *   npm run test:keycloak -- cluster                            (from the repository root)
+ *   npx playwright test -c playwright.cluster.config.ts         (in e2e/)
+ */
+export default defineConfig({
+  testDir: './cluster',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './cluster/support/globalSetup.ts',
+  fullyParallel: false,
+  forbidOnly: true,
+  workers: 1,
+  timeout: 300_000,
+  expect: { timeout: 20_000 },
+  retries: 0,
+  reporter: [['list']],
+  // Not e2e/test-results: the other Playwright configs clean their folders when they start.
+  outputDir: '../.preview/cluster-results',
+  use: {
+    browserName: 'chromium',
+    trace: 'retain-on-failure',
+    launchOptions: chromiumLaunchOptions,
+  },
+});
