@@ -7,8 +7,14 @@
 // each suite with GATEHOUSE_IDP=keycloak, stops Keycloak, and prints what ran on it and how long each part took.
 // `.ci/run` runs it after `npm test`; `npm test` itself needs no Java.
 //
+// Two lanes (decisions/0080): the suites marked `beside` (their own Keycloaks and nginx on free ports, no fixed
+// port shared with the others) run one after the other from the start, beside the rest, which run one after the
+// other on the Keycloak on :8080. Both lanes mostly wait (token lifespans, session checks, Keycloak start-ups), so
+// together they take about as long as the longer one. Each output line then starts with its suite's name.
+//
 //   npm run test:keycloak                 every suite below
 //   npm run test:keycloak -- dev auth-lib  only the named ones
+//   npm run test:keycloak -- --serial     every suite one after the other, as before 0080 (a busy or small machine)
 //   npm run test:keycloak -- production -- session-revoked   the named Playwright suites, with these Playwright arguments
 //                                                             (after the suite's own `--grep @idp`: a spec file narrows it)
 
@@ -16,14 +22,18 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JavaNotFoundError } from '@gatehouse/testkit/java';
-import { KeycloakRunnerError, startKeycloak } from '@gatehouse/testkit/keycloak';
+import { KeycloakRunnerError, adminPassword, obtainKeycloak, startKeycloak } from '@gatehouse/testkit/keycloak';
 import { killOnExit } from '@gatehouse/testkit/processes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * `ownKeycloak`: the suite starts the Keycloaks it needs itself (not the one on :8080).
- * @typedef {{ name: string, cwd: string, args: string[], command?: string, ownKeycloak?: boolean }} Suite
+ * `beside`: the suite runs in the second lane, from the start, beside the others: it may only when it uses no fixed
+ *   port (not :8080/:9000, :3000–3003, :4000–4003) and no file another suite writes.
+ * `builds`: the suite tests the production builds (made before the lanes start, so two lanes never make them at once).
+ * @typedef {{ name: string, cwd: string, args: string[], command?: string, ownKeycloak?: boolean, beside?: boolean,
+ *             builds?: boolean }} Suite
  */
 
 /**
@@ -40,6 +50,7 @@ const SUITES = [
     name: 'production',
     cwd: join(ROOT, 'e2e'),
     args: ['playwright', 'test', '-c', 'playwright.production.config.ts', '--grep', IDP_TAG],
+    builds: true,
   },
   { name: 'auth-lib', cwd: join(ROOT, 'auth-lib'), args: ['playwright', 'test', '-c', 'test/browser/playwright.config.ts'] },
   // What only Keycloak can show: the realm file's step-up flow, web origins, the frame's /init, brute force, languages.
@@ -48,9 +59,16 @@ const SUITES = [
   { name: 'differential', cwd: join(ROOT, 'dev-idp'), command: 'npm', args: ['run', 'test:differential'] },
   // The HTTPS suite with Keycloak behind its TLS nginx: its fixtures start one Keycloak per topology with
   // --hostname <the topology's public URL, on the suite's free port> and --proxy-headers xforwarded (and
-  // --http-relative-path /auth for the proxied one), from homes of their own (.keycloak/https*). Last, so the
-  // Keycloak on :8080 is stopped before it.
-  { name: 'https', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.https.config.ts'], ownKeycloak: true },
+  // --http-relative-path /auth for the proxied one), from homes of their own (.keycloak/https*), nginx on a free
+  // port, results in .preview/https-results: beside the others (with --serial last, after the :8080 one stopped).
+  {
+    name: 'https',
+    cwd: join(ROOT, 'e2e'),
+    args: ['playwright', 'test', '-c', 'playwright.https.config.ts'],
+    ownKeycloak: true,
+    beside: true,
+    builds: true,
+  },
 ];
 
 /** @param {string} message */
@@ -65,7 +83,9 @@ function seconds(ms) {
 
 const argv = process.argv.slice(2);
 const split = argv.indexOf('--');
-const wanted = split === -1 ? argv : argv.slice(0, split);
+const ours = split === -1 ? argv : argv.slice(0, split);
+const serial = ours.includes('--serial');
+const wanted = ours.filter((arg) => arg !== '--serial');
 /** Passed on to each chosen suite's Playwright: spec files, -g, --repeat-each, --project … */
 const playwrightArgs = split === -1 ? [] : argv.slice(split + 1);
 const unknown = wanted.filter((name) => !SUITES.some((suite) => suite.name === name));
@@ -89,9 +109,10 @@ if (playwrightArgs.length > 0 && notPlaywright.length > 0) {
  *
  * @param {Suite} suite
  * @param {string | undefined} keycloakUrl the running Keycloak (the differential test reads KEYCLOAK_URL)
+ * @param {string} prefix put before each line of its output (the suite's name while two lanes run)
  * @returns {Promise<{ code: number, counts: string[], startUps: string[] }>}
  */
-function runSuite(suite, keycloakUrl) {
+function runSuite(suite, keycloakUrl, prefix) {
   const child = spawn(suite.command ?? 'npx', [...suite.args, ...playwrightArgs], {
     cwd: suite.cwd,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -102,9 +123,12 @@ function runSuite(suite, keycloakUrl) {
   const counts = [];
   /** @type {string[]} */
   const startUps = [];
+  let partial = '';
   child.stdout?.on('data', (chunk) => {
-    process.stdout.write(chunk);
-    for (const line of chunk.toString().split('\n')) {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    if (lines.length > 0) process.stdout.write(lines.map((line) => `${prefix}${line}\n`).join(''));
+    for (const line of lines) {
       const startUp = /^\[keycloak\] (\S+): ready in (\S+ s)/.exec(line);
       if (startUp) startUps.push(`${startUp[1]}: ${startUp[2]}`);
       const count = /^\s+(\d+ (?:passed|failed|skipped|flaky|did not run|interrupted))\b/.exec(line)?.[1];
@@ -115,51 +139,99 @@ function runSuite(suite, keycloakUrl) {
   });
   return new Promise((resolve) => {
     child.once('exit', (code, signal) => {
+      if (partial) process.stdout.write(`${prefix}${partial}\n`);
       stopChild();
       resolve({ code: code ?? (signal ? 1 : 0), counts, startUps });
     });
   });
 }
 
-/** @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
+/**
+ * A Keycloak runner's or Java's error is said plainly and ends the run; any other is thrown.
+ *
+ * @param {unknown} error @returns {never}
+ */
+function failedToStart(error) {
+  if (error instanceof KeycloakRunnerError || error instanceof JavaNotFoundError) {
+    process.stderr.write(`\n[test:keycloak] ${error.message}\n\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+/** The production builds, made now if a source is newer (e2e/production/support/globalSetup.ts), once for both lanes. */
+function ensureBuilds() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        "import('./production/support/globalSetup.ts').then((m) => (m.ensureProductionBuilds ?? m.default.ensureProductionBuilds)('test:keycloak'))",
+      ],
+      { cwd: join(ROOT, 'e2e'), stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    child.once('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error('making the production builds failed (above)'))));
+  });
+}
+
+/** The Keycloak on :8080 while its lane needs it. @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
 let keycloak;
 const began = Date.now();
 /** @type {string[]} */
 const summary = [];
-if (suites.some((suite) => !suite.ownKeycloak)) {
-  try {
-    keycloak = await startKeycloak();
-  } catch (error) {
-    if (error instanceof KeycloakRunnerError || error instanceof JavaNotFoundError) {
-      process.stderr.write(`\n[test:keycloak] ${error.message}\n\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  summary.push(
-    `Keycloak: ready in ${seconds(Date.now() - began)} (${keycloak.freshImport ? 'new database, realm imported' : 'existing database'})`,
-  );
-}
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.on(signal, () => void (keycloak?.stop() ?? Promise.resolve()).then(() => process.exit(130)));
 
+/** @type {Suite[][]} */
+const lanes = serial
+  ? [suites]
+  : [suites.filter((suite) => !suite.beside), suites.filter((suite) => suite.beside)].filter((lane) => lane.length > 0);
+if (lanes.length > 1) {
+  // What two lanes would otherwise do at once on a new machine: write the administrator's password file, fetch
+  // Keycloak with Maven, make the builds.
+  try {
+    adminPassword();
+    await obtainKeycloak({ dir: join(ROOT, '.keycloak') });
+  } catch (error) {
+    failedToStart(error);
+  }
+  if (lanes.every((lane) => lane.some((suite) => suite.builds))) await ensureBuilds();
+  say(`two lanes, side by side: ${lanes.map((lane) => lane.map((suite) => suite.name).join(' → ')).join('  |  ')}`);
+}
+
 let failed = false;
-for (const [index, suite] of suites.entries()) {
-  // The Keycloak on :8080 is stopped once no suite left needs it (the rest bring their own).
-  if (keycloak && suites.slice(index).every((next) => next.ownKeycloak)) {
-    await keycloak.stop();
+/** Runs a lane's suites one after the other; the first suite that needs the Keycloak on :8080 starts it. @param {Suite[]} lane */
+async function runLane(lane) {
+  for (const [index, suite] of lane.entries()) {
+    if (!suite.ownKeycloak && !keycloak) {
+      const starting = Date.now();
+      keycloak = await startKeycloak().catch(failedToStart);
+      summary.push(
+        `Keycloak: ready in ${seconds(Date.now() - starting)} (${keycloak.freshImport ? 'new database, realm imported' : 'existing database'})`,
+      );
+    }
+    // The Keycloak on :8080 is stopped once no suite left in its lane needs it (the rest bring their own).
+    if (keycloak && !lane.slice(index).some((next) => !next.ownKeycloak)) {
+      await keycloak.stop();
+      keycloak = undefined;
+    }
+    say(`${suite.name} suite against Keycloak (${[...suite.args, ...playwrightArgs].join(' ')})`);
+    const started = Date.now();
+    const { code, counts, startUps } = await runSuite(suite, keycloak?.url, lanes.length > 1 ? `[${suite.name}] ` : '');
+    if (code !== 0) failed = true;
+    summary.push(
+      `${suite.name}: ${counts.join(', ') || 'no result line'} in ${seconds(Date.now() - started)}${code === 0 ? '' : ` (exit code ${code})`}${lanes.length > 1 ? ` (from ${seconds(started - began)} on)` : ''}`,
+      ...startUps.map((startUp) => `  its Keycloak ${startUp}`),
+    );
+  }
+  if (lane.some((suite) => !suite.ownKeycloak)) {
+    await keycloak?.stop();
     keycloak = undefined;
   }
-  say(`${suite.name} suite against Keycloak (${[...suite.args, ...playwrightArgs].join(' ')})`);
-  const started = Date.now();
-  const { code, counts, startUps } = await runSuite(suite, keycloak?.url);
-  if (code !== 0) failed = true;
-  summary.push(
-    `${suite.name}: ${counts.join(', ') || 'no result line'} in ${seconds(Date.now() - started)}${code === 0 ? '' : ` (exit code ${code})`}`,
-    ...startUps.map((startUp) => `  its Keycloak ${startUp}`),
-  );
 }
-await keycloak?.stop();
-summary.push(`total: ${seconds(Date.now() - began)}`);
+await Promise.all(lanes.map(runLane));
+summary.push(`total: ${seconds(Date.now() - began)}${lanes.length > 1 ? ` (${lanes.length} lanes side by side)` : ''}`);
 say(`against Keycloak ${failed ? 'FAILED' : 'passed'}:\n  ${summary.join('\n  ')}`);
 process.exit(failed ? 1 : 0);
