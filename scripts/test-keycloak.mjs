@@ -7,14 +7,16 @@
 // each suite with GATEHOUSE_IDP=keycloak, stops Keycloak, and prints what ran on it and how long each part took.
 // `.ci/run` runs it after `npm test`; `npm test` itself needs no Java.
 //
-// Two lanes (decisions/0080): the suites marked `beside` (their own Keycloaks and nginx on free ports, no fixed
-// port shared with the others) run one after the other from the start, beside the rest, which run one after the
-// other on the Keycloak on :8080. Both lanes mostly wait (token lifespans, session checks, Keycloak start-ups), so
-// together they take about as long as the longer one. Each output line then starts with its suite's name.
+// In lanes, side by side (decisions/0080): the suites of one lane run one after the other, the lanes at once. A
+// suite gets a lane of its own only when it shares no fixed port (:3000–3003, :4000–4003) and no file it writes
+// with the others: the auth-lib suite (its page server on a free port, a realm of its own per test on the shared
+// Keycloak) and the HTTPS suite (its own Keycloaks and nginx on free ports). They mostly wait (token lifespans,
+// session checks, Keycloak start-ups), so the run takes about as long as its longest lane. Each output line then
+// starts with its suite's name.
 //
 //   npm run test:keycloak                 every suite below
 //   npm run test:keycloak -- dev auth-lib  only the named ones
-//   npm run test:keycloak -- --serial     every suite one after the other, as before 0080 (a busy or small machine)
+//   npm run test:keycloak -- --serial     every suite one after the other, as before 0080
 //   npm run test:keycloak -- production -- session-revoked   the named Playwright suites, with these Playwright arguments
 //                                                             (after the suite's own `--grep @idp`: a spec file narrows it)
 
@@ -29,10 +31,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * `ownKeycloak`: the suite starts the Keycloaks it needs itself (not the one on :8080).
- * `beside`: the suite runs in the second lane, from the start, beside the others: it may only when it uses no fixed
- *   port (not :8080/:9000, :3000–3003, :4000–4003) and no file another suite writes.
+ * `lane`: the suites of one lane run one after the other, lanes side by side (default: the first lane). A suite may
+ *   have a lane of its own only when it uses no fixed port but the shared Keycloak's (:8080, :9000) and writes no
+ *   file another suite writes.
  * `builds`: the suite tests the production builds (made before the lanes start, so two lanes never make them at once).
- * @typedef {{ name: string, cwd: string, args: string[], command?: string, ownKeycloak?: boolean, beside?: boolean,
+ * @typedef {{ name: string, cwd: string, args: string[], command?: string, ownKeycloak?: boolean, lane?: string,
  *             builds?: boolean }} Suite
  */
 
@@ -52,7 +55,13 @@ const SUITES = [
     args: ['playwright', 'test', '-c', 'playwright.production.config.ts', '--grep', IDP_TAG],
     builds: true,
   },
-  { name: 'auth-lib', cwd: join(ROOT, 'auth-lib'), args: ['playwright', 'test', '-c', 'test/browser/playwright.config.ts'] },
+  // Its page server on a free port, a realm of its own per test on the Keycloak on :8080.
+  {
+    name: 'auth-lib',
+    cwd: join(ROOT, 'auth-lib'),
+    args: ['playwright', 'test', '-c', 'test/browser/playwright.config.ts'],
+    lane: 'auth-lib',
+  },
   // What only Keycloak can show: the realm file's step-up flow, web origins, the frame's /init, brute force, languages.
   { name: 'realm', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.keycloak.config.ts'] },
   // The same requests to both providers, compared (dev-idp/README.md, "Measured against Keycloak").
@@ -60,13 +69,13 @@ const SUITES = [
   // The HTTPS suite with Keycloak behind its TLS nginx: its fixtures start one Keycloak per topology with
   // --hostname <the topology's public URL, on the suite's free port> and --proxy-headers xforwarded (and
   // --http-relative-path /auth for the proxied one), from homes of their own (.keycloak/https*), nginx on a free
-  // port, results in .preview/https-results: beside the others (with --serial last, after the :8080 one stopped).
+  // port, results in .preview/https-results (with --serial last, after the Keycloak on :8080 stopped).
   {
     name: 'https',
     cwd: join(ROOT, 'e2e'),
     args: ['playwright', 'test', '-c', 'playwright.https.config.ts'],
     ownKeycloak: true,
-    beside: true,
+    lane: 'https',
     builds: true,
   },
 ];
@@ -176,7 +185,9 @@ function ensureBuilds() {
   });
 }
 
-/** The Keycloak on :8080 while its lane needs it. @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
+/** The Keycloak on :8080, started by the first suite that needs it. @type {Promise<import('@gatehouse/testkit/keycloak').RunningKeycloak> | undefined} */
+let shared;
+/** The Keycloak on :8080 once it answers. @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
 let keycloak;
 const began = Date.now();
 /** @type {string[]} */
@@ -187,9 +198,9 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
 /** @type {Suite[][]} */
 const lanes = serial
   ? [suites]
-  : [suites.filter((suite) => !suite.beside), suites.filter((suite) => suite.beside)].filter((lane) => lane.length > 0);
+  : [...new Set(suites.map((suite) => suite.lane))].map((lane) => suites.filter((suite) => suite.lane === lane));
 if (lanes.length > 1) {
-  // What two lanes would otherwise do at once on a new machine: write the administrator's password file, fetch
+  // What lanes would otherwise do at once on a new machine: write the administrator's password file, fetch
   // Keycloak with Maven, make the builds.
   try {
     adminPassword();
@@ -197,39 +208,49 @@ if (lanes.length > 1) {
   } catch (error) {
     failedToStart(error);
   }
-  if (lanes.every((lane) => lane.some((suite) => suite.builds))) await ensureBuilds();
-  say(`two lanes, side by side: ${lanes.map((lane) => lane.map((suite) => suite.name).join(' → ')).join('  |  ')}`);
+  if (lanes.filter((lane) => lane.some((suite) => suite.builds)).length > 1) await ensureBuilds();
+  say(`${lanes.length} lanes, side by side: ${lanes.map((lane) => lane.map((suite) => suite.name).join(' → ')).join('  |  ')}`);
+}
+
+/** The lanes that still have a suite to run on the Keycloak on :8080; the last one done stops it. */
+let sharedUsers = lanes.filter((lane) => lane.some((suite) => !suite.ownKeycloak)).length;
+async function releaseShared() {
+  sharedUsers -= 1;
+  if (sharedUsers === 0 && shared) {
+    await (await shared).stop();
+    keycloak = undefined;
+  }
 }
 
 let failed = false;
-/** Runs a lane's suites one after the other; the first suite that needs the Keycloak on :8080 starts it. @param {Suite[]} lane */
+/** Runs a lane's suites one after the other. @param {Suite[]} lane */
 async function runLane(lane) {
+  let usesShared = lane.some((suite) => !suite.ownKeycloak);
   for (const [index, suite] of lane.entries()) {
-    if (!suite.ownKeycloak && !keycloak) {
+    if (!suite.ownKeycloak && !shared) {
       const starting = Date.now();
-      keycloak = await startKeycloak().catch(failedToStart);
+      shared = startKeycloak().catch(failedToStart);
+      keycloak = await shared;
       summary.push(
         `Keycloak: ready in ${seconds(Date.now() - starting)} (${keycloak.freshImport ? 'new database, realm imported' : 'existing database'})`,
       );
     }
-    // The Keycloak on :8080 is stopped once no suite left in its lane needs it (the rest bring their own).
-    if (keycloak && !lane.slice(index).some((next) => !next.ownKeycloak)) {
-      await keycloak.stop();
-      keycloak = undefined;
+    const url = suite.ownKeycloak ? undefined : (await shared)?.url;
+    // The Keycloak on :8080 is stopped once no suite left in any lane needs it (the rest bring their own).
+    if (usesShared && !lane.slice(index).some((next) => !next.ownKeycloak)) {
+      usesShared = false;
+      await releaseShared();
     }
     say(`${suite.name} suite against Keycloak (${[...suite.args, ...playwrightArgs].join(' ')})`);
     const started = Date.now();
-    const { code, counts, startUps } = await runSuite(suite, keycloak?.url, lanes.length > 1 ? `[${suite.name}] ` : '');
+    const { code, counts, startUps } = await runSuite(suite, url, lanes.length > 1 ? `[${suite.name}] ` : '');
     if (code !== 0) failed = true;
     summary.push(
       `${suite.name}: ${counts.join(', ') || 'no result line'} in ${seconds(Date.now() - started)}${code === 0 ? '' : ` (exit code ${code})`}${lanes.length > 1 ? ` (from ${seconds(started - began)} on)` : ''}`,
       ...startUps.map((startUp) => `  its Keycloak ${startUp}`),
     );
   }
-  if (lane.some((suite) => !suite.ownKeycloak)) {
-    await keycloak?.stop();
-    keycloak = undefined;
-  }
+  if (usesShared) await releaseShared();
 }
 await Promise.all(lanes.map(runLane));
 summary.push(`total: ${seconds(Date.now() - began)}${lanes.length > 1 ? ` (${lanes.length} lanes side by side)` : ''}`);
