@@ -185,9 +185,7 @@ function ensureBuilds() {
   });
 }
 
-/** The Keycloak on :8080, started by the first suite that needs it. @type {Promise<import('@gatehouse/testkit/keycloak').RunningKeycloak> | undefined} */
-let shared;
-/** The Keycloak on :8080 once it answers. @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
+/** The Keycloak on :8080 while a lane needs it. @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
 let keycloak;
 const began = Date.now();
 /** @type {string[]} */
@@ -209,15 +207,23 @@ if (lanes.length > 1) {
     failedToStart(error);
   }
   if (lanes.filter((lane) => lane.some((suite) => suite.builds)).length > 1) await ensureBuilds();
-  say(`${lanes.length} lanes, side by side: ${lanes.map((lane) => lane.map((suite) => suite.name).join(' → ')).join('  |  ')}`);
 }
+// Started before any lane, so no two Keycloaks start at once (a cold JVM's start is what a 2-core machine feels most).
+if (suites.some((suite) => !suite.ownKeycloak)) {
+  keycloak = await startKeycloak().catch(failedToStart);
+  summary.push(
+    `Keycloak: ready in ${seconds(Date.now() - began)} (${keycloak.freshImport ? 'new database, realm imported' : 'existing database'})`,
+  );
+}
+if (lanes.length > 1)
+  say(`${lanes.length} lanes, side by side: ${lanes.map((lane) => lane.map((suite) => suite.name).join(' → ')).join('  |  ')}`);
 
 /** The lanes that still have a suite to run on the Keycloak on :8080; the last one done stops it. */
 let sharedUsers = lanes.filter((lane) => lane.some((suite) => !suite.ownKeycloak)).length;
 async function releaseShared() {
   sharedUsers -= 1;
-  if (sharedUsers === 0 && shared) {
-    await (await shared).stop();
+  if (sharedUsers === 0) {
+    await keycloak?.stop();
     keycloak = undefined;
   }
 }
@@ -227,15 +233,7 @@ let failed = false;
 async function runLane(lane) {
   let usesShared = lane.some((suite) => !suite.ownKeycloak);
   for (const [index, suite] of lane.entries()) {
-    if (!suite.ownKeycloak && !shared) {
-      const starting = Date.now();
-      shared = startKeycloak().catch(failedToStart);
-      keycloak = await shared;
-      summary.push(
-        `Keycloak: ready in ${seconds(Date.now() - starting)} (${keycloak.freshImport ? 'new database, realm imported' : 'existing database'})`,
-      );
-    }
-    const url = suite.ownKeycloak ? undefined : (await shared)?.url;
+    const url = suite.ownKeycloak ? undefined : keycloak?.url;
     // The Keycloak on :8080 is stopped once no suite left in any lane needs it (the rest bring their own).
     if (usesShared && !lane.slice(index).some((next) => !next.ownKeycloak)) {
       usesShared = false;
