@@ -19,12 +19,11 @@
 //   npm run test:keycloak -- production -- session-revoked   the named Playwright suites, with these Playwright arguments
 //                                                             (after the suite's own `--grep @idp`: a spec file narrows it)
 
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JavaNotFoundError } from '@gatehouse/testkit/java';
 import { KeycloakRunnerError, adminPassword, obtainKeycloak, startKeycloak } from '@gatehouse/testkit/keycloak';
-import { killOnExit } from '@gatehouse/testkit/processes';
+import { ensureBuilds, runSuite, seconds } from './lanes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -81,11 +80,6 @@ function say(message) {
   process.stderr.write(`\x1b[1m[test:keycloak] ${message}\x1b[0m\n`);
 }
 
-/** @param {number} ms */
-function seconds(ms) {
-  return `${(ms / 1000).toFixed(0)} s`;
-}
-
 const argv = process.argv.slice(2);
 const split = argv.indexOf('--');
 const ours = split === -1 ? argv : argv.slice(0, split);
@@ -108,50 +102,6 @@ if (playwrightArgs.length > 0 && notPlaywright.length > 0) {
 }
 
 /**
- * Runs one suite with its output passed through; resolves to its exit code, Playwright's closing counts
- * ("27 passed", "1 skipped") and the start-ups of the Keycloaks the suite started itself
- * ("https://sso.idp-vendor.test:41233: 9.1 s", printed by e2e/https/support/identityProvider.ts).
- *
- * @param {Suite} suite
- * @param {string | undefined} keycloakUrl the running Keycloak (the differential test reads KEYCLOAK_URL)
- * @param {string} prefix put before each line of its output (the suite's name while two lanes run)
- * @returns {Promise<{ code: number, counts: string[], startUps: string[] }>}
- */
-function runSuite(suite, keycloakUrl, prefix) {
-  const child = spawn(suite.command ?? 'npx', [...suite.args, ...playwrightArgs], {
-    cwd: suite.cwd,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, GATEHOUSE_IDP: 'keycloak', ...(keycloakUrl ? { KEYCLOAK_URL: keycloakUrl } : {}) },
-  });
-  const stopChild = killOnExit(() => [child]);
-  /** @type {string[]} */
-  const counts = [];
-  /** @type {string[]} */
-  const startUps = [];
-  let partial = '';
-  child.stdout?.on('data', (chunk) => {
-    const lines = (partial + chunk.toString()).split('\n');
-    partial = lines.pop() ?? '';
-    if (lines.length > 0) process.stdout.write(lines.map((line) => `${prefix}${line}\n`).join(''));
-    for (const line of lines) {
-      const startUp = /^\[keycloak\] (\S+): ready in (\S+ s)/.exec(line);
-      if (startUp) startUps.push(`${startUp[1]}: ${startUp[2]}`);
-      const count = /^\s+(\d+ (?:passed|failed|skipped|flaky|did not run|interrupted))\b/.exec(line)?.[1];
-      if (count) counts.push(count);
-      const nodeCount = /^ℹ (pass|fail|skipped) (\d+)/.exec(line);
-      if (nodeCount) counts.push(`${nodeCount[2]} ${{ pass: 'passed', fail: 'failed', skipped: 'skipped' }[nodeCount[1] ?? 'pass']}`);
-    }
-  });
-  return new Promise((resolve) => {
-    child.once('exit', (code, signal) => {
-      if (partial) process.stdout.write(`${prefix}${partial}\n`);
-      stopChild();
-      resolve({ code: code ?? (signal ? 1 : 0), counts, startUps });
-    });
-  });
-}
-
-/**
  * A Keycloak runner's or Java's error is said plainly and ends the run; any other is thrown.
  *
  * @param {unknown} error @returns {never}
@@ -162,23 +112,6 @@ function failedToStart(error) {
     process.exit(1);
   }
   throw error;
-}
-
-/** The production builds, made now if a source is newer (e2e/production/support/globalSetup.ts), once for both lanes. */
-function ensureBuilds() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        "import('./production/support/globalSetup.ts').then((m) => (m.ensureProductionBuilds ?? m.default.ensureProductionBuilds)('test:keycloak'))",
-      ],
-      { cwd: join(ROOT, 'e2e'), stdio: ['ignore', 'inherit', 'inherit'] },
-    );
-    child.once('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error('making the production builds failed (above)'))));
-  });
 }
 
 /** The Keycloak on :8080 while a lane needs it. @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
@@ -202,7 +135,7 @@ if (lanes.length > 1) {
   } catch (error) {
     failedToStart(error);
   }
-  if (lanes.filter((lane) => lane.some((suite) => suite.builds)).length > 1) await ensureBuilds();
+  if (lanes.filter((lane) => lane.some((suite) => suite.builds)).length > 1) await ensureBuilds('test:keycloak');
 }
 // Started before any lane, so no two Keycloaks start at once (a cold JVM's start is what a 2-core machine feels most).
 if (suites.some((suite) => !suite.ownKeycloak)) {
@@ -237,7 +170,11 @@ async function runLane(lane) {
     }
     say(`${suite.name} suite against Keycloak (${[...suite.args, ...playwrightArgs].join(' ')})`);
     const started = Date.now();
-    const { code, counts, startUps } = await runSuite(suite, url, lanes.length > 1 ? `[${suite.name}] ` : '');
+    const { code, counts, startUps } = await runSuite(suite, {
+      env: { ...process.env, GATEHOUSE_IDP: 'keycloak', ...(url ? { KEYCLOAK_URL: url } : {}) },
+      extraArgs: playwrightArgs,
+      prefix: lanes.length > 1 ? `[${suite.name}] ` : '',
+    });
     if (code !== 0) failed = true;
     summary.push(
       `${suite.name}: ${counts.join(', ') || 'no result line'} in ${seconds(Date.now() - started)}${code === 0 ? '' : ` (exit code ${code})`}${lanes.length > 1 ? ` (from ${seconds(started - began)} on)` : ''}`,
