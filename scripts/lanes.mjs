@@ -55,7 +55,7 @@ export function runSuite(suite, { env = process.env, extraArgs = [], prefix = ''
         if (startUp) startUps.push(`${startUp[1]}: ${startUp[2]}`);
         const count = /^\s+(\d+ (?:passed|failed|skipped|flaky|did not run|interrupted))\b/.exec(line)?.[1];
         if (count) counts.push(count);
-        const nodeCount = /^ℹ (pass|fail|skipped) (\d+)/.exec(line);
+        const nodeCount = /^(?:ℹ|#) (pass|fail|skipped) (\d+)$/.exec(line);
         if (nodeCount) counts.push(`${nodeCount[2]} ${{ pass: 'passed', fail: 'failed', skipped: 'skipped' }[nodeCount[1] ?? 'pass']}`);
         const jestCount = /^Tests:\s+(.*\d+ total)/.exec(line);
         if (jestCount?.[1]) counts.push(jestCount[1]);
