@@ -77,26 +77,15 @@ export function runSuite(suite, { env = process.env, extraArgs = [], prefix = ''
 
 /**
  * Runs each lane's suites one after the other, the lanes at once, and resolves when all are done.
- * `runOne(suite, prefix)` runs one suite; a suite with `after` waits until the named suite (in another lane) is done
- * (two suites that must not overlap, e.g. both rebuilding the packages' dist/ folders).
  *
- * @template {{ name: string, after?: string }} S
+ * @template {{ name: string }} S
  * @param {S[][]} lanes
- * @param {(suite: S, prefix: string) => Promise<void>} runOne
+ * @param {(suite: S, prefix: string) => Promise<void>} runOne runs one suite; `prefix` is `[name] ` while two lanes run
  */
 export async function runLanes(lanes, runOne) {
-  /** @type {Map<string, () => void>} */
-  const finish = new Map();
-  /** @type {Map<string, Promise<void>>} */
-  const done = new Map();
-  for (const suite of lanes.flat()) done.set(suite.name, new Promise((resolve) => finish.set(suite.name, () => resolve(undefined))));
   await Promise.all(
     lanes.map(async (lane) => {
-      for (const suite of lane) {
-        if (suite.after) await done.get(suite.after);
-        await runOne(suite, lanes.length > 1 ? `[${suite.name}] ` : '');
-        finish.get(suite.name)?.();
-      }
+      for (const suite of lane) await runOne(suite, lanes.length > 1 ? `[${suite.name}] ` : '');
     }),
   );
 }

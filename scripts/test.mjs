@@ -5,10 +5,11 @@
 // before), then the production builds the production, HTTPS and registry suites share (made once, when a source is
 // newer than them). Then two lanes at once, the suites of each one after the other:
 //
-//   fixed ports  the dev suite (:3000–3003, its provider on :8080) → the production suite (:4000–4003, :8080)
+//   fixed ports  the dev suite (:3000–3003, its provider on :8080) → the production suite (:4000–4003, :8080) →
+//                the registry suite (free ports, but after the production suite: both pack the packages, rebuilding
+//                their dist/ folders)
 //   free ports   each workspace's unit tests (jest, node --test) → dev-idp's browser suite → auth-lib's browser
-//                suite → the HTTPS suite → the registry suite (after the production suite: both pack the packages,
-//                rebuilding their dist/ folders)
+//                suite → the HTTPS suite
 //
 // A suite is in the second lane only when it holds no fixed port and writes no file a suite of the first lane
 // writes; the suites mostly wait (token lifespans, session checks, servers starting, npm installs), so the run
@@ -33,8 +34,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
  * `lane`: 'fixed' (the default) or 'free'. A suite may be in the free lane only when it uses no fixed port
  *   (:3000–3003, :4000–4003, :8080, :9000) and writes no file a suite of the other lane writes.
- * `after`: waits until that suite (in the other lane) is done.
- * @typedef {{ name: string, cwd: string, args: string[], command?: string, lane?: 'fixed' | 'free', after?: string }} Suite
+ * @typedef {{ name: string, cwd: string, args: string[], command?: string, lane?: 'fixed' | 'free' }} Suite
  */
 
 /**
@@ -83,15 +83,10 @@ const SUITES = [
   { name: 'auth-lib-browser', cwd: join(ROOT, 'auth-lib'), command: 'npm', args: ['run', 'test:browser'], lane: 'free' },
   // nginx and a provider per topology on free ports; results in .preview/https-results.
   { name: 'https', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.https.config.ts'], lane: 'free' },
-  // Verdaccio on a free port, installs from the network; results in .preview/registry-results. After the
-  // production suite: both pack the packages (each `prepack` empties and rebuilds the package's dist/).
-  {
-    name: 'registry',
-    cwd: E2E,
-    args: ['playwright', 'test', '-c', 'playwright.registry.config.ts'],
-    lane: 'free',
-    after: 'production',
-  },
+  // Verdaccio on a free port, installs from the network; results in .preview/registry-results. In this lane, after
+  // the production suite: both pack the packages (each `prepack` empties and rebuilds the package's dist/); and the
+  // free lane is the longer one without it.
+  { name: 'registry', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.registry.config.ts'] },
 ];
 
 /** The suites that test the production builds (made once before the lanes). */
