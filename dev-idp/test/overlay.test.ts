@@ -22,9 +22,13 @@ function overlayFor(origin: string): string {
 
 /** The real CLI, as `npm run idp` starts it; resolves with its base URL once the banner is printed. */
 async function startCli(overlay: string): Promise<{ cli: ChildProcess; url: string; output: () => string }> {
-  const cli = spawn(process.execPath, ['bin/gatehouse-dev-idp.mjs', '--port', '0', '--realm', REALM, '--realm-overlay', overlay], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const cli = spawn(
+    process.execPath,
+    ['bin/gatehouse-dev-idp.mjs', '--port', '0', '--management-port', '0', '--realm', REALM, '--realm-overlay', overlay],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   // read with listeners, not `for await` (which would close the pipe when left, and the CLI's next line would fail)
   const url = await new Promise<string>((resolve, reject) => {
@@ -109,9 +113,13 @@ test('a broken overlay at start stops the CLI naming the file and the field', as
   const dir = mkdtempSync(join(tmpdir(), 'overlay-'));
   const overlay = join(dir, 'gatehouse-realm.local.json');
   writeFileSync(overlay, JSON.stringify({ realm: 'gatehouse', clients: [{ clientId: 'gatehouse-shell', publicClient: false }] }));
-  const cli = spawn(process.execPath, ['bin/gatehouse-dev-idp.mjs', '--port', '0', '--realm', REALM, '--realm-overlay', overlay], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const cli = spawn(
+    process.execPath,
+    ['bin/gatehouse-dev-idp.mjs', '--port', '0', '--management-port', '0', '--realm', REALM, '--realm-overlay', overlay],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   cli.stderr.on('data', (chunk) => (stderr += String(chunk)));
   // a CLI that starts anyway is the failure: it prints its banner, and is stopped

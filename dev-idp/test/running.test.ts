@@ -62,7 +62,7 @@ test("the CLI takes realm master's administrator from KC_BOOTSTRAP_ADMIN_USERNAM
 test('the first answer after the port opens already knows the realms (no "Realm does not exist" while they load)', async () => {
   const cli = spawn(
     process.execPath,
-    ['bin/gatehouse-dev-idp.mjs', '--port', '18081', '--realm', '../deploy/keycloak/gatehouse-realm.json'],
+    ['bin/gatehouse-dev-idp.mjs', '--port', '18081', '--management-port', '0', '--realm', '../deploy/keycloak/gatehouse-realm.json'],
     {
       stdio: ['ignore', 'ignore', 'inherit'],
     },

@@ -30,9 +30,13 @@ before(async () => {
     return;
   }
   const bin = join(ROOT, 'dev-idp/bin/gatehouse-dev-idp.mjs');
-  const child = spawn(process.execPath, [bin, '--port', '0', '--realm', join(ROOT, 'deploy/keycloak/gatehouse-realm.json')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [bin, '--port', '0', '--management-port', '0', '--realm', join(ROOT, 'deploy/keycloak/gatehouse-realm.json')],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   idp = child;
   url = await new Promise((resolve, reject) => {
     let output = '';

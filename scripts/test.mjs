@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// `npm test`: every check and every test of the repository, in two lanes side by side (decisions/0081).
+//
+// First, one after the other: preflight, lint, format check, typecheck (the run stops at the first that fails, as
+// before), then the production builds the production, HTTPS and registry suites share (made once, when a source is
+// newer than them). Then two lanes at once, the suites of each one after the other:
+//
+//   fixed ports  the dev suite (:3000–3003, its provider on :8080) → the production suite (:4000–4003, :8080) →
+//                the registry suite (free ports, but after the production suite: both pack the packages, rebuilding
+//                their dist/ folders)
+//   free ports   each workspace's unit tests (jest, node --test) → dev-idp's browser suite → auth-lib's browser
+//                suite → the HTTPS suite
+//
+// A suite is in the second lane only when it holds no fixed port and writes no file a suite of the first lane
+// writes; the suites mostly wait (token lifespans, session checks, servers starting, npm installs), so the run
+// takes about as long as its longer lane. While both lanes run each output line starts with `[suite]`; a summary
+// gives each suite's result, its time and when it started. Each package's own `npm test` still runs its tests alone.
+//
+//   npm test                          everything above
+//   npm test -- --serial              the same, every suite one after the other (a busy or small machine, or to
+//                                     time a suite alone; a failure in one lane is then easy to tell from contention)
+//   npm test -- auth-lib-browser https   only the named suites, in their lanes, without the checks
+//   npm test -- --except registry     every suite but the named ones (e.g. inside a network namespace: the
+//                                     registry suite installs from the network)
+
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureBuilds, runLanes, runSuite, seconds } from './lanes.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * `lane`: 'fixed' (the default) or 'free'. A suite may be in the free lane only when it uses no fixed port
+ *   (:3000–3003, :4000–4003, :8080, :9000) and writes no file a suite of the other lane writes.
+ * @typedef {{ name: string, cwd: string, args: string[], command?: string, lane?: 'fixed' | 'free' }} Suite
+ */
+
+/**
+ * The workspaces' test scripts that `npm test` splits into a unit part (run in the unit step) and browser or e2e
+ * suites (run as suites of their own below). Every other workspace's `npm test` runs whole, as its unit tests.
+ * @type {Record<string, string | null>} workspace → the script with its unit tests (null: none)
+ */
+const SPLIT = {
+  'auth-lib': 'test:unit',
+  'dev-idp': 'test:node',
+  e2e: null,
+};
+
+/** Each workspace with a test script, in the root package.json's order: its unit tests as one suite. */
+function unitSuites() {
+  /** @type {string[]} */
+  const workspaces = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).workspaces;
+  const found = spawnSync('npm', ['query', '.workspace'], { cwd: ROOT, encoding: 'utf8' });
+  if (found.status !== 0) throw new Error(`npm query .workspace failed: ${found.stderr}`);
+  /** @type {Array<{ location: string, scripts?: Record<string, string> }>} */
+  const packages = JSON.parse(found.stdout);
+  const rank = (/** @type {string} */ location) =>
+    workspaces.findIndex((pattern) => (pattern.endsWith('/*') ? location.startsWith(pattern.slice(0, -1)) : location === pattern));
+  return packages
+    .filter((pkg) => pkg.scripts?.test)
+    .sort((a, b) => rank(a.location) - rank(b.location))
+    .flatMap((pkg) => {
+      const script = pkg.location in SPLIT ? SPLIT[pkg.location] : 'test';
+      if (!script) return [];
+      const name = pkg.location.replace(/^(tooling|remotes)\//, '');
+      return [/** @type {Suite} */ ({ name, cwd: join(ROOT, pkg.location), command: 'npm', args: ['run', script], lane: 'free' })];
+    });
+}
+
+const E2E = join(ROOT, 'e2e');
+/** @type {Suite[]} */
+const SUITES = [
+  // The system as `npm start` runs it: the dev servers on :3000–3003, the provider on :8080.
+  { name: 'dev', cwd: E2E, args: ['playwright', 'test'] },
+  // The builds behind nginx on :4000–4003, the provider on :8080.
+  { name: 'production', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.production.config.ts'] },
+  ...unitSuites(),
+  // A provider per worker and a page server, each on a free port; results in dev-idp/test-results.
+  { name: 'dev-idp-browser', cwd: join(ROOT, 'dev-idp'), command: 'npm', args: ['run', 'test:browser'], lane: 'free' },
+  // A dev provider per worker and a page server per test, each on a free port; results in auth-lib/test/browser/test-results.
+  { name: 'auth-lib-browser', cwd: join(ROOT, 'auth-lib'), command: 'npm', args: ['run', 'test:browser'], lane: 'free' },
+  // nginx and a provider per topology on free ports; results in .preview/https-results.
+  { name: 'https', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.https.config.ts'], lane: 'free' },
+  // Verdaccio on a free port, installs from the network; results in .preview/registry-results. In this lane, after
+  // the production suite: both pack the packages (each `prepack` empties and rebuilds the package's dist/); and the
+  // free lane is the longer one without it.
+  { name: 'registry', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.registry.config.ts'] },
+];
+
+/** The suites that test the production builds (made once before the lanes). */
+const USE_BUILDS = new Set(['production', 'https', 'registry']);
+
+/** @param {string} message */
+function say(message) {
+  process.stderr.write(`\x1b[1m[npm test] ${message}\x1b[0m\n`);
+}
+
+const argv = process.argv.slice(2);
+const serial = argv.includes('--serial');
+const except = argv.includes('--except');
+const named = argv.filter((arg) => arg !== '--serial' && arg !== '--except');
+const unknown = named.filter((name) => !SUITES.some((suite) => suite.name === name));
+if (unknown.length > 0) {
+  console.error(`unknown suite ${unknown.join(', ')}; choose from ${SUITES.map((suite) => suite.name).join(', ')}`);
+  process.exit(2);
+}
+const suites = named.length === 0 ? SUITES : SUITES.filter((suite) => (except ? !named.includes(suite.name) : named.includes(suite.name)));
+
+const began = Date.now();
+/** @type {string[]} */
+const summary = [];
+
+// The checks, one after the other; the first that fails ends the run (only when every suite runs).
+if (named.length === 0 || except) {
+  for (const [name, args] of /** @type {const} */ ([
+    ['preflight', ['scripts/preflight.mjs', 'test']],
+    ['lint', ['run', 'lint']],
+    ['format:check', ['run', 'format:check']],
+    ['typecheck', ['run', 'typecheck']],
+  ])) {
+    const started = Date.now();
+    const command = name === 'preflight' ? process.execPath : 'npm';
+    const result = await runSuite({ name, cwd: ROOT, command, args: [...args] });
+    summary.push(`${name}: ${result.code === 0 ? 'passed' : `FAILED (exit code ${result.code})`} in ${seconds(Date.now() - started)}`);
+    if (result.code !== 0) {
+      say(`${name} failed (above); no test ran.\n  ${summary.join('\n  ')}`);
+      process.exit(1);
+    }
+  }
+}
+
+if (suites.some((suite) => USE_BUILDS.has(suite.name))) {
+  const started = Date.now();
+  await ensureBuilds('npm test');
+  summary.push(`production builds: ready in ${seconds(Date.now() - started)}`);
+}
+
+/** @type {Suite[][]} */
+const lanes = serial
+  ? [suites]
+  : ['fixed', 'free'].map((lane) => suites.filter((suite) => (suite.lane ?? 'fixed') === lane)).filter((lane) => lane.length > 0);
+if (lanes.length > 1)
+  say(`${lanes.length} lanes, side by side: ${lanes.map((lane) => lane.map((suite) => suite.name).join(' → ')).join('  |  ')}`);
+
+const lanesBegan = Date.now();
+let failed = false;
+await runLanes(lanes, async (suite, prefix) => {
+  say(`${suite.name}: ${suite.command ?? 'npx'} ${suite.args.join(' ')} (in ${suite.cwd.slice(ROOT.length) || '.'})`);
+  const { code, counts, ms } = await runSuite(suite, { prefix });
+  if (code !== 0) failed = true;
+  summary.push(
+    `${suite.name}: ${counts.join(', ') || (code === 0 ? 'passed' : 'no result line')} in ${seconds(ms)}${code === 0 ? '' : ` (FAILED, exit code ${code})`}${lanes.length > 1 ? ` (from ${seconds(Date.now() - ms - lanesBegan)} on, lane ${suite.lane ?? 'fixed'})` : ''}`,
+  );
+});
+summary.push(
+  `total: ${seconds(Date.now() - began)}${lanes.length > 1 ? ` (the lanes ${seconds(Date.now() - lanesBegan)}, ${lanes.length} side by side)` : ''}`,
+);
+say(`${failed ? 'FAILED' : 'passed'}:\n  ${summary.join('\n  ')}`);
+process.exit(failed ? 1 : 0);
