@@ -62,13 +62,13 @@ test("the CLI takes realm master's administrator from KC_BOOTSTRAP_ADMIN_USERNAM
 test('the first answer after the port opens already knows the realms (no "Realm does not exist" while they load)', async () => {
   const cli = spawn(
     process.execPath,
-    ['bin/gatehouse-dev-idp.mjs', '--port', '18081', '--management-port', '0', '--realm', '../deploy/keycloak/gatehouse-realm.json'],
+    ['bin/gatehouse-dev-idp.mjs', '--port', '18082', '--management-port', '0', '--realm', '../deploy/keycloak/gatehouse-realm.json'],
     {
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
   try {
-    const discovery = 'http://localhost:18081/realms/gatehouse/.well-known/openid-configuration';
+    const discovery = 'http://localhost:18082/realms/gatehouse/.well-known/openid-configuration';
     let first: Response | undefined;
     for (const deadline = Date.now() + 30_000; !first && Date.now() < deadline;) {
       first = await fetch(discovery).catch(() => undefined); // refused until the port opens
