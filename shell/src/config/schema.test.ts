@@ -22,6 +22,7 @@ test("identityProvider in the schema has exactly auth-lib's session options, and
     expiryWarningSeconds: 'optional',
     idleTimeoutMinutes: 'optional',
     sessionWatchSeconds: 'optional',
+    sessionWatchIdleSeconds: 'optional',
     scopes: 'optional',
   };
   const identityProvider = schema.definitions.identityProvider!;
