@@ -16,9 +16,11 @@
 // takes about as long as its longer lane. While both lanes run each output line starts with `[suite]`; a summary
 // gives each suite's result, its time and when it started. Each package's own `npm test` still runs its tests alone.
 //
-//   npm test                          everything above
-//   npm test -- --serial              the same, every suite one after the other (a busy or small machine, or to
-//                                     time a suite alone; a failure in one lane is then easy to tell from contention)
+//   npm test                          everything above, every suite one after the other (the default for now: in the
+//                                     first clean-clone run with lanes the dev suite's demo API on :3010 went away
+//                                     mid-suite, refused connections, while the second lane ran the unit tests; not
+//                                     explained yet, decisions/0081)
+//   npm test -- --lanes               the same in the two lanes (npm test 775 s on a quiet clean clone, 2026-11-27)
 //   npm test -- auth-lib-browser https   only the named suites, in their lanes, without the checks
 //   npm test -- --except registry     every suite but the named ones (e.g. inside a network namespace: the
 //                                     registry suite installs from the network)
@@ -98,9 +100,9 @@ function say(message) {
 }
 
 const argv = process.argv.slice(2);
-const serial = argv.includes('--serial');
+const serial = !argv.includes('--lanes');
 const except = argv.includes('--except');
-const named = argv.filter((arg) => arg !== '--serial' && arg !== '--except');
+const named = argv.filter((arg) => arg !== '--serial' && arg !== '--lanes' && arg !== '--except');
 const unknown = named.filter((name) => !SUITES.some((suite) => suite.name === name));
 if (unknown.length > 0) {
   console.error(`unknown suite ${unknown.join(', ')}; choose from ${SUITES.map((suite) => suite.name).join(', ')}`);
