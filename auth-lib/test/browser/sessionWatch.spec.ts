@@ -9,25 +9,15 @@ import { answerThirdPartyCookiesUnsupported } from './support/thirdPartyCookies'
 const NOTICED_WITHIN_MS = 30_000;
 const CHECK_INTERVAL_MS = 15_000;
 
-/**
- * Times (ms since `since`) of the checks with which any tab asks the provider whether the session lives: a user-info
- * request or a refresh. A refresh right after a refused user-info (401) is the same check's second step (a token
- * that ran out on the way is refused too; the refresh tells the two apart), not a check of its own.
- */
+/** Times (ms since `since`) of the requests with which any tab asks the provider whether the session lives. */
 function watchSessionChecks(context: BrowserContext, realmUrl: string, since: number): number[] {
   const at: number[] = [];
-  const userInfoUrl = `${realmUrl}/protocol/openid-connect/userinfo`;
-  let userInfoRefused = false;
-  context.on('response', (response) => {
-    if (response.url() === userInfoUrl && response.request().method() !== 'OPTIONS') userInfoRefused = response.status() === 401;
-  });
   context.on('request', (request) => {
     if (request.method() === 'OPTIONS') return;
     const url = request.url();
-    const userInfo = url === userInfoUrl;
+    const userInfo = url === `${realmUrl}/protocol/openid-connect/userinfo`;
     const refresh = url === `${realmUrl}/protocol/openid-connect/token` && (request.postData() ?? '').includes('grant_type=refresh_token');
-    if (refresh && userInfoRefused) userInfoRefused = false;
-    else if (userInfo || refresh) at.push(Date.now() - since);
+    if (userInfo || refresh) at.push(Date.now() - since);
   });
   return at;
 }
