@@ -90,13 +90,7 @@ export class KeycloakSession extends SessionLifecycle implements Session {
       ...(deps.development === undefined ? {} : { development: deps.development }),
     });
     this.sessionCheck = new SessionCheckWatch(deps.window === undefined ? globalThis.window : deps.window, config.url);
-    const parts = {
-      store: this.store,
-      events: this.events,
-      tabs: this.tabs,
-      keycloak: () => this.kc,
-      getToken: (options?: TokenOptions) => this.getToken(options),
-    };
+    const parts = { store: this.store, events: this.events, tabs: this.tabs, keycloak: () => this.kc, getToken: () => this.getToken() };
     this.watch = watchSession({ config, origin: this.location.origin, deps, ...parts, endAndDrop: () => this.endAndDrop('session-ended') });
     this.expiry = sessionExpiryFor(this.expiryHost(), config, deps);
     void this.start();

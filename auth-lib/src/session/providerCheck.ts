@@ -21,14 +21,14 @@ function statusOf(error: unknown): number | null {
 /**
  * Asks the provider whether the session behind `kc`'s tokens still lives, first-party (no cookie, no frame;
  * decisions/0029). With a valid access token: GET user-info with it, which Keycloak answers 401 once the user
- * session is gone (it looks the session up and does not extend it) and also when the token ran out before the
- * request arrived. With an expired one, or after such a 401: the page's normal refresh (`refresh`, one for all
- * tabs), which the provider refuses for an ended session; the refresh path ends the session itself then.
+ * session is gone (it looks the session up and does not extend it). With an expired one: the page's normal
+ * refresh (`refresh`, one for all tabs), which the provider refuses for an ended session; the refresh path
+ * ends the session itself then.
  */
 export async function askProvider(
   kc: KeycloakLike,
   settings: ProviderCheckSettings,
-  refresh: (force: boolean) => Promise<unknown>,
+  refresh: () => Promise<unknown>,
   isSignedIn: () => boolean,
 ): Promise<CheckOutcome> {
   if (kc.token && !tokenExpired(kc, settings.minValidity)) {
@@ -36,13 +36,11 @@ export async function askProvider(
       await withTimeout(kc.loadUserInfo(), settings.timeout, () => new Error('user-info did not answer in time'));
       return 'alive';
     } catch (error) {
-      if (statusOf(error) !== 401) return 'unknown';
-      // A 401 says the token was refused, not why: an ended session, or a token that ran out on the way (a slow
-      // provider, a cluster node failing over). The refresh below tells them apart: refused only for an ended one.
+      return statusOf(error) === 401 ? 'ended' : 'unknown';
     }
   }
   try {
-    await refresh(kc.token !== undefined && !tokenExpired(kc, settings.minValidity));
+    await refresh();
     return 'alive';
   } catch {
     return isSignedIn() ? 'unknown' : 'ended';

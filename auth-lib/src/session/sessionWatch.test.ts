@@ -138,19 +138,6 @@ describe('without the frame, the leading tab asks the provider for the whole bro
     }
   });
 
-  test('a user-info 401 for a session the provider still has (the token ran out on the way) is followed by a refresh, which keeps the session', async () => {
-    const { tabs, networkRefreshes } = await blockedTabs(2);
-    for (const kc of tabs.flatMap((t) => t.instances)) kc.userInfoOutcome = 'ended';
-    const before = tabs[0]!.kc().token;
-
-    await use(tabs[0]!, 15);
-
-    expect(networkRefreshes()).toBe(1);
-    for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'authenticated', signOutReason: null });
-    expect(tabs[1]!.kc().token).toBe(tabs[0]!.kc().token);
-    expect(tabs[0]!.kc().token).not.toBe(before);
-  });
-
   test('… and within 4 minutes for a page nobody uses', async () => {
     const { tabs, endAtProvider } = await blockedTabs(3);
     endAtProvider();

@@ -21,7 +21,7 @@ export interface WatchedSession {
   readonly tabs: TabCoordinator | null;
   keycloak(): KeycloakLike | null;
   /** the page's token, refreshed through the leading tab when it is due */
-  getToken(options?: { forceRefresh?: boolean }): Promise<unknown>;
+  getToken(): Promise<unknown>;
   /** signs this tab out as `session-ended` and drops the tokens */
   endAndDrop(): void;
 }
@@ -45,7 +45,7 @@ export function watchSession(session: WatchedSession): SessionWatch {
       isLeader: () => tabs?.isLeader ?? true,
       check: async () => {
         const kc = session.keycloak();
-        return kc ? askProvider(kc, config, (force) => session.getToken({ forceRefresh: force }), isSignedIn) : 'unknown';
+        return kc ? askProvider(kc, config, () => session.getToken(), isSignedIn) : 'unknown';
       },
       ended: () => {
         if (!isSignedIn()) return;
