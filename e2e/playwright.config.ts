@@ -18,6 +18,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   globalSetup: './support/globalSetup.ts',
+  // A folder per provider: `.ci/run` runs this suite on both at once, and Playwright empties its folder when it starts.
+  outputDir: onKeycloak ? 'test-results-keycloak' : 'test-results',
   use: {
     baseURL: SHELL,
     trace: 'retain-on-failure',

@@ -29,7 +29,7 @@ export default defineConfig<HttpsOptions>({
   retries: 0,
   reporter: [['list']],
   // Not e2e/test-results: the other Playwright configs clean their folders when they start.
-  outputDir: '../.preview/https-results',
+  outputDir: onKeycloak ? '../.preview/https-results-keycloak' : '../.preview/https-results',
   use: { trace: 'retain-on-failure' },
   projects: [
     {

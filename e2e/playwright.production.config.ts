@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '../playwright.chromium';
+import { onKeycloak } from './support/provider';
 
 /**
  * The failure matrix against the production topology: real builds, served by real nginx from the
@@ -19,8 +20,9 @@ export default defineConfig({
   expect: { timeout: 20_000 },
   retries: 0,
   reporter: [['list']],
-  // Not e2e/test-results: the other Playwright config cleans that folder when it starts.
-  outputDir: '../.preview/test-results',
+  // Not e2e/test-results: the other Playwright config cleans that folder when it starts. A folder per provider:
+  // `.ci/run` runs this suite on both at once.
+  outputDir: onKeycloak ? '../.preview/test-results-keycloak' : '../.preview/test-results',
   use: {
     browserName: 'chromium',
     trace: 'retain-on-failure',

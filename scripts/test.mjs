@@ -1,26 +1,23 @@
 #!/usr/bin/env node
-// `npm test`: every check and every test of the repository, in two lanes side by side (decisions/0081).
+// `npm test`: every check and every test of the repository, in three lanes side by side (decisions/0081, 0087).
 //
 // First, one after the other: preflight, lint, format check, typecheck (the run stops at the first that fails, as
 // before), then the production builds the production, HTTPS and registry suites share (made once, when a source is
-// newer than them). Then two lanes at once, the suites of each one after the other:
+// newer than them). Then three lanes at once, the suites of each one after the other:
 //
-//   fixed ports  the dev suite (:3000–3003, its provider on :8080) → the production suite (:4000–4003, :8080) →
-//                the registry suite (free ports, but after the production suite: both pack the packages, rebuilding
-//                their dist/ folders)
-//   free ports   each workspace's unit tests (jest, node --test) → dev-idp's browser suite → auth-lib's browser
-//                suite → the HTTPS suite
+//   fixed ports  the dev suite (:3000–3003, :3010, its provider on :8080) → the production suite (:4000–4003, :4010,
+//                :8080) → the registry suite (free ports, but after the production suite: both pack the packages,
+//                rebuilding their dist/ folders)
+//   units        each workspace's unit tests (jest, node --test), on free ports
+//   browsers     dev-idp's browser suite → auth-lib's browser suite → the HTTPS suite, on free ports
 //
-// A suite is in the second lane only when it holds no fixed port and writes no file a suite of the first lane
-// writes; the suites mostly wait (token lifespans, session checks, servers starting, npm installs), so the run
-// takes about as long as its longer lane. While both lanes run each output line starts with `[suite]`; a summary
+// A suite is outside the first lane only when it holds no fixed port and writes no file a suite of another lane
+// writes; the browser suites mostly wait (token lifespans, session checks, servers starting, npm installs), so the
+// run takes about as long as its longest lane. While lanes run each output line starts with `[suite]`; a summary
 // gives each suite's result, its time and when it started. Each package's own `npm test` still runs its tests alone.
 //
-//   npm test                          everything above, every suite one after the other (the default for now: in the
-//                                     first clean-clone run with lanes the dev suite's demo API on :3010 went away
-//                                     mid-suite, refused connections, while the second lane ran the unit tests; not
-//                                     explained yet, decisions/0081)
-//   npm test -- --lanes               the same in the two lanes (npm test 775 s on a quiet clean clone, 2026-11-27)
+//   npm test                          everything above, in the three lanes
+//   npm test -- --serial              every suite one after the other
 //   npm test -- auth-lib-browser https   only the named suites, in their lanes, without the checks
 //   npm test -- --except registry     every suite but the named ones (e.g. inside a network namespace: the
 //                                     registry suite installs from the network)
@@ -34,9 +31,9 @@ import { ensureBuilds, runLanes, runSuite, seconds } from './lanes.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * `lane`: 'fixed' (the default) or 'free'. A suite may be in the free lane only when it uses no fixed port
- *   (:3000–3003, :4000–4003, :8080, :9000) and writes no file a suite of the other lane writes.
- * @typedef {{ name: string, cwd: string, args: string[], command?: string, lane?: 'fixed' | 'free' }} Suite
+ * `lane`: 'fixed' (the default), 'units' or 'browsers'. A suite may be outside the fixed lane only when it uses no
+ *   fixed port (:3000–3003, :3010, :4000–4003, :4010, :8080, :9000) and writes no file a suite of another lane writes.
+ * @typedef {{ name: string, cwd: string, args: string[], command?: string, lane?: 'fixed' | 'units' | 'browsers' }} Suite
  */
 
 /**
@@ -67,7 +64,7 @@ function unitSuites() {
       const script = pkg.location in SPLIT ? SPLIT[pkg.location] : 'test';
       if (!script) return [];
       const name = pkg.location.replace(/^(tooling|remotes)\//, '');
-      return [/** @type {Suite} */ ({ name, cwd: join(ROOT, pkg.location), command: 'npm', args: ['run', script], lane: 'free' })];
+      return [/** @type {Suite} */ ({ name, cwd: join(ROOT, pkg.location), command: 'npm', args: ['run', script], lane: 'units' })];
     });
 }
 
@@ -80,14 +77,13 @@ const SUITES = [
   { name: 'production', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.production.config.ts'] },
   ...unitSuites(),
   // A provider per worker and a page server, each on a free port; results in dev-idp/test-results.
-  { name: 'dev-idp-browser', cwd: join(ROOT, 'dev-idp'), command: 'npm', args: ['run', 'test:browser'], lane: 'free' },
+  { name: 'dev-idp-browser', cwd: join(ROOT, 'dev-idp'), command: 'npm', args: ['run', 'test:browser'], lane: 'browsers' },
   // A dev provider per worker and a page server per test, each on a free port; results in auth-lib/test/browser/test-results.
-  { name: 'auth-lib-browser', cwd: join(ROOT, 'auth-lib'), command: 'npm', args: ['run', 'test:browser'], lane: 'free' },
+  { name: 'auth-lib-browser', cwd: join(ROOT, 'auth-lib'), command: 'npm', args: ['run', 'test:browser'], lane: 'browsers' },
   // nginx and a provider per topology on free ports; results in .preview/https-results.
-  { name: 'https', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.https.config.ts'], lane: 'free' },
-  // Verdaccio on a free port, installs from the network; results in .preview/registry-results. In this lane, after
-  // the production suite: both pack the packages (each `prepack` empties and rebuilds the package's dist/); and the
-  // free lane is the longer one without it.
+  { name: 'https', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.https.config.ts'], lane: 'browsers' },
+  // Verdaccio on a free port, installs from the network; results in .preview/registry-results. In the fixed lane,
+  // after the production suite: both pack the packages (each `prepack` empties and rebuilds the package's dist/).
   { name: 'registry', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.registry.config.ts'] },
 ];
 
@@ -100,9 +96,9 @@ function say(message) {
 }
 
 const argv = process.argv.slice(2);
-const serial = !argv.includes('--lanes');
+const serial = argv.includes('--serial');
 const except = argv.includes('--except');
-const named = argv.filter((arg) => arg !== '--serial' && arg !== '--lanes' && arg !== '--except');
+const named = argv.filter((arg) => arg !== '--serial' && arg !== '--except');
 const unknown = named.filter((name) => !SUITES.some((suite) => suite.name === name));
 if (unknown.length > 0) {
   console.error(`unknown suite ${unknown.join(', ')}; choose from ${SUITES.map((suite) => suite.name).join(', ')}`);
@@ -142,7 +138,9 @@ if (suites.some((suite) => USE_BUILDS.has(suite.name))) {
 /** @type {Suite[][]} */
 const lanes = serial
   ? [suites]
-  : ['fixed', 'free'].map((lane) => suites.filter((suite) => (suite.lane ?? 'fixed') === lane)).filter((lane) => lane.length > 0);
+  : ['fixed', 'units', 'browsers']
+      .map((lane) => suites.filter((suite) => (suite.lane ?? 'fixed') === lane))
+      .filter((lane) => lane.length > 0);
 if (lanes.length > 1)
   say(`${lanes.length} lanes, side by side: ${lanes.map((lane) => lane.map((suite) => suite.name).join(' → ')).join('  |  ')}`);
 

@@ -11,6 +11,8 @@ export default defineConfig({
   workers: 1,
   timeout: 60_000,
   reporter: [['list']],
+  // A folder per provider: `.ci/run` runs this suite on the dev provider and on Keycloak at once.
+  outputDir: process.env.GATEHOUSE_IDP === 'keycloak' ? 'test-results-keycloak' : 'test-results',
   use: {
     launchOptions: chromiumLaunchOptions,
   },

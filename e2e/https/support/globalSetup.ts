@@ -10,7 +10,7 @@ import { ALL_HOSTS, type SuiteState } from './sites';
  * certificate for every host of the suite. Returns the teardown.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  ensureProductionBuilds('https e2e');
+  await ensureProductionBuilds('https e2e');
   const work = mkdtempSync(join(tmpdir(), 'gatehouse-https-'));
   mkdirSync(join(work, 'tls'));
   const ca = createTestCa({ dir: join(work, 'tls') });

@@ -1,6 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { lock } from 'proper-lockfile';
 import { onKeycloak, startKeycloakUnlessRunning } from '../../support/provider';
 import { PREVIEW_CONFIG, REPO_ROOT, runPreview } from './previewProcess';
 
@@ -26,6 +27,8 @@ function newestSource(path: string): [number, string] {
  * content did not change, so the builds' own times cannot say when they were made.
  */
 const BUILD_STAMP = join(REPO_ROOT, '.preview/build-stamp');
+/** Held while one run checks and makes the builds (ensureProductionBuilds). */
+const BUILD_LOCK = join(REPO_ROOT, '.preview/builds.lock');
 
 /** Why the builds must be made again, or null when they are newer than every source. */
 function whyRebuild(builds: string[]): string | null {
@@ -40,10 +43,15 @@ function whyRebuild(builds: string[]): string | null {
 
 /**
  * Makes sure the production builds are those of the sources as they are now (builds them when missing, when
- * a source is newer; CI's clean clone has no builds, so it builds once and every suite of the run shares it) and says which builds are under test. Shared by every suite that
- * tests the production builds (this one, e2e/https), so one build serves them all.
+ * a source is newer; CI's clean clone has no builds, so it builds once and every suite of the run shares it) and
+ * says which builds are under test. Shared by every suite that tests the production builds (this one, e2e/https,
+ * e2e/registry, e2e/cluster), so one build serves them all.
+ *
+ * Suites that start at once (`npm test` beside `npm run test:keycloak` in `.ci/run`, two terminals) take turns:
+ * the first holds `.preview/builds.lock` (proper-lockfile: kept fresh while its holder lives, taken over when
+ * its holder died) while it checks and builds, the others wait for it and then find the builds made.
  */
-export function ensureProductionBuilds(suite = 'production e2e'): void {
+export async function ensureProductionBuilds(suite = 'production e2e'): Promise<void> {
   const config = JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8')) as {
     remotes: Array<{ name: string }>;
   };
@@ -51,18 +59,40 @@ export function ensureProductionBuilds(suite = 'production e2e'): void {
     join(REPO_ROOT, 'shell/dist/index.html'),
     ...config.remotes.map((r) => join(REPO_ROOT, 'remotes', r.name, 'dist/mf-manifest.json')),
   ];
-  const reason = whyRebuild(builds);
-  if (reason) {
-    process.stderr.write(`[${suite}] building the apps (npm run build): ${reason}\n`);
-    const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (build.status !== 0) throw new Error('npm run build failed (its errors are above); the production specs need the builds.');
-    mkdirSync(dirname(BUILD_STAMP), { recursive: true });
-    writeFileSync(BUILD_STAMP, `${new Date().toISOString()}\n`);
+  mkdirSync(dirname(BUILD_STAMP), { recursive: true });
+  const release = await lock(dirname(BUILD_STAMP), {
+    lockfilePath: BUILD_LOCK,
+    realpath: false,
+    stale: 20_000,
+    // a build takes a few minutes on a busy 2-core machine; wait up to 15
+    retries: { retries: 900, factor: 1, minTimeout: 1000, maxTimeout: 1000 },
+    onCompromised: (error) => {
+      throw new Error(`lost ${relative(REPO_ROOT, BUILD_LOCK)} while building: ${error.message}`);
+    },
+  }).catch((error: unknown) => {
+    throw new Error(
+      `waited 15 minutes for another run's production builds (${relative(REPO_ROOT, BUILD_LOCK)} is held); if no other test run is building, delete it and run again: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  });
+  try {
+    const reason = whyRebuild(builds);
+    if (reason) {
+      process.stderr.write(`[${suite}] building the apps (npm run build): ${reason}\n`);
+      const status = await new Promise<number | null>((resolve) => {
+        const build = spawn('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+        build.once('error', () => resolve(null));
+        build.once('exit', (code) => resolve(code));
+      });
+      if (status !== 0) throw new Error('npm run build failed (its errors are above); the production specs need the builds.');
+      writeFileSync(BUILD_STAMP, `${new Date().toISOString()}\n`);
+    }
+    const builtAt = statSync(BUILD_STAMP).mtime.toISOString();
+    process.stderr.write(
+      `[${suite}] testing the builds in shell/dist and remotes/*/dist made at ${builtAt}${reason ? ' (just now)' : ' (newer than every source)'}\n`,
+    );
+  } finally {
+    await release();
   }
-  const builtAt = statSync(BUILD_STAMP).mtime.toISOString();
-  process.stderr.write(
-    `[${suite}] testing the builds in shell/dist and remotes/*/dist made at ${builtAt}${reason ? ' (just now)' : ' (newer than every source)'}\n`,
-  );
 }
 
 /**
@@ -71,7 +101,7 @@ export function ensureProductionBuilds(suite = 'production e2e'): void {
  * verifies that provider's tokens, Keycloak's too). Returns the teardown.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  ensureProductionBuilds();
+  await ensureProductionBuilds();
   const stopIdp = onKeycloak ? await startKeycloakUnlessRunning() : (await runPreview(['--idp-only'])).stop;
   const api = await runPreview(['--demo-api-only']);
   return async () => {

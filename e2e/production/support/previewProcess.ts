@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { onKeycloak } from '../../support/provider';
 
 export const REPO_ROOT = resolve(__dirname, '../../..');
 export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
@@ -15,7 +16,10 @@ export interface PreviewProcess {
  * once it prints "[preview] ready". Its error output goes to this process's stderr.
  */
 export function runPreview(args: string[], timeoutMs = 90_000): Promise<PreviewProcess> {
-  const child: ChildProcess = spawn(process.execPath, [PREVIEW_SCRIPT, '--quiet', ...args], {
+  // nginx's work folder (its config, pid file, logs): one per provider, since `.ci/run` runs the production suite
+  // on the dev provider and on Keycloak at once (each in its own network namespace, so the ports do not clash).
+  const workFolder = args.includes('--preview-dir') || !onKeycloak ? [] : ['--preview-dir', join(REPO_ROOT, '.preview/keycloak')];
+  const child: ChildProcess = spawn(process.execPath, [PREVIEW_SCRIPT, '--quiet', ...workFolder, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'pipe'],
   });
