@@ -10,7 +10,7 @@ test('an app on an origin the client does not accept is told which origin to add
   app,
   idp,
 }, testInfo) => {
-  const realm = `origin-${testInfo.testId.slice(0, 10)}-${testInfo.retry}`;
+  const realm = `origin-${testInfo.testId}-${testInfo.retry}`;
   const admin = await signInAsAdmin(idp.url);
   // the client accepts another dev port only, as the demo realm before `npm run new-remote` wrote the overlay
   await admin.realms.create(testRealm(realm, { origin: 'http://localhost:3999' }));

@@ -39,7 +39,8 @@ export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
     await app.close();
   },
   realm: async ({ idp, app, tokenLifespan, revokeRefreshToken }, use, testInfo) => {
-    const name = `test-${testInfo.testId.slice(0, 10)}-${testInfo.retry}`;
+    // the whole test id (its first part names the file): two tests of one file may run at once (fullyParallel)
+    const name = `test-${testInfo.testId}-${testInfo.retry}`;
     const admin = await signInAsAdmin(idp.url);
     await admin.realms.create(testRealm(name, { origin: app.origin, accessTokenLifespan: tokenLifespan, revokeRefreshToken }));
     app.setConfig({ url: idp.url, realm: name, clientId: 'gatehouse-shell' });
