@@ -42,6 +42,8 @@ export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
     // the whole test id (its first part names the file): two tests of one file may run at once (fullyParallel)
     const name = `test-${testInfo.testId}-${testInfo.retry}`;
     const admin = await signInAsAdmin(idp.url);
+    // one an earlier run left behind (stopped mid-test, so its teardown never ran) would refuse the name
+    if (await admin.realms.findOne({ realm: name })) await admin.realms.del({ realm: name });
     await admin.realms.create(testRealm(name, { origin: app.origin, accessTokenLifespan: tokenLifespan, revokeRefreshToken }));
     app.setConfig({ url: idp.url, realm: name, clientId: 'gatehouse-shell' });
     await use(name);
