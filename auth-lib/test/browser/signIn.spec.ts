@@ -24,10 +24,16 @@ test('authFetch sends the token to its own origin', async ({ page, app, realm })
   expect(echoed.authorization).toMatch(/^Bearer eyJ/);
 });
 
-test('loadProfile reads user-info and the account endpoint', async ({ page, app, realm }) => {
+test('loadProfile reads the account endpoint alone; the ID token fills in what user-info would say', async ({ page, app, idp, realm }) => {
   expect(realm).toBeTruthy();
   await signIn(page, app);
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(idp.url)) asked.push(`${request.method()} ${new URL(request.url()).pathname}`);
+  });
   const profile = await page.evaluate(() => window.gatehouse!.session.loadProfile());
+  // one read, not user-info and account with their two preflights (decisions/0096)
+  expect(asked).toEqual([`GET /realms/${realm}/account`]);
   expect(profile).toMatchObject({
     username: 'alice',
     firstName: 'Alice',
