@@ -37,7 +37,7 @@ export interface User {
   readonly email: string | null;
 }
 
-/** What `loadProfile()` returns: user-info and the account endpoint merged. */
+/** What `loadProfile()` returns: the account endpoint, with the ID token's claims where it leaves a field out. */
 export interface Profile {
   readonly id: string;
   readonly username: string;

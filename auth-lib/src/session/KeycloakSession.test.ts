@@ -241,8 +241,8 @@ describe('login and logout', () => {
 });
 
 describe('loadProfile', () => {
-  test('merges user-info and the account endpoint', async () => {
-    const { session } = sessionWithFake();
+  test('reads the account endpoint alone: no user-info request (the tokens carry its claims)', async () => {
+    const { session, kc } = sessionWithFake();
     await session.ready();
     expect(await session.loadProfile()).toEqual({
       id: 'id-alice',
@@ -252,6 +252,23 @@ describe('loadProfile', () => {
       email: 'alice@example.com',
       emailVerified: true,
     });
+    expect(kc().userInfoCalls).toBe(0);
+  });
+
+  test('what the account endpoint leaves out comes from the ID token, then the access token', async () => {
+    const { session, kc } = sessionWithFake();
+    await session.ready();
+    kc().account = { username: 'alice' };
+    kc().idTokenParsed = { sub: 'id-alice', given_name: 'Alice', family_name: 'Anders', email_verified: true };
+    expect(await session.loadProfile()).toEqual({
+      id: 'id-alice',
+      username: 'alice',
+      firstName: 'Alice',
+      lastName: 'Anders',
+      email: 'alice@example.com', // the access token's
+      emailVerified: true,
+    });
+    expect(kc().userInfoCalls).toBe(0);
   });
 
   test('an account endpoint that refuses is reported with what to check', async () => {

@@ -14,28 +14,33 @@ function pick(...values: unknown[]): string | null {
 }
 
 /**
- * Merges user-info (OIDC claims) and the account endpoint (Keycloak's representation) into one
- * Profile. The account endpoint wins where both answer: it is the user's editable record.
+ * Merges the tokens' OIDC claims (the ID token's, which carry what user-info would answer) and the account
+ * endpoint (Keycloak's representation) into one Profile. The account endpoint wins where both answer: it is
+ * the user's editable record.
  */
-export function mergeProfile(userInfo: Fields, account: Fields): Profile {
-  const verified = account.emailVerified ?? userInfo.email_verified;
+export function mergeProfile(claims: Fields, account: Fields): Profile {
+  const verified = account.emailVerified ?? claims.email_verified;
   return Object.freeze({
-    id: pick(account.id, userInfo.sub) ?? '',
-    username: pick(account.username, userInfo.preferred_username) ?? '',
-    firstName: pick(account.firstName, userInfo.given_name),
-    lastName: pick(account.lastName, userInfo.family_name),
-    email: pick(account.email, userInfo.email),
+    id: pick(account.id, claims.sub) ?? '',
+    username: pick(account.username, claims.preferred_username) ?? '',
+    firstName: pick(account.firstName, claims.given_name),
+    lastName: pick(account.lastName, claims.family_name),
+    email: pick(account.email, claims.email),
     emailVerified: verified === true,
   });
 }
 
-/** Reads user-info and the account endpoint with the current token, bounded by the config's timeout. */
+/**
+ * Reads the account endpoint with the current token, bounded by the config's timeout, and fills what it leaves
+ * out from the tokens' claims. No user-info request: the ID token (minted with the session's current tokens)
+ * already carries user-info's claims, so opening a profile costs the provider one read, not two with their
+ * preflights (decisions/0096).
+ */
 export async function loadProfile(kc: KeycloakLike, config: ResolvedConfig): Promise<Profile> {
+  const claims: Fields = { ...kc.tokenParsed, ...kc.idTokenParsed };
   try {
-    const [userInfo, account] = await withTimeout(Promise.all([kc.loadUserInfo(), kc.loadUserProfile()]), config.timeout, () =>
-      unreachableError(config),
-    );
-    return mergeProfile({ ...userInfo }, { ...account });
+    const account = await withTimeout(kc.loadUserProfile(), config.timeout, () => unreachableError(config));
+    return mergeProfile(claims, { ...account });
   } catch (error) {
     if (error instanceof AuthError) throw error;
     throw new AuthError(

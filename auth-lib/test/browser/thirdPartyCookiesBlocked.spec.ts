@@ -44,6 +44,9 @@ async function signInFrom(page: Page, redirectTo: string, expectedPath: string, 
   await expect(page.locator('#status')).toHaveText('authenticated', { timeout: 15_000 });
 }
 
+// the page on another site than the provider's, where keycloak-js asks the check this answers (decisions/0097)
+test.use({ appHost: '127.0.0.1' });
+
 test.beforeEach(async ({ context, idp }) => {
   await answerThirdPartyCookiesUnsupported(context, idp.url);
 });

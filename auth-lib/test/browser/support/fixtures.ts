@@ -11,6 +11,11 @@ export interface AuthFixtures {
   tokenLifespan: number;
   /** Keycloak's "Revoke Refresh Token" for this test's realm (each refresh token works once) */
   revokeRefreshToken: boolean;
+  /**
+   * the page server's host: `localhost`, the provider's (one site), or `127.0.0.1`, another site, where keycloak-js
+   * runs the provider's third-party-cookie check (decisions/0097)
+   */
+  appHost: 'localhost' | '127.0.0.1';
   /** the page server, already pointed at this test's realm */
   app: TestApp;
   /** name of the realm created for this test */
@@ -33,8 +38,9 @@ export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
   ],
   tokenLifespan: [300, { option: true }],
   revokeRefreshToken: [false, { option: true }],
-  app: async ({}, use) => {
-    const app = await startTestApp();
+  appHost: ['localhost', { option: true }],
+  app: async ({ appHost }, use) => {
+    const app = await startTestApp(appHost);
     await use(app);
     await app.close();
   },

@@ -37,8 +37,12 @@ function pageBundle(): Promise<string> {
 const INDEX_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>auth-lib test page</title></head>
 <body><h1>auth-lib test page</h1><p id="status">loading</p><script src="/main.js"></script></body></html>`;
 
-/** Serves the test page on a free localhost port; the page creates its session from /config.json. */
-export async function startTestApp(): Promise<TestApp> {
+/**
+ * Serves the test page on a free port of `host`; the page creates its session from /config.json. `localhost` is the
+ * providers' host (any port of one host is one site); `127.0.0.1` is another site, where the provider's
+ * third-party-cookie check runs (decisions/0097).
+ */
+export async function startTestApp(host: 'localhost' | '127.0.0.1' = 'localhost'): Promise<TestApp> {
   const script = await pageBundle();
   let config: object = {};
   const server: Server = createServer((req, res) => {
@@ -54,10 +58,10 @@ export async function startTestApp(): Promise<TestApp> {
     }
     res.writeHead(200, { 'content-type': 'text/html' }).end(INDEX_HTML);
   });
-  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://localhost:${port}`,
+    origin: `http://${host}:${port}`,
     setConfig: (next) => {
       config = next;
     },
