@@ -3,6 +3,7 @@
 // bench topology (8180), so Gatehouse's builds and the baseline's (which names http://localhost:8180) reach it
 // unchanged. Its distribution comes from the Maven cache (`npm run keycloak -- --download-only` fetches it); its
 // home and database live in bench/.work/keycloak, the bench's realm imported into a new database the first time.
+// One start serves this stage and the provider cost after it (startBenchKeycloak; bench/run.mjs stops it at the end).
 
 import { join } from 'node:path';
 import { startKeycloak } from '@gatehouse/testkit/keycloak';
@@ -13,6 +14,36 @@ import { round, summarize } from './stats.mjs';
 
 /** @typedef {import('./browser.mjs').Browser} Browser */
 /** @typedef {import('./stats.mjs').Summary} Summary */
+/** @typedef {Awaited<ReturnType<typeof startKeycloak>>} Keycloak */
+
+/** The realm the bench's pages sign in to (bench/lib/topology.mjs' benchRealm). */
+export const BENCH_REALM = 'gatehouse';
+
+/**
+ * Keycloak 26.7 on the bench's provider port with the bench's realm (`realmFile`: benchRealm's JSON), its home and
+ * database in `<workDir>/keycloak`, and an access log that names each request's user agent (the provider cost
+ * checks the browser's count against it). One start serves the Keycloak stage and the provider cost.
+ *
+ * @param {{ workDir: string, realmFile: string, log: (message: string) => void }} options
+ * @returns {Promise<Keycloak>}
+ */
+export function startBenchKeycloak({ workDir, realmFile, log }) {
+  const dir = join(workDir, 'keycloak');
+  return startKeycloak({
+    dir,
+    realmFile,
+    realm: BENCH_REALM,
+    httpPort: PORTS.identityProvider,
+    managementPort: PORTS.identityProvider + 1000,
+    adminPasswordFile: join(dir, 'admin-password'),
+    log: (message) => log(`keycloak: ${message}`),
+    env: {
+      ...process.env,
+      KC_HTTP_ACCESS_LOG_ENABLED: 'true',
+      KC_HTTP_ACCESS_LOG_PATTERN: '%t "%r" %s "%{i,User-Agent}"',
+    },
+  });
+}
 
 /** The keys this stage writes: each sign-in key of the dev provider's run, on Keycloak. */
 export const KEYCLOAK_KEYS = /** @type {const} */ ([
@@ -54,53 +85,39 @@ function figures(pub, rem, second) {
 }
 
 /**
- * Replaces the topology's dev provider with Keycloak on the same port, signs alice in through Keycloak's login
- * page, and takes `loads` alternating cold loads (the baseline's pair, then Gatehouse's, as on the dev provider),
- * then `loads` second tabs of each. Keycloak is stopped before this resolves.
+ * With Keycloak in the dev provider's place on the same port (startBenchKeycloak, once the topology's dev provider
+ * is stopped), signs alice in through Keycloak's login page, and takes `loads` alternating cold loads (the
+ * baseline's pair, then Gatehouse's, as on the dev provider), then `loads` second tabs of each. Keycloak keeps
+ * running (the caller stops it).
  *
  * @param {object} options
  * @param {Browser} options.browser
- * @param {{ realmFile: string, stopIdentityProvider(): Promise<void> }} options.topology
- * @param {string} options.workDir bench/.work
+ * @param {Keycloak} options.keycloak
  * @param {number} options.loads
  * @param {(message: string) => void} options.log
  * @returns {Promise<{ gatehouse: KeycloakFigures, baseline: KeycloakFigures, startedInMs: number, version: string }>}
  */
-export async function measureOnKeycloak({ browser, topology, workDir, loads, log }) {
-  await topology.stopIdentityProvider();
-  const dir = join(workDir, 'keycloak');
-  const keycloak = await startKeycloak({
-    dir,
-    realmFile: topology.realmFile,
-    httpPort: PORTS.identityProvider,
-    managementPort: PORTS.identityProvider + 1,
-    adminPasswordFile: join(dir, 'admin-password'),
-    log: (message) => log(`keycloak: ${message}`),
-  });
-  try {
-    log(`keycloak: ready in ${round(keycloak.startedInMs / 1000, 1)} s${keycloak.freshImport ? ' (realm imported)' : ''}`);
-    const session = await signIn(browser);
-    // warm Keycloak (its first answers compile templates and load the realm's keys), then both setups' pages
-    await remoteLoad(browser, session);
-    await remoteLoad(browser, session, { origins: BASELINE });
-    /** @type {Record<'gatehouse' | 'baseline', { pub: number[], rem: number[] }>} */
-    const times = { gatehouse: { pub: [], rem: [] }, baseline: { pub: [], rem: [] } };
-    for (let i = 0; i < loads; i++) {
-      times.baseline.pub.push((await publicLoad(browser, { origins: BASELINE })).paint);
-      times.baseline.rem.push((await remoteLoad(browser, session, { origins: BASELINE })).paint);
-      times.gatehouse.pub.push((await publicLoad(browser)).paint);
-      times.gatehouse.rem.push((await remoteLoad(browser, session)).paint);
-    }
-    const second = await secondTabLoads(browser, session, loads);
-    const baseSecond = await secondTabLoads(browser, session, loads, BASELINE);
-    const gatehouse = figures(times.gatehouse.pub, times.gatehouse.rem, second);
-    const baseline = figures(times.baseline.pub, times.baseline.rem, baseSecond);
-    log(
-      `keycloak: public ${gatehouse.values.time_to_public_visible_keycloak_ms} ms, remote ${gatehouse.values.time_to_remote_visible_keycloak_ms} ms ` +
-        `(baseline ${baseline.values.time_to_public_visible_keycloak_ms}, ${baseline.values.time_to_remote_visible_keycloak_ms})`,
-    );
-    return { gatehouse, baseline, startedInMs: keycloak.startedInMs, version: keycloak.home.split('-').pop() ?? '' };
-  } finally {
-    await keycloak.stop();
+export async function measureOnKeycloak({ browser, keycloak, loads, log }) {
+  log(`keycloak: ready in ${round(keycloak.startedInMs / 1000, 1)} s${keycloak.freshImport ? ' (realm imported)' : ''}`);
+  const session = await signIn(browser);
+  // warm Keycloak (its first answers compile templates and load the realm's keys), then both setups' pages
+  await remoteLoad(browser, session);
+  await remoteLoad(browser, session, { origins: BASELINE });
+  /** @type {Record<'gatehouse' | 'baseline', { pub: number[], rem: number[] }>} */
+  const times = { gatehouse: { pub: [], rem: [] }, baseline: { pub: [], rem: [] } };
+  for (let i = 0; i < loads; i++) {
+    times.baseline.pub.push((await publicLoad(browser, { origins: BASELINE })).paint);
+    times.baseline.rem.push((await remoteLoad(browser, session, { origins: BASELINE })).paint);
+    times.gatehouse.pub.push((await publicLoad(browser)).paint);
+    times.gatehouse.rem.push((await remoteLoad(browser, session)).paint);
   }
+  const second = await secondTabLoads(browser, session, loads);
+  const baseSecond = await secondTabLoads(browser, session, loads, BASELINE);
+  const gatehouse = figures(times.gatehouse.pub, times.gatehouse.rem, second);
+  const baseline = figures(times.baseline.pub, times.baseline.rem, baseSecond);
+  log(
+    `keycloak: public ${gatehouse.values.time_to_public_visible_keycloak_ms} ms, remote ${gatehouse.values.time_to_remote_visible_keycloak_ms} ms ` +
+      `(baseline ${baseline.values.time_to_public_visible_keycloak_ms}, ${baseline.values.time_to_remote_visible_keycloak_ms})`,
+  );
+  return { gatehouse, baseline, startedInMs: keycloak.startedInMs, version: keycloak.home.split('-').pop() ?? '' };
 }

@@ -6,11 +6,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startKeycloak } from '@gatehouse/testkit/keycloak';
 import { launchBrowser } from './browser.mjs';
+import { BENCH_REALM, startBenchKeycloak } from './keycloak.mjs';
 import { BASELINE, signIn } from './measure.mjs';
 import { round } from './stats.mjs';
-import { ORIGINS, PORTS, benchRealm, startTopology } from './topology.mjs';
+import { ORIGINS, benchRealm, startTopology } from './topology.mjs';
 
 /** @typedef {import('./browser.mjs').Browser} Browser */
 /** @typedef {import('./browser.mjs').Page} Page */
@@ -35,9 +35,8 @@ export const PROVIDER_COST_KEYS = /** @type {const} */ ([
   'keycloak_requests_per_s_refresh',
 ]);
 
-const REALM = 'gatehouse';
+const REALM = BENCH_REALM;
 const CLIENT_ID = 'gatehouse-shell';
-const MANAGEMENT_PORT = 9180;
 const PROFILE_HEADING = '[elementtiming="profile-heading"]';
 /** A visitor's input every this many ms in the `active` scenario. */
 const INPUT_EVERY_MS = 10_000;
@@ -192,28 +191,11 @@ function accessLog(logFile) {
   return entries;
 }
 
-/**
- * Starts Keycloak 26.7 on the bench's provider port, with the bench's realm and an access log that names each
- * request's user agent (KC_HTTP_ACCESS_LOG_* options through the environment).
- *
- * @param {string} repoRoot @param {string} workDir @param {(message: string) => void} log
- */
-async function startBenchKeycloak(repoRoot, workDir, log) {
+/** startBenchKeycloak with the bench's realm written for it. @param {string} repoRoot @param {string} workDir @param {(message: string) => void} log */
+function startOwnKeycloak(repoRoot, workDir, log) {
   const realmFile = join(workDir, 'keycloak-realm.json');
   writeFileSync(realmFile, JSON.stringify(benchRealm(repoRoot), null, 2));
-  return startKeycloak({
-    dir: join(workDir, 'keycloak'),
-    realmFile,
-    realm: REALM,
-    httpPort: PORTS.identityProvider,
-    managementPort: MANAGEMENT_PORT,
-    log: (message) => log(`keycloak: ${message}`),
-    env: {
-      ...process.env,
-      KC_HTTP_ACCESS_LOG_ENABLED: 'true',
-      KC_HTTP_ACCESS_LOG_PATTERN: '%t "%r" %s "%{i,User-Agent}"',
-    },
-  });
+  return startBenchKeycloak({ workDir, realmFile, log });
 }
 
 /** The JVM of the Keycloak whose home is `home` (its command line names the home). @param {string} home */
@@ -326,9 +308,11 @@ const lua = (value) => JSON.stringify(value);
  * @param {(message: string) => void} options.log
  * @param {number} options.windowSeconds how long each scenario's requests are counted (all scenarios side by side)
  * @param {boolean} [options.keycloakCpu] also measure Keycloak's CPU per user-info and per refresh (default true)
+ * @param {import('./keycloak.mjs').Keycloak | null} [options.keycloak] a running startBenchKeycloak (the Keycloak stage's),
+ *   left running; without it this starts one and stops it at the end
  */
-export async function measureProviderCost({ repoRoot, workDir, dists, log, windowSeconds, keycloakCpu = true }) {
-  const keycloak = await startBenchKeycloak(repoRoot, workDir, log);
+export async function measureProviderCost({ repoRoot, workDir, dists, log, windowSeconds, keycloakCpu = true, keycloak: running = null }) {
+  const keycloak = running ?? (await startOwnKeycloak(repoRoot, workDir, log));
   /** @type {Awaited<ReturnType<typeof startTopology>> | null} */
   let topology = null;
   /** @type {Browser | null} */
@@ -428,7 +412,7 @@ export async function measureProviderCost({ repoRoot, workDir, dists, log, windo
   } finally {
     await browser?.close();
     await topology?.stop();
-    await keycloak.stop();
+    if (!running) await keycloak.stop();
   }
 }
 
