@@ -176,8 +176,13 @@ if (lanes.length > 1) {
   } catch (error) {
     failedToStart(error);
   }
-  if (lanes.filter((lane) => lane.some((suite) => suite.builds)).length > 1) await ensureBuilds('test:keycloak');
 }
+// The builds (or the wait for another run's, under their lock) while Keycloak starts: neither needs the other.
+const building =
+  lanes.length > 1 && lanes.filter((lane) => lane.some((suite) => suite.builds)).length > 1
+    ? ensureBuilds('test:keycloak')
+    : Promise.resolve();
+building.catch(() => {}); // awaited below, after Keycloak's start
 // Started before any lane, so no two Keycloaks start at once (a cold JVM's start is what a 2-core machine feels most).
 if (suites.some((suite) => !suite.ownKeycloak)) {
   keycloak = await startKeycloak().catch(failedToStart);
@@ -188,6 +193,7 @@ if (suites.some((suite) => !suite.ownKeycloak)) {
   await warmUp(keycloak.url);
   summary.push(`Keycloak: warmed up in ${seconds(Date.now() - warming)}`);
 }
+await building;
 if (lanes.length > 1)
   say(`${lanes.length} lanes, side by side: ${lanes.map((lane) => lane.map((suite) => suite.name).join(' → ')).join('  |  ')}`);
 
