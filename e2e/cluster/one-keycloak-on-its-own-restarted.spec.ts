@@ -1,4 +1,3 @@
-import { SHELL } from '../production/support/topology';
 import { expect, expectWorking, open, test, untilTheTokenIsRenewed, untilTheFramesAreChecked } from './support/fixtures';
 
 // A Keycloak on its own (the other node down before the visitor signs in: one process, its sessions in the
@@ -18,7 +17,7 @@ test('a single Keycloak restarted under open pages: they carry on with the same 
   const first = await context.newPage();
   await scenario.signIn(first, '/profile');
   const second = await context.newPage();
-  await second.goto(`${SHELL}/reports`);
+  await second.goto('/reports');
   await expectWorking(second, 'Reports');
   await untilTheFramesAreChecked(traffic, [first, second]);
 

@@ -1,4 +1,3 @@
-import { SHELL } from '../production/support/topology';
 import { expect, expectWorking, test, TOKEN_LIFESPAN_S, untilTheFramesAreChecked } from './support/fixtures';
 
 // Every node down (an outage, or an upgrade that stops the whole cluster) for longer than an access token
@@ -15,7 +14,7 @@ test('the whole cluster down for longer than a token: the visitor is told, and c
   const first = await context.newPage();
   await scenario.signIn(first, '/profile');
   const second = await context.newPage();
-  await second.goto(`${SHELL}/reports`);
+  await second.goto('/reports');
   await expectWorking(second, 'Reports');
   await untilTheFramesAreChecked(traffic, [first, second]);
 

@@ -4,7 +4,8 @@ import { withDemoClientScopes } from '@gatehouse/testkit/realm-scopes';
 import { test as base, expect, type BrowserContext, type Page, type Response } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { fillLoginForm } from '../../production/support/browser';
-import { previewConfig, SHELL, startTopology } from '../../production/support/topology';
+import { freePort } from '../../https/support/freePort';
+import { previewConfig, startTopology } from '../../production/support/topology';
 import { NODE_HEADER, startKeycloakCluster, type ClusterNode, type KeycloakCluster } from './cluster';
 
 /**
@@ -83,6 +84,9 @@ export interface Scenario {
   signIn(page: Page, route: string): Promise<ClusterNode>;
 }
 
+/** The running test's shell origin (the suite runs one test at a time), for expectWorking. */
+let currentShell = '';
+
 interface ClusterFixtures {
   /**
    * The nodes a scenario starts on: `all` (both; the default), or `one` (a Keycloak on its own: the other stays
@@ -90,6 +94,13 @@ interface ClusterFixtures {
    * until a scenario needs it), so no node is started only to be stopped again.
    */
   runningNodes: 'all' | 'one';
+  /**
+   * The shell's origin, on a free port (the remotes on free ports too): the suite shares no fixed port with the
+   * production suite, so it can run beside it (scripts/test-keycloak.mjs). Also the pages' `baseURL`.
+   */
+  shell: string;
+  /** the remotes' manifest URLs, on free ports, by name */
+  remoteManifests: Record<string, string>;
   scenario: Scenario;
   traffic: ProviderTraffic;
 }
@@ -109,10 +120,22 @@ export const test = base.extend<ClusterFixtures, { cluster: KeycloakCluster }>({
     { scope: 'worker', timeout: 600_000 },
   ],
   runningNodes: ['all', { option: true }],
+  shell: async ({}, use) => {
+    currentShell = `http://localhost:${await freePort()}`;
+    await use(currentShell);
+  },
+  remoteManifests: async ({}, use) => {
+    const manifests: Record<string, string> = {};
+    for (const { name } of previewConfig().remotes) manifests[name] = `http://localhost:${await freePort()}/mf-manifest.json`;
+    await use(manifests);
+  },
+  baseURL: async ({ shell }, use) => {
+    await use(shell);
+  },
   traffic: async ({ context, cluster }, use) => {
     await use(new ProviderTraffic(context, cluster.url));
   },
-  scenario: async ({ cluster, runningNodes }, use, testInfo) => {
+  scenario: async ({ cluster, runningNodes, shell, remoteManifests }, use, testInfo) => {
     if (runningNodes === 'all') await cluster.startAll();
     else {
       const [keep, ...rest] = [...cluster.nodes].sort((a, b) => Number(b.running) - Number(a.running));
@@ -122,15 +145,15 @@ export const test = base.extend<ClusterFixtures, { cluster: KeycloakCluster }>({
     const name = `e2e-cluster-${randomUUID().slice(0, 8)}`;
     const admin = await signInAsAdmin(cluster.url);
     await admin.realms.create({
-      ...withDemoClientScopes(testRealm(name, { origin: SHELL })),
+      ...withDemoClientScopes(testRealm(name, { origin: shell })),
       displayName: `e2e ${testInfo.title}`,
       accessTokenLifespan: TOKEN_LIFESPAN_S,
     });
     const config = previewConfig();
     config.identityProvider = { ...config.identityProvider, url: cluster.url, realm: name, sessionWatchSeconds: SESSION_WATCH_S };
     // no demo API runs beside the cluster (it verifies the tokens of the provider on :8080): the remotes name none
-    config.remotes = config.remotes.map(({ api: _api, ...remote }) => remote);
-    const topology = await startTopology({ config });
+    config.remotes = config.remotes.map(({ api: _api, ...remote }) => ({ ...remote, manifest: remoteManifests[remote.name]! }));
+    const topology = await startTopology({ config, shellPort: Number(new URL(shell).port) });
     await use({
       realm: name,
       async signIn(page, route) {
@@ -138,7 +161,7 @@ export const test = base.extend<ClusterFixtures, { cluster: KeycloakCluster }>({
           (response) => response.request().method() === 'POST' && response.url().includes('/login-actions/authenticate'),
         );
         // a remote's route sends a signed-out visitor straight to the provider's login form
-        await page.goto(`${SHELL}${route}`);
+        await page.goto(`${shell}${route}`);
         await fillLoginForm(page, 'alice');
         await expect(page.getByTestId('user-name')).toHaveText(/alice/i);
         return cluster.node(lastNode((await signedIn).headers()[NODE_HEADER]));
@@ -202,5 +225,5 @@ export async function expectWorking(page: Page, title: string): Promise<void> {
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(page.locator('[data-reason]')).toHaveCount(0);
   await expect(page.getByTestId('session-notice')).toHaveCount(0);
-  expect(new URL(page.url()).origin).toBe(SHELL);
+  expect(new URL(page.url()).origin).toBe(currentShell);
 }
