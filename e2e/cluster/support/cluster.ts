@@ -23,6 +23,12 @@ export interface ClusterNode {
   start(): Promise<void>;
 }
 
+/** Told how long each node start took (a spec's own time limit leaves the start-ups out: fixtures.ts). */
+let startListener: ((ms: number) => void) | null = null;
+export function onNodeStarted(listener: ((ms: number) => void) | null): void {
+  startListener = listener;
+}
+
 export interface KeycloakCluster {
   /** the load balancer: what browsers and config.json's identityProvider.url use */
   readonly url: string;
@@ -191,6 +197,7 @@ export async function startKeycloakCluster(): Promise<KeycloakCluster> {
           log: (message) => process.stderr.write(`[keycloak ${name}] ${message}\n`),
         });
         writeFileSync(join(running.home, BUILT_STAMP), `${BUILD}\n`);
+        startListener?.(running.startedInMs);
         process.stdout.write(`[keycloak] ${name}: ready in ${(running.startedInMs / 1000).toFixed(1)} s\n`);
       };
       const node: ClusterNode = {

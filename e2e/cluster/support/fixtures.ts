@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { fillLoginForm } from '../../production/support/browser';
 import { freePort } from '../../https/support/freePort';
 import { previewConfig, startTopology } from '../../production/support/topology';
-import { NODE_HEADER, startKeycloakCluster, type ClusterNode, type KeycloakCluster } from './cluster';
+import { NODE_HEADER, onNodeStarted, startKeycloakCluster, type ClusterNode, type KeycloakCluster } from './cluster';
 
 /**
  * The test realms' access-token lifespan: short, so every scenario sees tokens renewed within seconds and the whole
@@ -136,6 +136,9 @@ export const test = base.extend<ClusterFixtures, { cluster: KeycloakCluster }>({
     await use(new ProviderTraffic(context, cluster.url));
   },
   scenario: async ({ cluster, runningNodes, shell, remoteManifests }, use, testInfo) => {
+    // A Keycloak start takes 15 s on a quiet machine and two minutes on a busy one: the test's time limit
+    // (the config's `timeout`) is for what the test does, so each node start during it adds its own time.
+    onNodeStarted((ms) => testInfo.setTimeout(testInfo.timeout + ms));
     if (runningNodes === 'all') await cluster.startAll();
     else {
       const [keep, ...rest] = [...cluster.nodes].sort((a, b) => Number(b.running) - Number(a.running));
@@ -167,6 +170,7 @@ export const test = base.extend<ClusterFixtures, { cluster: KeycloakCluster }>({
         return cluster.node(lastNode((await signedIn).headers()[NODE_HEADER]));
       },
     });
+    onNodeStarted(null);
     await topology.stop();
     // the realm goes with the database when no node runs (a scenario that failed half-way)
     if (cluster.nodes.some((node) => node.running)) await (await signInAsAdmin(cluster.url)).realms.del({ realm: name });
