@@ -9,8 +9,9 @@
 //
 // In lanes, side by side (decisions/0080): the suites of one lane run one after the other, the lanes at once. A
 // suite gets a lane of its own only when it shares no fixed port (:3000–3003, :4000–4003) and no file it writes
-// with the others: the HTTPS suite (its own Keycloaks and nginx on free ports) runs beside the rest, which run on
-// the Keycloak on :8080. Both mostly wait (token lifespans, session checks, Keycloak start-ups), so the run takes
+// with the others: the HTTPS suite (its own Keycloaks and nginx on free ports), then the cluster suite (its own
+// PostgreSQL, two Keycloak nodes, nginx on free ports; Debian's `postgresql` must be installed), run beside the rest,
+// which run on the Keycloak on :8080. Both lanes mostly wait (token lifespans, session checks, Keycloak start-ups), so the run takes
 // about as long as its longer lane. Each output line then starts with its suite's name.
 //
 //   npm run test:keycloak                 every suite below
