@@ -245,7 +245,7 @@ export async function startPreview(options = {}) {
 
     // nginx would only say "bind() … failed (98: Address already in use)"; say who holds the port.
     const ports = [
-      { port: 4000, purpose: 'the shell' },
+      { port: shellPort, purpose: 'the shell' },
       ...remotes.map((r) => ({ port: Number(r.listen), purpose: `the remote ${r.name}` })),
     ];
     const taken = await Promise.all(

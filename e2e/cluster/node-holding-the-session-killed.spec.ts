@@ -1,4 +1,3 @@
-import { SHELL } from '../production/support/topology';
 import { expect, expectWorking, open, test, untilTheTokenIsRenewed } from './support/fixtures';
 
 // A Keycloak node dies (SIGKILL: no clean shutdown, the other node learns it from JGroups) under three signed-in
@@ -15,9 +14,9 @@ test('the node holding the session is killed: three open tabs keep working on th
   const holder = await scenario.signIn(first, '/profile');
   const survivor = cluster.nodes.find((node) => node !== holder)!;
   const second = await context.newPage();
-  await second.goto(`${SHELL}/reports`);
+  await second.goto('/reports');
   const third = await context.newPage();
-  await third.goto(`${SHELL}/`);
+  await third.goto('/');
   await expectWorking(second, 'Reports');
   await expect(third.getByTestId('user-name')).toHaveText(/alice/i);
 

@@ -1,4 +1,3 @@
-import { SHELL } from '../production/support/topology';
 import { expect, expectWorking, test, TOKEN_LIFESPAN_S, untilTheFramesAreChecked } from './support/fixtures';
 
 // Every node down (an outage, or an upgrade that stops the whole cluster) for longer than an access token
@@ -15,7 +14,7 @@ test('the whole cluster down for longer than a token: the visitor is told, and c
   const first = await context.newPage();
   await scenario.signIn(first, '/profile');
   const second = await context.newPage();
-  await second.goto(`${SHELL}/reports`);
+  await second.goto('/reports');
   await expectWorking(second, 'Reports');
   await untilTheFramesAreChecked(traffic, [first, second]);
 
@@ -36,6 +35,8 @@ test('the whole cluster down for longer than a token: the visitor is told, and c
   // the scenario: down for longer than an access token lives (the page's clock)
   await first.waitForFunction((until) => Date.now() > until, downAt + TOKEN_LIFESPAN_S * 1000, { timeout: (TOKEN_LIFESPAN_S + 5) * 1000 });
 
+  // (a node that is up first already answers the pages' retries while the other still starts)
+  const restartAt = Date.now();
   await cluster.startAll();
   const backAt = Date.now();
   // Each page tries again by itself (at most 15 s apart): it opens its route, on the session it had.
@@ -48,7 +49,7 @@ test('the whole cluster down for longer than a token: the visitor is told, and c
   }
   await second.reload();
   await expectWorking(second, 'Profile');
-  expect(traffic.refreshes(backAt).length).toBeGreaterThan(0);
+  expect(traffic.refreshes(restartAt).length).toBeGreaterThan(0);
   expect(traffic.since(backAt).filter((answer) => answer.status >= 500)).toEqual([]);
   expect(traffic.since(downAt).filter((answer) => answer.path.includes('/login-actions/'))).toEqual([]);
 });

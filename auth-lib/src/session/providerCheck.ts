@@ -12,6 +12,13 @@ export interface ProviderCheckSettings {
   readonly timeout: number;
 }
 
+/**
+ * How long a token must still have by this browser's clock for the provider's 401 to be about the session, not
+ * about the token: keycloak-js measures its clock skew in whole seconds (from the middle of the token request), so
+ * a token it counts a second valid may have run out at the provider already.
+ */
+export const USERINFO_MARGIN_S = 2;
+
 function statusOf(error: unknown): number | null {
   if (typeof error !== 'object' || error === null || !('response' in error)) return null;
   const { response } = error as { response?: { status?: unknown } };
@@ -24,6 +31,11 @@ function statusOf(error: unknown): number | null {
  * session is gone (it looks the session up and does not extend it). With an expired one: the page's normal
  * refresh (`refresh`, one for all tabs), which the provider refuses for an ended session; the refresh path
  * ends the session itself then.
+ *
+ * Keycloak answers 401 too when the token ran out on its way (a slow provider, a node failing over): a 401 ends
+ * the session only when it came back while the token was still valid by a margin (USERINFO_MARGIN_S). Otherwise
+ * the token is due by now, and the check goes on as for an expired one, with the refresh (decisions/0091). No
+ * second request for a refusal that came while the token was valid: that one is about the session.
  */
 export async function askProvider(
   kc: KeycloakLike,
@@ -36,7 +48,10 @@ export async function askProvider(
       await withTimeout(kc.loadUserInfo(), settings.timeout, () => new Error('user-info did not answer in time'));
       return 'alive';
     } catch (error) {
-      return statusOf(error) === 401 ? 'ended' : 'unknown';
+      if (statusOf(error) !== 401) return 'unknown';
+      if (kc.token && !tokenExpired(kc, USERINFO_MARGIN_S)) return 'ended';
+      // the token may have run out on the way: the refresh below tells an ended session from a live one
+      if (kc.token && !tokenExpired(kc, settings.minValidity)) return 'unknown';
     }
   }
   try {

@@ -138,6 +138,36 @@ describe('without the frame, the leading tab asks the provider for the whole bro
     }
   });
 
+  test('a user-info 401 that comes back after the token ran out on its way (a slow or failing-over provider) is followed by a refresh, which keeps the session', async () => {
+    // 20 s tokens: the check at 15 s sends user-info a token with 5 s left (minValidity), answered 6 s later
+    const { tabs, userInfoCalls, networkRefreshes } = await blockedTabs(2, (kc) => {
+      kc.tokenLifespanSeconds = 20;
+      kc.userInfoDelayMs = 6_000;
+    });
+    // Keycloak's answer to a token that expired before the request arrived
+    for (const kc of tabs.flatMap((t) => t.instances)) kc.userInfoOutcome = 'ended';
+    const before = tabs[0]!.kc().token;
+
+    await use(tabs[0]!, 15);
+    await jest.advanceTimersByTimeAsync(6_000);
+
+    expect([userInfoCalls(), networkRefreshes()]).toEqual([1, 1]);
+    for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'authenticated', signOutReason: null });
+    expect(tabs[0]!.kc().token).not.toBe(before);
+    expect(tabs[1]!.kc().token).toBe(tabs[0]!.kc().token);
+  });
+
+  test('a user-info 401 that comes back while the token is still valid ends the session at once, without a refresh (the provider would grant one for a revoked token only if its session lived)', async () => {
+    const { tabs, userInfoCalls, networkRefreshes } = await blockedTabs(2);
+    // user-info refuses the session; a refresh would still be granted (as for a token whose client session alone was dropped)
+    for (const kc of tabs.flatMap((t) => t.instances)) kc.userInfoOutcome = 'ended';
+
+    await use(tabs[0]!, 15);
+
+    expect([userInfoCalls(), networkRefreshes()]).toEqual([1, 0]);
+    for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
+  });
+
   test('… and within 4 minutes for a page nobody uses', async () => {
     const { tabs, endAtProvider } = await blockedTabs(3);
     endAtProvider();

@@ -196,11 +196,13 @@ export class FakeKeycloak implements KeycloakLike {
 
   /** what the user-info endpoint answers: the user, 401 (the session ended at the provider), or nothing */
   userInfoOutcome: 'ok' | 'ended' | 'network-error' = 'ok';
+  /** how long the user-info endpoint takes to answer (a slow or failing-over provider) */
+  userInfoDelayMs = 0;
   userInfoCalls = 0;
 
   loadUserInfo = async () => {
     this.userInfoCalls += 1;
-    await Promise.resolve();
+    await (this.userInfoDelayMs > 0 ? new Promise((resolve) => setTimeout(resolve, this.userInfoDelayMs)) : Promise.resolve());
     if (this.userInfoOutcome === 'ended') {
       // keycloak-js's NetworkError carries the response
       throw Object.assign(new Error('Server responded with an invalid status.'), { response: { status: 401 } });

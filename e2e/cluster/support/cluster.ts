@@ -2,10 +2,10 @@ import { startKeycloak, type RunningKeycloak } from '@gatehouse/testkit/keycloak
 import { checkNginxConfig, requireNginx } from '@gatehouse/testkit/nginx';
 import { startPostgres, type RunningPostgres } from '@gatehouse/testkit/postgres';
 import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { REPO_ROOT } from '../../production/support/previewProcess';
 import { freePort } from '../../https/support/freePort';
 
@@ -23,14 +23,57 @@ export interface ClusterNode {
   start(): Promise<void>;
 }
 
+/**
+ * The JIT's first tier only (C1): a node's restart took 9.9 s of CPU instead of 17.2 s (24 s instead of 47 s at a
+ * load of ~18, one after the other on the same database). A test node never runs long enough for C2 to pay off.
+ */
+const QUICK_START = '-XX:TieredStopAtLevel=1';
+
+/** Told how long each node start took (a spec's own time limit leaves the start-ups out: fixtures.ts). */
+let startListener: ((ms: number) => void) | null = null;
+export function onNodeStarted(listener: ((ms: number) => void) | null): void {
+  startListener = listener;
+}
+
 export interface KeycloakCluster {
   /** the load balancer: what browsers and config.json's identityProvider.url use */
   readonly url: string;
   readonly nodes: readonly ClusterNode[];
   node(address: string): ClusterNode;
-  /** starts every node that is not running, at once (a spec leaves the cluster whole for the next) */
+  /** starts every node that is not running, at once */
   startAll(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * The Keycloak home of each node. Both are built for the same options (`--db postgres --cache ispn`, a build of
+ * tens of seconds): the second is a copy of the first once that one has started (BUILT_STAMP says for which
+ * options), so a new machine builds once.
+ */
+const HOMES = ['cluster-a', 'cluster-b'].map((name) => join(REPO_ROOT, '.keycloak', name));
+const BUILT_STAMP = '.gatehouse-cluster-build';
+const BUILD = 'db=postgres cache=ispn';
+
+/** The unpacked distribution in a node's home (obtainKeycloak's `<dir>/keycloak-<version>`), or null. */
+function distributionIn(home: string): string | null {
+  const found = existsSync(home) ? readdirSync(home).find((name) => /^keycloak-\d/.test(name)) : undefined;
+  return found ? join(home, found) : null;
+}
+
+/** Copies the first node's built distribution into `home` unless that one is built for the same options already. */
+function copyBuiltHome(from: string, home: string): void {
+  const source = distributionIn(from);
+  if (!source || readStamp(source) !== BUILD) return;
+  const target = join(home, basename(source));
+  if (existsSync(target) && readStamp(target) === BUILD) return;
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(home, { recursive: true });
+  cpSync(source, target, { recursive: true, filter: (path) => !path.startsWith(join(source, 'data')) });
+}
+
+function readStamp(distribution: string): string | null {
+  const stamp = join(distribution, BUILT_STAMP);
+  return existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : null;
 }
 
 /** The response header the load balancer adds: which node answered (`$upstream_addr`; several when it went on to the next). */
@@ -111,9 +154,10 @@ async function listening(port: number): Promise<boolean> {
 
 /**
  * Two Keycloak 26 nodes in production mode on one new PostgreSQL, clustered over it (`--cache ispn`, the default
- * `jdbc-ping` stack), behind nginx on a free port — the demo realm imported once, by the first node. Each node has
- * a home of its own (`.keycloak/cluster-a`, `-b`: built once for these options) and its own HTTP, management and
- * JGroups ports on loopback. Everything is stopped, and the database deleted, by `stop()`.
+ * `jdbc-ping` stack), behind nginx on a free port. No realm is imported: each scenario makes its own through the
+ * admin API (realm `master`, whose bootstrap administrator the first node creates). Each node has a home of its own
+ * (`.keycloak/cluster-a`, `-b`: built once for these options, see HOMES) and its own HTTP, management and JGroups
+ * ports on loopback. Everything is stopped, and the database deleted, by `stop()`.
  */
 export async function startKeycloakCluster(): Promise<KeycloakCluster> {
   const work = mkdtempSync(join(tmpdir(), 'gatehouse-cluster-'));
@@ -141,22 +185,29 @@ export async function startKeycloakCluster(): Promise<KeycloakCluster> {
     }
     const nodes = specs.map(({ name, httpPort, managementPort, jgroups }, index) => {
       let running: RunningKeycloak | null = null;
-      const start = async (importRealm: boolean) => {
+      const home = HOMES[index]!;
+      const start = async () => {
+        if (index > 0) copyBuiltHome(HOMES[0]!, home);
         running = await startKeycloak({
-          dir: join(REPO_ROOT, '.keycloak', `cluster-${name.slice(-1)}`),
+          dir: home,
           httpPort,
           managementPort,
+          // no realm of ours: ready once realm master's discovery answers
+          realm: 'master',
+          env: { ...process.env, JAVA_OPTS_APPEND: [process.env.JAVA_OPTS_APPEND, QUICK_START].filter(Boolean).join(' ') },
           clusterNode: {
             publicUrl: url,
             database: { url: postgres.jdbcUrl, username: postgres.username },
             jgroupsPort: jgroups,
-            importRealm,
+            importRealm: false,
           },
           log: (message) => process.stderr.write(`[keycloak ${name}] ${message}\n`),
         });
+        writeFileSync(join(running.home, BUILT_STAMP), `${BUILD}\n`);
+        startListener?.(running.startedInMs);
         process.stdout.write(`[keycloak] ${name}: ready in ${(running.startedInMs / 1000).toFixed(1)} s\n`);
       };
-      const node: ClusterNode & { first: (importRealm: boolean) => Promise<void> } = {
+      const node: ClusterNode = {
         name,
         address: `127.0.0.1:${httpPort}`,
         get running() {
@@ -170,15 +221,14 @@ export async function startKeycloakCluster(): Promise<KeycloakCluster> {
           await running?.stop();
           running = null;
         },
-        start: () => start(false),
-        first: (importRealm) => start(importRealm && index === 0),
+        start,
       };
       toStop.push(() => node.stop());
       return node;
     });
-    // One after the other on the new database: the first creates the schema and imports the realm; two nodes
-    // creating the schema at once collide (Liquibase: relation "databasechangelog" already exists).
-    for (const node of nodes) await node.first(true);
+    // One after the other on the new database: the first creates the schema; two nodes creating it at once collide
+    // (Liquibase: relation "databasechangelog" already exists).
+    for (const node of nodes) await node.start();
 
     const conf = join(work, 'nginx.conf');
     writeFileSync(

@@ -29,6 +29,8 @@ export interface Scenario {
    * or a folder to serve as it is (another build of the remote; may be a symlink, swapped while serving).
    */
   remotes?: Record<string, null | string | ((buildCopy: string) => void)>;
+  /** the shell's port (default 4000, SHELL); the remotes listen where the config's manifest URLs say */
+  shellPort?: number;
 }
 
 export interface Topology {
@@ -50,6 +52,7 @@ export async function startTopology(scenario: Scenario = {}): Promise<Topology> 
     }
   }
   const args = ['--config', configFile, '--preview-dir', join(work, 'nginx'), '--no-idp'];
+  if (scenario.shellPort !== undefined) args.push('--shell-port', String(scenario.shellPort));
   for (const [name, breakIt] of Object.entries(scenario.remotes ?? {})) {
     if (breakIt === null) {
       args.push('--remote', `${name}=down`);

@@ -193,10 +193,40 @@ describe('RemoteRoute', () => {
   it('renders the remote when an expired token is renewed on navigation', async () => {
     const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } });
     session.setState({ tokenExpiresAt: Date.now() - 1000 });
+    const getToken = jest.spyOn(session, 'getToken').mockImplementation(async () => {
+      session.setState({ tokenExpiresAt: Date.now() + 60_000 });
+      return 'token';
+    });
     await act(async () => {
       renderRoute(session);
     });
-    expect(session.calls.getToken).toEqual([{}]);
+    expect(getToken).toHaveBeenCalledTimes(1);
     expect(screen.getByRole('heading', { name: 'Reports' })).toBeTruthy();
+  });
+
+  it('renders the remote on a token with more than minValidity left, without asking for a new one', async () => {
+    const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } });
+    session.setState({ tokenExpiresAt: Date.now() + (session.config.minValidity + 2) * 1000 });
+    const getToken = jest.spyOn(session, 'getToken');
+    await act(async () => {
+      renderRoute(session);
+    });
+    expect(getToken).not.toHaveBeenCalled();
+    expect(screen.getByRole('heading', { name: 'Reports' })).toBeTruthy();
+  });
+
+  it('waits for the sign-in service when the token is still valid but under minValidity and the provider does not renew it (getToken() keeps the old one)', async () => {
+    const session = createTestSession({ user: { username: 'carol' }, clientRoles: { reports: ['viewer'] } });
+    // a second left: the remote's own first getToken() a moment later would find it gone
+    session.setState({ tokenExpiresAt: Date.now() + 1000 });
+    const getToken = jest.spyOn(session, 'getToken').mockResolvedValue('the-token-it-had');
+    let registry: ReturnType<typeof renderRoute> | undefined;
+    await act(async () => {
+      registry = renderRoute(session);
+    });
+    expect(getToken).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('alert').querySelector('h1')?.textContent).toBe('Waiting for the sign-in service');
+    expect(registry?.open).not.toHaveBeenCalled();
+    expect(session.calls.login).toEqual([]);
   });
 });
