@@ -45,7 +45,7 @@ export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
     await app.close();
   },
   realm: async ({ idp, app, tokenLifespan, revokeRefreshToken }, use, testInfo) => {
-    // the whole test id (its first part names the file): two tests of one file may run at once (fullyParallel)
+    // the whole test id (its first part names only the file): unique per test, also if tests of one file run at once
     const name = `test-${testInfo.testId}-${testInfo.retry}`;
     const admin = await signInAsAdmin(idp.url);
     // one an earlier run left behind (stopped mid-test, so its teardown never ran) would refuse the name
