@@ -23,12 +23,6 @@ export interface ClusterNode {
   start(): Promise<void>;
 }
 
-/**
- * The JIT's first tier only (C1): a node's restart took 9.9 s of CPU instead of 17.2 s (24 s instead of 47 s at a
- * load of ~18, one after the other on the same database). A test node never runs long enough for C2 to pay off.
- */
-const QUICK_START = '-XX:TieredStopAtLevel=1';
-
 /** Told how long each node start took (a spec's own time limit leaves the start-ups out: fixtures.ts). */
 let startListener: ((ms: number) => void) | null = null;
 export function onNodeStarted(listener: ((ms: number) => void) | null): void {
@@ -194,7 +188,7 @@ export async function startKeycloakCluster(): Promise<KeycloakCluster> {
           managementPort,
           // no realm of ours: ready once realm master's discovery answers
           realm: 'master',
-          env: { ...process.env, JAVA_OPTS_APPEND: [process.env.JAVA_OPTS_APPEND, QUICK_START].filter(Boolean).join(' ') },
+          quickStart: true,
           clusterNode: {
             publicUrl: url,
             database: { url: postgres.jdbcUrl, username: postgres.username },

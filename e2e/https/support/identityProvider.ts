@@ -58,6 +58,7 @@ async function startKeycloakBehindProxy(publicUrl: string, relativePath: string 
     httpPort,
     managementPort,
     behindProxy: { publicUrl, ...(relativePath ? { relativePath } : {}) },
+    quickStart: true,
     log: (message) => process.stderr.write(`[keycloak ${publicUrl}] ${message}\n`),
   });
   process.stdout.write(`[keycloak] ${publicUrl}: ready in ${(keycloak.startedInMs / 1000).toFixed(1)} s\n`);
