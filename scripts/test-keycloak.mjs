@@ -188,7 +188,7 @@ const building =
 building.catch(() => {}); // awaited below, after Keycloak's start
 // Started before any lane, so no two Keycloaks start at once (a cold JVM's start is what a 2-core machine feels most).
 if (suites.some((suite) => !suite.ownKeycloak)) {
-  keycloak = await startKeycloak({ quickStart: true }).catch(failedToStart);
+  keycloak = await startKeycloak().catch(failedToStart);
   summary.push(
     `Keycloak: ready in ${seconds(Date.now() - began)} (${keycloak.freshImport ? 'new database, realm imported' : 'existing database'})`,
   );

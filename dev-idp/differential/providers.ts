@@ -21,16 +21,11 @@ export async function keycloakProvider(): Promise<Provider> {
   const url = process.env.KEYCLOAK_URL?.replace(/\/$/, '');
   if (url) return { name: 'keycloak', url, close: async () => {} };
   const { startKeycloak } = (await import('@gatehouse/testkit/keycloak')) as {
-    startKeycloak(options: {
-      httpPort?: number;
-      managementPort?: number;
-      quickStart?: boolean;
-    }): Promise<{ url: string; stop(): Promise<void> }>;
+    startKeycloak(options: { httpPort?: number; managementPort?: number }): Promise<{ url: string; stop(): Promise<void> }>;
   };
   const running = await startKeycloak({
     httpPort: Number(process.env.KEYCLOAK_HTTP_PORT ?? 8180),
     managementPort: Number(process.env.KEYCLOAK_MANAGEMENT_PORT ?? 9001),
-    quickStart: true,
   });
   return { name: 'keycloak', url: running.url, close: () => running.stop() };
 }

@@ -48,10 +48,10 @@ const LOOPBACK = '127.0.0.1';
 /** Bounded so Keycloak fits beside the browser tests; JAVA_OPTS_KC_HEAP in the environment wins. */
 const DEFAULT_HEAP = '-Xms64m -Xmx768m';
 /**
- * The JIT's first tier only (C1), for the Keycloaks of a test run (StartOptions.quickStart): a start with an
- * existing database took 7.7 s of CPU instead of 13.6 s, a new one with the realm imported 17.3 instead of 25.8, a
- * cluster node's restart 9.9 instead of 17.2 (decisions/0102). A test's Keycloak never runs long enough for C2's
- * compilations to pay off.
+ * The JIT's first tier only (C1), for a Keycloak that lives for a few tests (StartOptions.quickStart): a start with
+ * an existing database took 7.7 s of CPU instead of 13.6 s, a new one with the realm imported 17.3 instead of 25.8,
+ * a cluster node's restart 9.9 instead of 17.2. Not for one that serves a whole run: C1's slower code then costs
+ * more than C2's compilations (decisions/0102).
  */
 const QUICK_START = '-XX:TieredStopAtLevel=1';
 
@@ -354,8 +354,8 @@ function tail(file, lines = 25) {
  * @property {BehindProxy} [behindProxy] Keycloak behind a TLS-terminating reverse proxy (deploy/README.md)
  * @property {string} [adminPasswordFile] the administrator's password (default ADMIN_PASSWORD_FILE; adminPassword())
  * @property {ClusterNode} [clusterNode] a node of a cluster on a shared database, in production mode (`kc.sh start`)
- * @property {boolean} [quickStart] the JIT's first tier only (QUICK_START), for a Keycloak that serves a test run:
- *   not for one whose speed is measured (the bench keeps the JVM's default)
+ * @property {boolean} [quickStart] the JIT's first tier only (QUICK_START), for a Keycloak that lives for a few
+ *   tests; not for one that serves a whole run, nor one whose speed is measured (the bench)
  */
 
 /**
@@ -623,7 +623,7 @@ function chosenProvider(env = process.env) {
 async function keycloakUnlessRunning() {
   const url = 'http://localhost:8080';
   if (await answers(`${url}/realms/gatehouse/.well-known/openid-configuration`)) return { url, stop: async () => {} };
-  const keycloak = await startKeycloak({ quickStart: true });
+  const keycloak = await startKeycloak();
   return { url: keycloak.url, stop: keycloak.stop };
 }
 
