@@ -28,6 +28,8 @@ test('keyboard only: sign in, each remote, step-up and sign out, with focus on e
   const heading = page.getByRole('heading', { level: 1 });
   await page.setViewportSize(PHONE);
   await page.goto('/');
+  // A keyboard user presses Tab once the page is there: the shell renders it after the load event.
+  await expect(heading).toHaveText('Home');
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
   await page.keyboard.press('Enter');
