@@ -10,8 +10,7 @@ import { decodeJwt } from 'jose';
 
 import { startDevIdp } from '@gatehouse/dev-idp';
 import type { RealmRepresentation } from '@gatehouse/dev-idp';
-import { FormBrowser } from '../../dev-idp/test/support/FormBrowser.js';
-import { authorizationUrl } from '../../dev-idp/test/support/codeFlow.js';
+import { authorizationUrl, FormBrowser } from '@gatehouse/dev-idp/testing';
 import { startDemoApi } from '../src/index.js';
 import type { DemoApi } from '../src/index.js';
 

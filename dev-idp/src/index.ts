@@ -1,3 +1,6 @@
+// The declarations of oidc-provider (it ships none) come with this entry, so a package that imports it needs nothing more.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- an ambient module declaration cannot be imported
+/// <reference path="./types/oidc-provider.d.ts" />
 import { loadRealmFile, realmFromRepresentation } from './realm/loadRealm.js';
 import type { LoadedRealm } from './realm/loadRealm.js';
 import { masterRealm } from './realm/masterRealm.js';
