@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess, waitForUrl, type ManagedProcess } from '@gatehouse/testkit/processes';
@@ -11,6 +12,33 @@ import { REPO_ROOT } from '../production/support/previewProcess';
 // no npm warning on the way, and builds every app; then `npm run preview` serves the builds behind nginx on the
 // README's ports (decisions/0070). It needs the network for what the npm cache lacks, so it runs with the registry
 // suite, outside any network namespace.
+//
+// Then, with the builds' dist/ folders removed again (the clone as `npm ci` alone leaves it), security round three
+// (issue 30): no documented command resolves an unscoped name from a public registry. `npx <bin>` runs a local bin
+// when one exists and otherwise fetches the package named <bin>, which anyone could have published: every `npx` in
+// the repository's READMEs, docs and generated files must name a bin the install alone provides, or a scoped
+// package (`npx --package=@gatehouse/…`); the doctor and the contract check run through root scripts that need no
+// build.
+
+/** Every `npx …` command of the documentation and of what the scaffold generates, with the file it is in. */
+function documentedNpx(repo: string): Array<{ file: string; command: string }> {
+  const files = execFileSync('git', ['ls-files', '*.md', '*.tmpl', 'tooling/scaffold/src/*.ts'], { cwd: repo, encoding: 'utf8' })
+    .split('\n')
+    .filter((file) => file && !file.startsWith('decisions/') && !file.endsWith('CHANGELOG.md') && !file.endsWith('.test.ts'));
+  return files.flatMap((file) =>
+    [...readFileSync(join(repo, file), 'utf8').matchAll(/\bnpx ((?:--?[\w-]+(?:=\S+)? )*)([@\w.][@\w./-]*)/g)].map((m) => ({
+      file,
+      command: `npx ${m[1] ?? ''}${m[2] ?? ''}`,
+    })),
+  );
+}
+
+/** The workspaces' build output (dist/ and dist-sourcemaps/ of each): what `npm run build` adds to an install. */
+function removeBuilds(clone: string): void {
+  const workspaces = execFileSync('npm', ['query', '.workspace'], { cwd: clone, encoding: 'utf8' });
+  for (const { location } of JSON.parse(workspaces) as Array<{ location: string }>)
+    for (const folder of ['dist', 'dist-sourcemaps']) rmSync(join(clone, location, folder), { recursive: true, force: true });
+}
 
 let work: string;
 let preview: ManagedProcess | undefined;
@@ -24,7 +52,7 @@ test.afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('a fresh clone: npm run build installs first, quietly, and builds; npm run preview then serves the builds', async () => {
+test('a fresh clone: npm run build installs first, quietly, and builds; npm run preview serves the builds; documented npx and root scripts need no build', async () => {
   const clone = join(work, 'gatehouse');
   await runOk('git', ['clone', '-q', REPO_ROOT, clone], work);
   expect(existsSync(join(clone, 'node_modules'))).toBe(false);
@@ -56,4 +84,28 @@ test('a fresh clone: npm run build installs first, quietly, and builds; npm run 
       expect({ port, status: manifest.status }).toEqual({ port, status: 200 });
     }
   });
+  await preview?.stop();
+  preview = undefined;
+
+  removeBuilds(clone);
+  expect(existsSync(join(clone, 'tooling/contract-check/dist'))).toBe(false);
+  await test.step('every documented npx names a scoped package or a bin the install alone provides', () => {
+    const found = documentedNpx(clone);
+    expect(found.length).toBeGreaterThan(0);
+    const unsafe = found.filter(({ command }) => {
+      if (/--package=@[\w.-]+\//.test(command)) return false;
+      // a symlink whose target is missing (a bin in an unbuilt dist/) counts as absent: npx would go to the registry
+      return !existsSync(join(clone, 'node_modules/.bin', command.split(' ').pop() ?? ''));
+    });
+    expect(unsafe).toEqual([]);
+  });
+  for (const [script, usage] of [
+    ['doctor', 'Usage: gatehouse-doctor <shell url>'],
+    ['contract-check', 'Usage: gatehouse-contract-check'],
+  ] as const)
+    await test.step(`npm run ${script} works after the install alone (no build)`, async () => {
+      const help = await run('npm', ['run', '--silent', script, '--', '--help'], clone, env);
+      expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(help.stdout).toContain(usage);
+    });
 });
