@@ -2,10 +2,10 @@ import { startKeycloak, type RunningKeycloak } from '@gatehouse/testkit/keycloak
 import { checkNginxConfig, requireNginx } from '@gatehouse/testkit/nginx';
 import { startPostgres, type RunningPostgres } from '@gatehouse/testkit/postgres';
 import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { REPO_ROOT } from '../../production/support/previewProcess';
 import { freePort } from '../../https/support/freePort';
 
@@ -41,34 +41,10 @@ export interface KeycloakCluster {
 
 /**
  * The Keycloak home of each node. Both are built for the same options (`--db postgres --cache ispn`, a build of
- * tens of seconds): the second is a copy of the first once that one has started (BUILT_STAMP says for which
- * options), so a new machine builds once.
+ * tens of seconds): the second starts from a copy of the first's built distribution (StartOptions.buildFrom), so
+ * a new machine builds once.
  */
 const HOMES = ['cluster-a', 'cluster-b'].map((name) => join(REPO_ROOT, '.keycloak', name));
-const BUILT_STAMP = '.gatehouse-cluster-build';
-const BUILD = 'db=postgres cache=ispn';
-
-/** The unpacked distribution in a node's home (obtainKeycloak's `<dir>/keycloak-<version>`), or null. */
-function distributionIn(home: string): string | null {
-  const found = existsSync(home) ? readdirSync(home).find((name) => /^keycloak-\d/.test(name)) : undefined;
-  return found ? join(home, found) : null;
-}
-
-/** Copies the first node's built distribution into `home` unless that one is built for the same options already. */
-function copyBuiltHome(from: string, home: string): void {
-  const source = distributionIn(from);
-  if (!source || readStamp(source) !== BUILD) return;
-  const target = join(home, basename(source));
-  if (existsSync(target) && readStamp(target) === BUILD) return;
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(home, { recursive: true });
-  cpSync(source, target, { recursive: true, filter: (path) => !path.startsWith(join(source, 'data')) });
-}
-
-function readStamp(distribution: string): string | null {
-  const stamp = join(distribution, BUILT_STAMP);
-  return existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : null;
-}
 
 /** The response header the load balancer adds: which node answered (`$upstream_addr`; several when it went on to the next). */
 export const NODE_HEADER = 'x-keycloak-node';
@@ -181,9 +157,9 @@ export async function startKeycloakCluster(): Promise<KeycloakCluster> {
       let running: RunningKeycloak | null = null;
       const home = HOMES[index]!;
       const start = async () => {
-        if (index > 0) copyBuiltHome(HOMES[0]!, home);
         running = await startKeycloak({
           dir: home,
+          ...(index > 0 ? { buildFrom: HOMES[0]! } : {}),
           httpPort,
           managementPort,
           // no realm of ours: ready once realm master's discovery answers
@@ -197,7 +173,6 @@ export async function startKeycloakCluster(): Promise<KeycloakCluster> {
           },
           log: (message) => process.stderr.write(`[keycloak ${name}] ${message}\n`),
         });
-        writeFileSync(join(running.home, BUILT_STAMP), `${BUILD}\n`);
         startListener?.(running.startedInMs);
         process.stdout.write(`[keycloak] ${name}: ready in ${(running.startedInMs / 1000).toFixed(1)} s\n`);
       };

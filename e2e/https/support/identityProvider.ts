@@ -59,6 +59,8 @@ async function startKeycloakBehindProxy(publicUrl: string, relativePath: string 
     managementPort,
     behindProxy: { publicUrl, ...(relativePath ? { relativePath } : {}) },
     quickStart: true,
+    // the Keycloak on :8080 (`npm run keycloak`, test:keycloak's), built for the same options unless a relative path
+    buildFrom: join(REPO_ROOT, '.keycloak'),
     log: (message) => process.stderr.write(`[keycloak ${publicUrl}] ${message}\n`),
   });
   process.stdout.write(`[keycloak] ${publicUrl}: ready in ${(keycloak.startedInMs / 1000).toFixed(1)} s\n`);

@@ -356,6 +356,8 @@ function tail(file, lines = 25) {
  * @property {ClusterNode} [clusterNode] a node of a cluster on a shared database, in production mode (`kc.sh start`)
  * @property {boolean} [quickStart] the JIT's first tier only (QUICK_START), for a Keycloak that lives for a few
  *   tests; not for one that serves a whole run, nor one whose speed is measured (the bench)
+ * @property {string} [buildFrom] another start's `dir`: when `dir` has no distribution built for this start's build
+ *   options and that one has (BUILT_STAMP), it is copied (without its data) instead of fetched, unpacked and built
  */
 
 /**
@@ -476,6 +478,38 @@ function clusterNodeArgs({ httpPort, managementPort, clusterNode }) {
   ];
 }
 
+/** A started distribution's note of the build options it was built for (buildKey). */
+const BUILT_STAMP = '.gatehouse-built-for';
+
+/**
+ * The build options of a start: what Keycloak builds its distribution for (tens of seconds, at the first start and
+ * whenever they change; `kc.sh show-config` lists them). Two starts with the same key can share one build.
+ *
+ * @param {StartOptions} options
+ */
+function buildKey({ clusterNode, behindProxy }) {
+  if (clusterNode) return 'start db=postgres cache=ispn health-enabled';
+  return `start-dev health-enabled${behindProxy?.relativePath ? ` http-relative-path=${behindProxy.relativePath}` : ''}`;
+}
+
+/**
+ * Copies the distribution in `fromDir` into `dir` when that one was started with build options `key` and the one
+ * in `dir` was not (or is missing): its database and other data stay behind. Keycloak itself checks the build at
+ * start and builds again if the options differ, so a copy can cost time, never correctness.
+ *
+ * @param {string} fromDir @param {string} dir @param {string} key
+ */
+function copyBuiltDistribution(fromDir, dir, key) {
+  const name = `keycloak-${KEYCLOAK_VERSION}`;
+  const builtFor = (/** @type {string} */ home) =>
+    existsSync(join(home, BUILT_STAMP)) ? readFileSync(join(home, BUILT_STAMP), 'utf8').trim() : null;
+  const [source, target] = [join(resolve(fromDir), name), join(dir, name)];
+  if (source === target || builtFor(source) !== key || builtFor(target) === key) return;
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(source, target, { recursive: true, filter: (path) => !path.startsWith(join(source, 'data')) });
+}
+
 /**
  * Starts Keycloak (fetching it first if needed) with the realm imported, the bootstrap administrator and the
  * health endpoints on, and resolves once the realm's discovery document answers. Throws a KeycloakRunnerError
@@ -507,6 +541,8 @@ async function startKeycloak(options = {}) {
       );
   }
   mkdirSync(dir, { recursive: true });
+  const built = buildKey(options);
+  if (options.buildFrom) copyBuiltDistribution(options.buildFrom, dir, built);
   const home = await obtainKeycloak({ dir, log, env });
   const admin = adminPassword(options.adminPasswordFile);
   if (admin.generated)
@@ -567,6 +603,7 @@ async function startKeycloak(options = {}) {
     done();
   }
   if (fresh) markImported();
+  writeFileSync(join(home, BUILT_STAMP), `${built}\n`);
   const startedInMs = Date.now() - started;
   log(
     `ready in ${(startedInMs / 1000).toFixed(1)} s on ${url}${options.behindProxy ? ` as ${options.behindProxy.publicUrl}` : ''} (realm "${realm}"; admin "${ADMIN_USERNAME}", password in ${relative(process.cwd(), admin.file) || admin.file}; health ${healthUrl})`,
@@ -629,6 +666,9 @@ async function keycloakUnlessRunning() {
 
 module.exports = {
   KEYCLOAK_VERSION,
+  BUILT_STAMP,
+  buildKey,
+  copyBuiltDistribution,
   KEYCLOAK_SHA512,
   ADMIN_USERNAME,
   ADMIN_PASSWORD_FILE,

@@ -5,9 +5,13 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import {
   adminPassword,
+  BUILT_STAMP,
+  buildKey,
   chosenProvider,
+  copyBuiltDistribution,
   clusterNodeArgs,
   KEYCLOAK_SHA512,
+  KEYCLOAK_VERSION,
   KeycloakRunnerError,
   obtainKeycloak,
   prepareRealmImport,
@@ -286,5 +290,51 @@ describe('the download', () => {
     await obtainKeycloak({ dir: join(root, 'kc'), env, log: (line) => logged.push(line), sha512: digest });
     expect(readFileSync(join(home, 'bin/kc.sh'), 'utf8')).toContain('the real kc.sh');
     expect(logged[0]).toMatch(/was not unpacked from a verified download: fetching Keycloak 26\.7\.3 again/);
+  });
+});
+
+describe('a distribution built once, shared by starts with the same build options (StartOptions.buildFrom)', () => {
+  /** A started distribution in `dir`: a jar of its build, its database, and the note of what it was built for. */
+  function started(dir: string, key: string | null) {
+    const home = join(dir, `keycloak-${KEYCLOAK_VERSION}`);
+    mkdirSync(join(home, 'lib/quarkus'), { recursive: true });
+    mkdirSync(join(home, 'data/h2'), { recursive: true });
+    writeFileSync(join(home, 'lib/quarkus/generated-bytecode.jar'), `built in ${dir}`);
+    writeFileSync(join(home, 'data/h2/keycloakdb.mv.db'), `the database of ${dir}`);
+    if (key) writeFileSync(join(home, BUILT_STAMP), `${key}\n`);
+    return home;
+  }
+  const proxied = buildKey({ behindProxy: { publicUrl: 'https://sso.example.test', relativePath: '/auth' } });
+
+  test('a start behind a proxy builds as the dev start does, unless under a path; a cluster node builds for its own', () => {
+    expect(buildKey({ behindProxy: { publicUrl: 'https://sso.example.test' } })).toBe(buildKey({}));
+    expect(proxied).not.toBe(buildKey({}));
+    const node = {
+      publicUrl: 'http://localhost:1',
+      database: { url: 'jdbc:postgresql://x/y', username: 'u' },
+      jgroupsPort: 7800,
+      importRealm: false,
+    };
+    expect(buildKey({ clusterNode: node })).not.toBe(buildKey({}));
+  });
+
+  test('a new dir gets a copy of a distribution built for the same options, without its data', () => {
+    started(join(root, 'from'), buildKey({}));
+    copyBuiltDistribution(join(root, 'from'), join(root, 'to'), buildKey({}));
+    const copy = join(root, 'to', `keycloak-${KEYCLOAK_VERSION}`);
+    expect(readFileSync(join(copy, 'lib/quarkus/generated-bytecode.jar'), 'utf8')).toBe(`built in ${join(root, 'from')}`);
+    expect(existsSync(join(copy, 'data'))).toBe(false);
+  });
+
+  test('nothing is copied from one built for other options, never started, or over one built for these', () => {
+    started(join(root, 'other'), proxied);
+    started(join(root, 'unstarted'), null);
+    copyBuiltDistribution(join(root, 'other'), join(root, 'a'), buildKey({}));
+    copyBuiltDistribution(join(root, 'unstarted'), join(root, 'b'), buildKey({}));
+    expect([existsSync(join(root, 'a')), existsSync(join(root, 'b'))]).toEqual([false, false]);
+    started(join(root, 'from'), buildKey({}));
+    const own = started(join(root, 'own'), buildKey({}));
+    copyBuiltDistribution(join(root, 'from'), join(root, 'own'), buildKey({}));
+    expect(readFileSync(join(own, 'data/h2/keycloakdb.mv.db'), 'utf8')).toBe(`the database of ${join(root, 'own')}`);
   });
 });
