@@ -12,11 +12,12 @@
 // registry), a plain-http registry other than loopback, and a version the registry already has; it packs every
 // package before it publishes any, so a failing build publishes nothing.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lock } from 'proper-lockfile';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -83,18 +84,63 @@ function usage(message) {
 }
 
 /**
+ * `npm <args>` in `cwd`; resolves to its exit code (1 when it could not start).
+ *
+ * @param {readonly string[]} args @param {string} cwd @param {import('node:child_process').StdioOptions} stdio
+ * @returns {Promise<number>}
+ */
+function npm(args, cwd, stdio) {
+  return new Promise((resolvePromise) => {
+    const child = spawn('npm', args, { cwd, stdio });
+    child.once('error', () => resolvePromise(1));
+    child.once('exit', (code) => resolvePromise(code ?? 1));
+  });
+}
+
+const PACK_LOCK = join(REPO_ROOT, 'node_modules/.cache/gatehouse-packing.lock');
+
+/**
+ * Runs `work` (packing) while holding PACK_LOCK. Each package's `prepack` empties and rebuilds its dist/, so two packs
+ * at once (e2e's production and registry suites, which \`npm test\` runs in two lanes; two terminals) would put one's
+ * half-built files into the other's tarballs: the second waits for the first (proper-lockfile: kept fresh while its
+ * holder lives, taken over when the holder died).
+ *
+ * @template T @param {() => Promise<T>} work @returns {Promise<T>}
+ */
+async function whilePacking(work) {
+  mkdirSync(dirname(PACK_LOCK), { recursive: true });
+  const release = await lock(dirname(PACK_LOCK), {
+    lockfilePath: PACK_LOCK,
+    realpath: false,
+    stale: 20_000,
+    // packing every package takes under a minute on a busy 2-core machine; wait up to 10
+    retries: { retries: 600, factor: 1, minTimeout: 1000, maxTimeout: 1000 },
+  }).catch((/** @type {unknown} */ error) => {
+    process.stderr.write(
+      `[packages] waited 10 minutes for another run's packing (${PACK_LOCK} is held); if nothing else is packing, delete it and run again: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+  try {
+    return await work();
+  } finally {
+    await release();
+  }
+}
+
+/**
  * Runs `npm <args>` in each published package, dependencies first (npm's own --workspace runs them in the
  * workspaces' order); stops at the first failure.
  *
  * @param {readonly string[]} args
  */
-function npmInEach(args) {
+async function npmInEach(args) {
   for (const { name, dir } of publishedPackages()) {
     process.stderr.write(`[packages] ${name}: npm ${args.join(' ')}\n`);
-    const result = spawnSync('npm', args, { cwd: dir, stdio: 'inherit' });
-    if (result.status !== 0) {
-      process.stderr.write(`[packages] npm ${args[0]} of ${name} failed (exit code ${result.status}); its output is above.\n`);
-      process.exit(result.status ?? 1);
+    const status = await npm(args, dir, 'inherit');
+    if (status !== 0) {
+      process.stderr.write(`[packages] npm ${args[0]} of ${name} failed (exit code ${status}); its output is above.\n`);
+      process.exit(status);
     }
   }
 }
@@ -126,7 +172,7 @@ export function publishProblem(registry, allowDirty) {
  *
  * @param {readonly string[]} args `npm publish` options, --registry included @param {string} registry
  */
-function publishAll(args, registry) {
+async function publishAll(args, registry) {
   const packages = publishedPackages();
   const taken = packages.filter(({ name, version }) => {
     const view = spawnSync('npm', ['view', `${name}@${version}`, 'version', '--registry', registry], { encoding: 'utf8' });
@@ -141,17 +187,22 @@ function publishAll(args, registry) {
   }
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-publish-'));
   try {
-    const tarballs = packages.map(({ name, dir: packageDir }) => {
-      process.stderr.write(`[packages] ${name}: npm pack\n`);
-      const before = new Set(readdirSync(dir));
-      // the build's own output (prepack) goes to stderr, so stdout stays npm's
-      const pack = spawnSync('npm', ['pack', '--pack-destination', dir], { cwd: packageDir, stdio: ['ignore', 2, 'inherit'] });
-      const [tarball] = readdirSync(dir).filter((file) => file.endsWith('.tgz') && !before.has(file));
-      if (pack.status !== 0 || !tarball) {
-        process.stderr.write(`[packages] npm pack of ${name} failed (exit code ${pack.status}); nothing published.\n`);
-        process.exit(pack.status || 1);
+    const tarballs = await whilePacking(async () => {
+      /** @type {Array<{ name: string, file: string }>} */
+      const packed = [];
+      for (const { name, dir: packageDir } of packages) {
+        process.stderr.write(`[packages] ${name}: npm pack\n`);
+        const before = new Set(readdirSync(dir));
+        // the build's own output (prepack) goes to stderr, so stdout stays npm's
+        const status = await npm(['pack', '--pack-destination', dir], packageDir, ['ignore', 2, 'inherit']);
+        const [tarball] = readdirSync(dir).filter((file) => file.endsWith('.tgz') && !before.has(file));
+        if (status !== 0 || !tarball) {
+          process.stderr.write(`[packages] npm pack of ${name} failed (exit code ${status}); nothing published.\n`);
+          process.exit(status || 1);
+        }
+        packed.push({ name, file: join(dir, tarball) });
       }
-      return { name, file: join(dir, tarball) };
+      return packed;
     });
     /** @type {string[]} */
     const published = [];
@@ -171,7 +222,7 @@ function publishAll(args, registry) {
   }
 }
 
-function main() {
+async function main() {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'pack') {
     const [dir, ...extra] = rest;
@@ -179,7 +230,7 @@ function main() {
     // npm run changes to the repository root; a relative folder means the one the command was typed in
     const destination = resolve(process.env.INIT_CWD ?? process.cwd(), dir);
     mkdirSync(destination, { recursive: true });
-    npmInEach(['pack', '--pack-destination', destination]);
+    await whilePacking(() => npmInEach(['pack', '--pack-destination', destination]));
   } else if (command === 'publish') {
     const allowDirty = rest.includes('--allow-dirty');
     const args = rest.filter((arg) => arg !== '--allow-dirty');
@@ -189,8 +240,8 @@ function main() {
       usage('publish:packages needs --registry <url>: the registry to publish to (e.g. your Verdaccio, or https://registry.npmjs.org/).');
     const problem = publishProblem(registry, allowDirty);
     if (problem) usage(problem);
-    publishAll(args, registry);
+    await publishAll(args, registry);
   } else usage(`Unknown command "${command ?? ''}".`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

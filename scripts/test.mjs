@@ -6,9 +6,9 @@
 // newer than them). Then three lanes at once, the suites of each one after the other:
 //
 //   fixed ports  the dev suite (:3000–3003, :3010, its provider on :8080) → the production suite (:4000–4003, :4010,
-//                :8080) → the registry suite (free ports, but after the production suite: both pack the packages,
-//                rebuilding their dist/ folders)
-//   units        each workspace's unit tests (jest, node --test), on free ports
+//                :8080) → the fresh clone's build and preview (the README's ports)
+//   units        each workspace's unit tests (jest, node --test), on free ports → the registry suite (Verdaccio and a
+//                remote's installs; free ports, no browser)
 //   browsers     dev-idp's browser suite → auth-lib's browser suite → the HTTPS suite, on free ports
 //
 // A suite is outside the first lane only when it holds no fixed port and writes no file a suite of another lane
@@ -19,8 +19,8 @@
 //   npm test                          everything above, in the three lanes
 //   npm test -- --serial              every suite one after the other
 //   npm test -- auth-lib-browser https   only the named suites, in their lanes, without the checks
-//   npm test -- --except registry     every suite but the named ones (e.g. inside a network namespace: the
-//                                     registry suite installs from the network)
+//   npm test -- --except registry fresh-clone   every suite but the named ones (e.g. inside a network namespace:
+//                                     these two install from the network)
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -82,13 +82,26 @@ const SUITES = [
   { name: 'auth-lib-browser', cwd: join(ROOT, 'auth-lib'), command: 'npm', args: ['run', 'test:browser'], lane: 'browsers' },
   // nginx and a provider per topology on free ports; results in .preview/https-results.
   { name: 'https', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.https.config.ts'], lane: 'browsers' },
-  // Verdaccio on a free port, installs from the network; results in .preview/registry-results. In the fixed lane,
-  // after the production suite: both pack the packages (each `prepack` empties and rebuilds the package's dist/).
-  { name: 'registry', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.registry.config.ts'] },
+  // A fresh clone's `npm run build` and `npm run preview` on the README's ports (:4000–4003, :4010, :8080), installs
+  // from the network.
+  {
+    name: 'fresh-clone',
+    cwd: E2E,
+    args: ['playwright', 'test', '-c', 'playwright.registry.config.ts', 'fresh-clone', '--output', '../.preview/fresh-clone-results'],
+  },
+  // Verdaccio and a production shell on free ports, installs from the network; no browser. After the unit tests, in
+  // their lane: it packs the packages as the production suite does (each `prepack` empties and rebuilds a package's
+  // dist/), and scripts/packages.mjs has one pack wait for the other.
+  {
+    name: 'registry',
+    cwd: E2E,
+    args: ['playwright', 'test', '-c', 'playwright.registry.config.ts', 'remote-installs', '--output', '../.preview/registry-results'],
+    lane: 'units',
+  },
 ];
 
 /** The suites that test the production builds (made once before the lanes). */
-const USE_BUILDS = new Set(['production', 'https', 'registry']);
+const USE_BUILDS = new Set(['production', 'https', 'fresh-clone', 'registry']);
 
 /** @param {string} message */
 function say(message) {
