@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,6 +26,9 @@ beforeEach(() => {
   checkout = mkdtempSync(join(tmpdir(), 'publish-packages-'));
   mkdirSync(join(checkout, 'scripts'));
   copyFileSync(SCRIPT, join(checkout, 'scripts/packages.mjs'));
+  // the script's own dependencies (proper-lockfile), as a checkout has them after its install
+  symlinkSync(join(SCRIPT, '../../node_modules'), join(checkout, 'node_modules'));
+  writeFileSync(join(checkout, '.gitignore'), 'node_modules\n');
   writeFileSync(join(checkout, 'package.json'), JSON.stringify({ name: 'root', private: true, workspaces: [] }));
   git('init', '-q');
   git('add', '.');
