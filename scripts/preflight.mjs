@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // What `npm start`, `npm test`, `npm run build` and `npm run preview` check first, so each works as the first
 // command typed on a fresh clone: a Node version the toolchain supports, the lockfile's packages installed
-// (`npm ci` when node_modules is missing or older than package-lock.json), for the tests Chromium and nginx,
+// (`npm ci` when node_modules is missing or older than package-lock.json), for the tests Chromium (its browser and
+// its headless shell) and nginx,
 // for the preview nginx (installed with apt-get when running as root on Debian, else the exact command is printed).
 //
 //   node scripts/preflight.mjs start|test|build|preview
@@ -13,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findChromium, noChromiumMessage } from '../tooling/testkit/src/chromium.cjs';
+import { chromiumInstallCommand, DEBIAN_PACKAGES, findChromium, noChromiumMessage } from '../tooling/testkit/src/chromium.cjs';
 import { findNginx, nginxInstallCommand } from '../tooling/testkit/src/nginx.cjs';
 import { canInstallSystemPackages, osName } from '../tooling/testkit/src/systemTools.cjs';
 import { endOfLifeWarning } from './nodeEndOfLife.mjs';
@@ -98,10 +99,14 @@ function installPackages() {
   say(`packages installed in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
-/** A CHROMIUM_PATH or NGINX_BIN that names no executable is a stop, with the message saying so. */
-function findChromiumOrFail() {
+/**
+ * A CHROMIUM_PATH or NGINX_BIN that names no executable is a stop, with the message saying so.
+ *
+ * @param {'page' | 'browser'} needs as findChromium's
+ */
+function findChromiumOrFail(needs) {
   try {
-    return findChromium();
+    return findChromium({ needs });
   } catch (error) {
     return fail(/** @type {Error} */ (error).message);
   }
@@ -116,15 +121,23 @@ function findNginxOrFail() {
 }
 
 /**
- * Chromium and nginx for the browser tests. As root on Debian (a container, a CI runner) the missing
- * ones are installed as .ci/run does; elsewhere the command to run is printed.
+ * What the browser tests and the preview need: Chromium's browser (the HTTPS suite sets its profile's cookie
+ * mode) and its headless shell (every other browser test: half the CPU a page, decisions/0104), nginx. As root
+ * on Debian (a container, a CI runner) the missing ones are installed as .ci/run does; elsewhere the command to run
+ * is printed. A missing headless shell is no stop: the tests then run in the browser, slower.
  */
 function checkTestTools(needChromium = true) {
+  const look = () => ({
+    browser: needChromium ? findChromiumOrFail('browser') : null,
+    page: needChromium ? findChromiumOrFail('page') : null,
+    nginx: findNginxOrFail(),
+  });
+  let found = look();
   const missing = [];
-  let chromium = needChromium ? findChromiumOrFail() : null;
-  if (needChromium && !chromium) missing.push({ name: 'Chromium', debianPackage: 'chromium' });
-  let nginx = findNginxOrFail();
-  if (!nginx) missing.push({ name: 'nginx', debianPackage: 'nginx-light' });
+  if (needChromium && !found.browser) missing.push({ name: 'Chromium', debianPackage: DEBIAN_PACKAGES.browser });
+  if (needChromium && found.page?.source !== 'CHROMIUM_PATH' && found.page?.build !== 'headless-shell')
+    missing.push({ name: "Chromium's headless shell", debianPackage: DEBIAN_PACKAGES['headless-shell'] });
+  if (!found.nginx) missing.push({ name: 'nginx', debianPackage: 'nginx-light' });
 
   if (missing.length > 0 && canInstallSystemPackages()) {
     const packages = [...missing.map((tool) => tool.debianPackage), 'fonts-dejavu-core'];
@@ -137,18 +150,22 @@ function checkTestTools(needChromium = true) {
       const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
       if (result.status !== 0) fail(`apt-get ${args.join(' ')} failed (its errors are above).`);
     }
-    chromium = needChromium ? findChromiumOrFail() : null;
-    nginx = findNginxOrFail();
+    found = look();
   }
 
-  if (needChromium && !chromium) fail(noChromiumMessage());
-  if (!nginx)
+  if (needChromium && !found.browser) fail(noChromiumMessage('browser'));
+  if (!found.nginx)
     fail(
       `nginx not found: ${needChromium ? 'the production browser tests serve' : '`npm run preview` serves'} the builds with it. Install it with \`${nginxInstallCommand()}\`${osName() ? ` (${osName()})` : ''}, or set NGINX_BIN.`,
     );
-  if (!chromium) return say(`nginx: ${nginx}`);
+  if (!found.browser || !found.page) return say(`nginx: ${found.nginx}`);
+  /** @param {{ path: string, source: string }} chromium */
+  const where = (chromium) =>
+    `${chromium.path} (${chromium.source === 'CHROMIUM_PATH' ? 'from CHROMIUM_PATH' : chromium.source === 'system' ? "the system's" : "Playwright's own"})`;
   say(
-    `browser: ${chromium.path} (${chromium.source === 'CHROMIUM_PATH' ? 'from CHROMIUM_PATH' : chromium.source === 'system' ? "the system's" : "Playwright's own"}); nginx: ${nginx}`,
+    found.page.path === found.browser.path
+      ? `browser: ${where(found.browser)}${found.page.source === 'CHROMIUM_PATH' ? '' : ` (no headless shell: the browser tests run in the browser, slower; \`${chromiumInstallCommand()}\` adds it)`}; nginx: ${found.nginx}`
+      : `browser tests: ${where(found.page)}, the HTTPS suite: ${where(found.browser)}; nginx: ${found.nginx}`,
   );
 }
 

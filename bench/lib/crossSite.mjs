@@ -85,7 +85,7 @@ async function freshProfile({ profiles, spki, cookies, session }) {
   mkdirSync(join(dir, 'Default'), { recursive: true });
   writeFileSync(join(dir, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: COOKIE_CONTROLS_MODE[cookies] } }));
   const context = await chromium.launchPersistentContext(dir, {
-    executablePath: chromiumLaunchOptions().executablePath,
+    executablePath: chromiumLaunchOptions({ needs: 'browser' }).executablePath,
     args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP *.test 127.0.0.1', `--ignore-certificate-errors-spki-list=${spki}`],
   });
   if (session.length > 0) await context.addCookies(session);

@@ -104,7 +104,7 @@ async function browserAllowingThirdPartyCookies(): Promise<BrowserContext> {
   const profile = mkdtempSync(join(work, 'profile-'));
   mkdirSync(join(profile, 'Default'));
   writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0 } }));
-  const launch = chromiumLaunchOptions();
+  const launch = chromiumLaunchOptions({ needs: 'browser' }); // the headless shell ignores Preferences (decisions/0104)
   return chromium.launchPersistentContext(profile, {
     ...launch,
     args: [...launch.args, '--host-resolver-rules=MAP *.test 127.0.0.1', `--ignore-certificate-errors-spki-list=${spki}`],

@@ -104,7 +104,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       JSON.stringify({ profile: { cookie_controls_mode: COOKIE_CONTROLS_MODE[thirdPartyCookies] } }),
     );
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromiumLaunchOptions().executablePath,
+      // The browser, not its headless shell: only the browser reads the profile's cookie mode (decisions/0104).
+      executablePath: chromiumLaunchOptions({ needs: 'browser' }).executablePath,
       args: [
         ...CHROMIUM_ARGS,
         '--host-resolver-rules=MAP *.test 127.0.0.1',

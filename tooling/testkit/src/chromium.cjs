@@ -2,12 +2,26 @@
 // How every browser test and the benchmark find and launch Chromium: one place, one environment
 // variable (CHROMIUM_PATH). Plain Node; Playwright's own browser is looked up only if playwright-core
 // is installed.
+//
+// Two builds of Debian's Chromium (one source package, one version), decisions/0104:
+// - the headless shell (`chromium-headless-shell`, the build Playwright itself drives for headless tests): Blink, V8
+//   and the network stack without the browser's own layer. A page costs about half the CPU. The browser tests'
+//   default.
+// - the browser (`chromium`): for what only the browser has, its profile's settings (`Default/Preferences`: the
+//   third-party-cookie mode the HTTPS suite and the cross-site specs set), and for the benchmark, whose keys were
+//   measured in it. The headless shell ignores those settings.
 
 const { existsSync } = require('node:fs');
 const { isDebian, isExecutable, isRoot, onPath } = require('./systemTools.cjs');
 
-/** The system's usual Chromium locations, in the order they are tried (after CHROMIUM_PATH). */
-const SYSTEM_CANDIDATES = ['/usr/bin/chromium', 'chromium', 'chromium-browser'];
+/** Where each build is looked for, in order (after CHROMIUM_PATH): absolute paths, then names on PATH. */
+const SYSTEM_CANDIDATES = {
+  'headless-shell': ['/usr/bin/chromium-headless-shell', 'chromium-headless-shell'],
+  browser: ['/usr/bin/chromium', 'chromium', 'chromium-browser'],
+};
+
+/** The Debian package of each build. */
+const DEBIAN_PACKAGES = { 'headless-shell': 'chromium-headless-shell', browser: 'chromium' };
 
 /**
  * Headless, and without the background services whose connections a closed network refuses
@@ -25,31 +39,45 @@ const CHROMIUM_ARGS = [
 ];
 
 /**
+ * @typedef {'headless-shell' | 'browser'} ChromiumBuild
  * @typedef {object} FoundChromium
  * @property {string} path the executable
  * @property {'CHROMIUM_PATH' | 'system' | 'playwright'} source where it was found
+ * @property {ChromiumBuild | 'unknown'} build which build it is ('unknown' for a CHROMIUM_PATH)
+ * @typedef {object} FindOptions
+ * @property {'page' | 'browser'} [needs] `page` (default): a page engine, the headless shell if installed, else the
+ *   browser; `browser`: the browser itself (its profile's settings), never the headless shell
+ * @property {NodeJS.ProcessEnv} [env] where CHROMIUM_PATH and PATH are read (default: this process's)
+ * @property {Partial<Record<ChromiumBuild, string[]>>} [candidates] where each build is looked for (tests)
+ * @property {boolean} [playwright] whether Playwright's downloaded browser may be used (default: true)
  */
 
 /**
- * The Chromium to drive: `CHROMIUM_PATH` if set (it must exist), else the system's (`/usr/bin/chromium`,
- * `chromium` or `chromium-browser` on PATH), else the browser `npx playwright install chromium` put in
- * Playwright's cache. Null when there is none.
+ * The Chromium to drive: `CHROMIUM_PATH` if set (it must exist), else the system's headless shell
+ * (`/usr/bin/chromium-headless-shell` or on PATH) unless `needs: 'browser'`, else the system's browser
+ * (`/usr/bin/chromium`, `chromium` or `chromium-browser` on PATH), else the browser `npx playwright install
+ * chromium` put in Playwright's cache. Null when there is none.
  *
+ * @param {FindOptions} [options]
  * @returns {FoundChromium | null}
  */
-function findChromium() {
-  const fromEnv = process.env.CHROMIUM_PATH;
+function findChromium({ needs = 'page', env = process.env, candidates = SYSTEM_CANDIDATES, playwright = true } = {}) {
+  const fromEnv = env.CHROMIUM_PATH;
   if (fromEnv) {
     if (!isExecutable(fromEnv))
       throw new Error(`CHROMIUM_PATH is ${fromEnv}, which is not an executable file. Point it at a Chromium build, or unset it.`);
-    return { path: fromEnv, source: 'CHROMIUM_PATH' };
+    return { path: fromEnv, source: 'CHROMIUM_PATH', build: 'unknown' };
   }
-  for (const candidate of SYSTEM_CANDIDATES) {
-    const path = candidate.startsWith('/') ? (isExecutable(candidate) ? candidate : null) : onPath(candidate);
-    if (path) return { path, source: 'system' };
+  /** @type {ChromiumBuild[]} */
+  const builds = needs === 'browser' ? ['browser'] : ['headless-shell', 'browser'];
+  for (const build of builds) {
+    for (const candidate of candidates[build] ?? []) {
+      const path = candidate.startsWith('/') ? (isExecutable(candidate) ? candidate : null) : onPath(candidate, env.PATH ?? '');
+      if (path) return { path, source: 'system', build };
+    }
   }
-  const playwrights = playwrightChromium();
-  return playwrights ? { path: playwrights, source: 'playwright' } : null;
+  const playwrights = playwright ? playwrightChromium() : null;
+  return playwrights ? { path: playwrights, source: 'playwright', build: 'browser' } : null;
 }
 
 /** Playwright's downloaded Chromium, if playwright-core is installed and its browser was downloaded. */
@@ -64,27 +92,48 @@ function playwrightChromium() {
   }
 }
 
-/** The command that installs a Chromium on this machine. */
+/**
+ * The command that installs Chromium on this machine: on Debian both builds (the browser tests run in the headless
+ * shell, the HTTPS suite in the browser).
+ */
 function chromiumInstallCommand() {
-  return isDebian() ? `${isRoot() ? '' : 'sudo '}apt-get install -y chromium` : 'npx playwright install chromium';
-}
-
-/** The message for "no Chromium here": what is missing and the command that fixes it. */
-function noChromiumMessage() {
-  return `No Chromium found: CHROMIUM_PATH is not set, there is no chromium on PATH or in /usr/bin, and Playwright's own browser is not installed.
-Install one with \`${chromiumInstallCommand()}\`, or set CHROMIUM_PATH to a Chromium executable.`;
+  return isDebian()
+    ? `${isRoot() ? '' : 'sudo '}apt-get install -y ${DEBIAN_PACKAGES.browser} ${DEBIAN_PACKAGES['headless-shell']}`
+    : 'npx playwright install chromium';
 }
 
 /**
- * Playwright's launch options for every browser test (`use: { launchOptions: chromiumLaunchOptions() }`)
- * and the benchmark. Throws, saying how to install one, when no Chromium is found.
+ * The message for "no Chromium here": what is missing and the command that fixes it.
  *
+ * @param {'page' | 'browser'} [needs] as findChromium's
+ */
+function noChromiumMessage(needs = 'page') {
+  const what =
+    needs === 'browser'
+      ? "No Chromium browser found (the headless shell alone does not do: the HTTPS suite sets the browser profile's third-party-cookie mode)"
+      : 'No Chromium found';
+  return `${what}: CHROMIUM_PATH is not set, there is no chromium on PATH or in /usr/bin, and Playwright's own browser is not installed.
+Install it with \`${chromiumInstallCommand()}\`, or set CHROMIUM_PATH to a Chromium executable.`;
+}
+
+/**
+ * Playwright's launch options for the browser tests (`use: { launchOptions: chromiumLaunchOptions() }`) and the
+ * benchmark (`{ needs: 'browser' }`). Throws, saying how to install one, when no Chromium is found.
+ *
+ * @param {Pick<FindOptions, 'needs'>} [options]
  * @returns {{ executablePath: string, args: string[] }}
  */
-function chromiumLaunchOptions() {
-  const found = findChromium();
-  if (!found) throw new Error(noChromiumMessage());
+function chromiumLaunchOptions({ needs = 'page' } = {}) {
+  const found = findChromium({ needs });
+  if (!found) throw new Error(noChromiumMessage(needs));
   return { executablePath: found.path, args: [...CHROMIUM_ARGS] };
 }
 
-module.exports = { CHROMIUM_ARGS, findChromium, chromiumInstallCommand, noChromiumMessage, chromiumLaunchOptions };
+module.exports = {
+  CHROMIUM_ARGS,
+  DEBIAN_PACKAGES,
+  findChromium,
+  chromiumInstallCommand,
+  noChromiumMessage,
+  chromiumLaunchOptions,
+};
