@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumInstallCommand, DEBIAN_PACKAGES, findChromium, noChromiumMessage } from '../tooling/testkit/src/chromium.cjs';
 import { findNginx, nginxInstallCommand } from '../tooling/testkit/src/nginx.cjs';
-import { canInstallSystemPackages, osName } from '../tooling/testkit/src/systemTools.cjs';
+import { canInstallSystemPackages, isDebian, osName } from '../tooling/testkit/src/systemTools.cjs';
 import { endOfLifeWarning } from './nodeEndOfLife.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -164,7 +164,7 @@ function checkTestTools(needChromium = true) {
     `${chromium.path} (${chromium.source === 'CHROMIUM_PATH' ? 'from CHROMIUM_PATH' : chromium.source === 'system' ? "the system's" : "Playwright's own"})`;
   say(
     found.page.path === found.browser.path
-      ? `browser: ${where(found.browser)}${found.page.source === 'CHROMIUM_PATH' ? '' : ` (no headless shell: the browser tests run in the browser, slower; \`${chromiumInstallCommand()}\` adds it)`}; nginx: ${found.nginx}`
+      ? `browser: ${where(found.browser)}${found.page.source === 'CHROMIUM_PATH' ? '' : ` (no headless shell: the browser tests run in the browser, slower${isDebian() ? `; \`${chromiumInstallCommand()}\` adds it` : ''})`}; nginx: ${found.nginx}`
       : `browser tests: ${where(found.page)}, the HTTPS suite: ${where(found.browser)}; nginx: ${found.nginx}`,
   );
 }
