@@ -8,8 +8,9 @@ import { run, runOk } from '../production/support/outsideRemote';
 import { REPO_ROOT } from '../production/support/previewProcess';
 
 // A newcomer's first commands, to the letter of the README, in a fresh `git clone` (into a private `mktemp -d`
-// folder, as root does it): `npm run build` with nothing installed installs the lockfile's packages itself, with
-// no npm warning on the way, and builds every app; then `npm run preview` serves the builds behind nginx on the
+// folder, as root does it): `npm test` with nothing installed installs the lockfile's packages itself, with no npm
+// warning on the way, and runs (one small suite, `npm test -- config`: the whole run is CI's); `npm run build`
+// builds every app; then `npm run preview` serves the builds behind nginx on the
 // README's ports (decisions/0070). It needs the network for what the npm cache lacks, so it runs with the registry
 // suite, outside any network namespace.
 //
@@ -52,18 +53,25 @@ test.afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('a fresh clone: npm run build installs first, quietly, and builds; npm run preview serves the builds; documented npx and root scripts need no build', async () => {
+test('a fresh clone: npm test installs first, quietly, and runs; npm run build builds; npm run preview serves the builds; documented npx and root scripts need no build', async () => {
   const clone = join(work, 'gatehouse');
   await runOk('git', ['clone', '-q', REPO_ROOT, clone], work);
   expect(existsSync(join(clone, 'node_modules'))).toBe(false);
 
   const env = { ...process.env, CI: '' };
-  const build = await test.step('npm run build', () => run('npm', ['run', 'build'], clone, env));
-  const output = `${build.stdout}\n${build.stderr}`;
-  expect({ code: build.code, output: build.code === 0 ? '' : output.slice(-4000) }).toEqual({ code: 0, output: '' });
-  expect(build.stderr).toContain("[preflight] node_modules is missing: installing the lockfile's packages (npm ci)");
+  const tested = await test.step('npm test -- config', () => run('npm', ['test', '--', 'config'], clone, env));
+  const output = `${tested.stdout}\n${tested.stderr}`;
+  expect({ code: tested.code, output: tested.code === 0 ? '' : output.slice(-4000) }).toEqual({ code: 0, output: '' });
+  expect(tested.stderr).toContain("[preflight] node_modules is missing: installing the lockfile's packages (npm ci)");
+  expect(tested.stderr).toMatch(/\[npm test\] passed:\n {2}preflight: passed in \d+ s\n {2}config: \d+ passed/);
   // a quiet install: no EBADENGINE, no unexplained install-scripts list, no other npm warning
   expect(output.split('\n').filter((line) => line.startsWith('npm warn'))).toEqual([]);
+
+  const build = await test.step('npm run build', () => run('npm', ['run', 'build'], clone, env));
+  expect({ code: build.code, output: build.code === 0 ? '' : `${build.stdout}\n${build.stderr}`.slice(-4000) }).toEqual({
+    code: 0,
+    output: '',
+  });
   for (const app of ['shell', 'remotes/profile', 'remotes/admin', 'remotes/reports'])
     expect({ app, built: existsSync(join(clone, app, 'dist/index.html')) }).toEqual({ app, built: true });
 
