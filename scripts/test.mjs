@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check and every test of the repository, in three lanes side by side (decisions/0081, 0087).
 //
-// First, one after the other: preflight, lint, format check, typecheck (the run stops at the first that fails, as
-// before), then the production builds the production, HTTPS and registry suites share (made once, when a source is
+// First the preflight (always: on a fresh clone it installs the packages), then one after the other lint, format
+// check, typecheck (the run stops at the first that fails, as before), then the production builds the production, HTTPS and registry suites share (made once, when a source is
 // newer than them). Then three lanes at once, the suites of each one after the other:
 //
 //   fixed ports  the dev suite (:3000–3003, :3010, its provider on :8080) → the production suite (:4000–4003, :4010,
@@ -18,7 +18,7 @@
 //
 //   npm test                          everything above, in the three lanes
 //   npm test -- --serial              every suite one after the other
-//   npm test -- auth-lib-browser https   only the named suites, in their lanes, without the checks
+//   npm test -- auth-lib-browser https   only the named suites, in their lanes, without the checks (the preflight runs)
 //   npm test -- --except registry fresh-clone   every suite but the named ones (e.g. inside a network namespace:
 //                                     these two install from the network)
 
@@ -26,7 +26,6 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuilds, runLanes, runSuite, seconds } from './lanes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -120,20 +119,26 @@ if (unknown.length > 0) {
 const suites = named.length === 0 ? SUITES : SUITES.filter((suite) => (except ? !named.includes(suite.name) : named.includes(suite.name)));
 
 const began = Date.now();
+// The preflight first, for every run, and before anything from node_modules is loaded (lanes.mjs needs
+// @gatehouse/testkit): on a fresh clone it is what installs the lockfile's packages.
+const preflight = spawnSync(process.execPath, [join(ROOT, 'scripts/preflight.mjs'), 'test'], { cwd: ROOT, stdio: 'inherit' });
+if (preflight.status !== 0) {
+  say(`preflight failed (above); no test ran.`);
+  process.exit(1);
+}
+const { ensureBuilds, runLanes, runSuite, seconds } = await import('./lanes.mjs');
 /** @type {string[]} */
-const summary = [];
+const summary = [`preflight: passed in ${seconds(Date.now() - began)}`];
 
 // The checks, one after the other; the first that fails ends the run (only when every suite runs).
 if (named.length === 0 || except) {
   for (const [name, args] of /** @type {const} */ ([
-    ['preflight', ['scripts/preflight.mjs', 'test']],
     ['lint', ['run', 'lint']],
     ['format:check', ['run', 'format:check']],
     ['typecheck', ['run', 'typecheck']],
   ])) {
     const started = Date.now();
-    const command = name === 'preflight' ? process.execPath : 'npm';
-    const result = await runSuite({ name, cwd: ROOT, command, args: [...args] });
+    const result = await runSuite({ name, cwd: ROOT, command: 'npm', args: [...args] });
     summary.push(`${name}: ${result.code === 0 ? 'passed' : `FAILED (exit code ${result.code})`} in ${seconds(Date.now() - started)}`);
     if (result.code !== 0) {
       say(`${name} failed (above); no test ran.\n  ${summary.join('\n  ')}`);
