@@ -29,6 +29,17 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+const began = Date.now();
+// The preflight first, for every run, before anything from node_modules is loaded (lanes.mjs needs
+// @gatehouse/testkit) and before the workspaces are listed (`npm query` reads the installed tree): on a fresh clone
+// it is what installs the lockfile's packages.
+const preflight = spawnSync(process.execPath, [join(ROOT, 'scripts/preflight.mjs'), 'test'], { cwd: ROOT, stdio: 'inherit' });
+if (preflight.status !== 0) {
+  process.stderr.write('\x1b[1m[npm test] preflight failed (above); no test ran.\x1b[0m\n');
+  process.exit(1);
+}
+const { ensureBuilds, runLanes, runSuite, seconds } = await import('./lanes.mjs');
+
 /**
  * `lane`: 'fixed' (the default), 'units' or 'browsers'. A suite may be outside the fixed lane only when it uses no
  *   fixed port (:3000–3003, :3010, :4000–4003, :4010, :8080, :9000) and writes no file a suite of another lane writes.
@@ -54,6 +65,9 @@ function unitSuites() {
   if (found.status !== 0) throw new Error(`npm query .workspace failed: ${found.stderr}`);
   /** @type {Array<{ location: string, scripts?: Record<string, string> }>} */
   const packages = JSON.parse(found.stdout);
+  // npm query lists the installed tree: none there means no unit test would run, which must not pass as a green run
+  if (packages.length === 0)
+    throw new Error('npm query .workspace found no workspace: node_modules is not installed. Run `npm ci`, then `npm test` again.');
   const rank = (/** @type {string} */ location) =>
     workspaces.findIndex((pattern) => (pattern.endsWith('/*') ? location.startsWith(pattern.slice(0, -1)) : location === pattern));
   return packages
@@ -118,15 +132,6 @@ if (unknown.length > 0) {
 }
 const suites = named.length === 0 ? SUITES : SUITES.filter((suite) => (except ? !named.includes(suite.name) : named.includes(suite.name)));
 
-const began = Date.now();
-// The preflight first, for every run, and before anything from node_modules is loaded (lanes.mjs needs
-// @gatehouse/testkit): on a fresh clone it is what installs the lockfile's packages.
-const preflight = spawnSync(process.execPath, [join(ROOT, 'scripts/preflight.mjs'), 'test'], { cwd: ROOT, stdio: 'inherit' });
-if (preflight.status !== 0) {
-  say(`preflight failed (above); no test ran.`);
-  process.exit(1);
-}
-const { ensureBuilds, runLanes, runSuite, seconds } = await import('./lanes.mjs');
 /** @type {string[]} */
 const summary = [`preflight: passed in ${seconds(Date.now() - began)}`];
 
