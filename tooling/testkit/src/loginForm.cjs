@@ -6,6 +6,12 @@
  * `#kc-login`) are Keycloak's, which the dev provider serves too, so the same call signs in at either.
  * Does not wait for the redirect back: callers wait for what their page shows next.
  *
+ * It submits with Enter in the password field, as many people do (the form's Sign In button is its default
+ * button, so this is that button's submission), after checking the button is there. A click on the button once
+ * submitted nothing (production `@idp` on Keycloak: Playwright performed the click, no request followed, the page
+ * stayed on the filled form; the cause was not found, Keycloak's web fonts were still loading): Enter in the field
+ * depends on no coordinates and no layout.
+ *
  * @param {import('@playwright/test').Page} page a page showing the login form (or about to)
  * @param {string} username
  * @param {string} [password] the demo users' password is their username
@@ -14,7 +20,8 @@
 async function fillLoginForm(page, username, password = username) {
   await page.locator('#username').fill(username);
   await page.locator('#password').fill(password);
-  await page.locator('#kc-login').click();
+  await page.locator('#kc-login').waitFor({ state: 'visible' });
+  await page.locator('#password').press('Enter');
 }
 
 module.exports = { fillLoginForm };
