@@ -49,7 +49,10 @@ const IDP_TAG = '@idp';
 
 /** @type {Suite[]} */
 const SUITES = [
-  { name: 'dev', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '--grep', IDP_TAG] },
+  // The dev system, its dev servers started once for two projects: `dev`, the dev suite's tests tagged @idp, and
+  // `realm`, what only Keycloak shows of the realm file (its step-up flow, web origins, the frame's /init, brute
+  // force, languages, test realms' keys). `npm run test:keycloak -- dev -- --project realm` runs the latter alone.
+  { name: 'dev', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.keycloak.config.ts'] },
   {
     name: 'production',
     cwd: join(ROOT, 'e2e'),
@@ -60,8 +63,6 @@ const SUITES = [
   // port, a realm per test) its first test met a cold Keycloak beside the dev servers' and the HTTPS suite's
   // start-ups and ran out of its 60 s, twice (decisions/0080).
   { name: 'auth-lib', cwd: join(ROOT, 'auth-lib'), args: ['playwright', 'test', '-c', 'test/browser/playwright.config.ts'] },
-  // What only Keycloak can show: the realm file's step-up flow, web origins, the frame's /init, brute force, languages.
-  { name: 'realm', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.keycloak.config.ts'] },
   // The same requests to both providers, compared (dev-idp/README.md, "Measured against Keycloak").
   { name: 'differential', cwd: join(ROOT, 'dev-idp'), command: 'npm', args: ['run', 'test:differential'] },
   // The HTTPS suite with Keycloak behind its TLS nginx: its fixtures start one Keycloak per topology with

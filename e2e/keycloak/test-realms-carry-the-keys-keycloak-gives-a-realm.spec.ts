@@ -10,7 +10,10 @@ type Admin = Awaited<ReturnType<typeof signInAsAdmin>>;
 async function keysOf(admin: Admin, realm: string): Promise<string[]> {
   const { keys } = await admin.realms.getKeys({ realm });
   if (!keys?.length) throw new Error(`realm "${realm}" at ${IDP} lists no keys`);
-  return keys.map((key) => `${key.algorithm} ${key.use} ${key.type} ${key.status}${key.certificate ? ' with a certificate' : ''}`).sort();
+  // (keycloak-admin-client's KeyMetadataRepresentation lacks `use`, which Keycloak sends)
+  return (keys as ((typeof keys)[number] & { use?: string })[])
+    .map((key) => `${key.algorithm} ${key.use} ${key.type} ${key.status}${key.certificate ? ' with a certificate' : ''}`)
+    .sort();
 }
 
 // testRealm() brings its RSA keys along (decisions/0105): Keycloak then makes none of its own, so the realm must
