@@ -1,4 +1,4 @@
-import { expect, test } from '../support/fixtures';
+import { expect, test, withBothCookieSettings } from '../support/fixtures';
 import { msUntilSessionEndIsNoticed, openSignedIn, recordTelemetry, sessionWatch } from '../support/flows';
 
 // The bound of issue 19 for a provider on another site: with third-party cookies allowed the login-status
@@ -7,15 +7,17 @@ import { msUntilSessionEndIsNoticed, openSignedIn, recordTelemetry, sessionWatch
 // sessionWatchSeconds while the visitor uses the page (decisions/0090).
 const NOTICED_WITHIN_MS = 30_000;
 
-test('a session ended at the provider is noticed by a page in use within 30 s', async ({
-  page,
-  topology,
-  realm,
-  thirdPartyCookies,
-}, testInfo) => {
-  await recordTelemetry(page);
-  await openSignedIn(page, topology, '/profile', 'Profile');
-  await expect.poll(() => sessionWatch(page)).toBe(thirdPartyCookies === 'allowed' ? 'frame' : 'refresh');
+withBothCookieSettings(() => {
+  test('a session ended at the provider is noticed by a page in use within 30 s', async ({
+    page,
+    topology,
+    realm,
+    thirdPartyCookies,
+  }, testInfo) => {
+    await recordTelemetry(page);
+    await openSignedIn(page, topology, '/profile', 'Profile');
+    await expect.poll(() => sessionWatch(page)).toBe(thirdPartyCookies === 'allowed' ? 'frame' : 'refresh');
 
-  await msUntilSessionEndIsNoticed(page, () => realm.logout('alice'), NOTICED_WITHIN_MS, testInfo);
+    await msUntilSessionEndIsNoticed(page, () => realm.logout('alice'), NOTICED_WITHIN_MS, testInfo);
+  });
 });

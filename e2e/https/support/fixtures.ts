@@ -17,7 +17,7 @@ export interface Lifespans {
   ssoSessionMaxLifespan?: number;
 }
 
-/** The realm a test signs in to: made for it through the admin API, deleted after it. */
+/** The realm a test signs in to: made for it through the admin API (it goes when its provider stops). */
 export interface HttpsRealm {
   readonly name: string;
   /** ends every session of `username` at the provider, as an administrator's "Sign out" does */
@@ -25,6 +25,8 @@ export interface HttpsRealm {
 }
 
 interface TestFixtures {
+  /** the browser profile's third-party-cookie setting (cross-site tests run with both: crossSiteTest) */
+  thirdPartyCookies: ThirdPartyCookies;
   lifespans: Lifespans;
   /** config.json's `identityProvider` options a spec changes; absent ones keep the preview's */
   shellOptions: ShellIdentityOptions;
@@ -32,7 +34,6 @@ interface TestFixtures {
 }
 
 interface WorkerFixtures {
-  thirdPartyCookies: ThirdPartyCookies;
   identityProviderSite: IdentityProviderSite;
   topology: HttpsTopology;
 }
@@ -69,7 +70,7 @@ export async function probeThirdPartyCookies(context: BrowserContext, probeUrl: 
  * Preferences set the third-party-cookie mode — proven by the probe before the test starts.
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  thirdPartyCookies: ['allowed', { scope: 'worker', option: true }],
+  thirdPartyCookies: ['allowed', { option: true }],
   identityProviderSite: ['cross-site', { scope: 'worker', option: true }],
   topology: [
     async ({ identityProviderSite }, use) => {
@@ -92,7 +93,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     topology.useRealm(name, shellOptions);
     // Each admin call signs in again: Keycloak's admin tokens (realm master) last 60 s, less than a test.
     await use({ name, logout: (username) => endSessionsOf(provider, name, username) });
-    await (await signInAsAdmin(provider)).realms.del({ realm: name });
+    // Not deleted: the provider is the topology's, which stops with the worker, and deleting a realm cost a
+    // quick-start Keycloak 0.7 CPU-seconds (decisions/0105). No test reads another's realm.
   },
 
   context: async ({ thirdPartyCookies, topology }, use, testInfo) => {
@@ -127,6 +129,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
+
+/**
+ * Declares the tests of `declare` twice, with third-party cookies allowed and blocked (titles under "third-party
+ * cookies allowed" and "… blocked"): the `cross-site/` specs, all in the one worker of the `cross-site` project, so
+ * against one topology and one identity provider (on Keycloak one JVM) for both settings. Each test has a browser
+ * profile of its own anyway (`context`).
+ */
+export function withBothCookieSettings(declare: () => void): void {
+  for (const cookies of ['allowed', 'blocked'] as const) {
+    test.describe(`third-party cookies ${cookies}`, () => {
+      test.use({ thirdPartyCookies: cookies });
+      declare();
+    });
+  }
+}
 
 /** The page's main heading. */
 export function heading(page: Page) {
