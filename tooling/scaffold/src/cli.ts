@@ -21,16 +21,27 @@ export const npmInstall: Installer = (root) =>
   });
 
 /**
- * `npm install` in a remote's own repository, twice. From the seeded lockfile, npm 11's first install leaves out
- * of package-lock.json what it places as a peer's dependencies (@rspack/core under @module-federation/rspack,
- * @rspack/binding and its per-platform packages), which \`npm ci\` on another machine then refuses ("Missing: …
- * from lock file"); the second install, over the installed tree, records them (seconds; nothing is downloaded
- * again). e2e/registry/remote-installs-from-a-registry.spec.ts runs \`npm ci\` in a fresh clone to hold this.
+ * How a remote's own repository is installed: `npm install` twice. From the seeded lockfile, npm 11's first install
+ * leaves out of package-lock.json what it places as a peer's dependencies (@rspack/core under
+ * @module-federation/rspack, @rspack/binding and its per-platform packages), which `npm ci` on another machine then
+ * refuses ("Missing: … from lock file"); the second install, over the installed tree, records them (seconds; nothing
+ * is downloaded again). The scaffold runs this very command (npmInstallRepository), and prints it for a team that
+ * installs itself (--skip-install): e2e/registry/remote-installs-from-a-registry.spec.ts runs `npm ci` in a fresh
+ * clone of a repository it installed.
  */
-export const npmInstallRepository: Installer = async (dir) => {
-  const code = await npmInstall(dir);
-  return code === 0 ? npmInstall(dir) : code;
-};
+export const REPOSITORY_INSTALL = 'npm install && npm install';
+
+/**
+ * REPOSITORY_INSTALL in a remote's own repository, through the shell as a team would type it; npm's audit and funding
+ * notes are off and its cache is preferred (npm reads `npm_config_*` from the environment), which changes no lockfile.
+ */
+export const npmInstallRepository: Installer = (dir) =>
+  new Promise((resolve) => {
+    const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_prefer_offline: 'true' };
+    const child = spawn(REPOSITORY_INSTALL, { cwd: dir, stdio: 'inherit', shell: true, env });
+    child.on('exit', (code) => resolve(code ?? 1));
+    child.on('error', () => resolve(1));
+  });
 
 export interface CliIo {
   readonly cwd: string;
@@ -169,7 +180,7 @@ export function outsideNextSteps(
     ...(installed
       ? []
       : [
-          '  npm install && npm install         twice, the first time only: the second records in package-lock.json what the',
+          `  ${REPOSITORY_INSTALL.padEnd(35)}twice, the first time only: the second records in package-lock.json what the`,
           "                                    first placed under a peer (@rspack/binding's platform packages); without it",
           '                                    `npm ci` in CI stops with "Missing: … from lock file" (decisions/0049)',
         ]),
