@@ -10,7 +10,7 @@ interface HttpsOptions {
 /**
  * The production builds over real HTTPS, each app and the identity provider on a site of its own
  * (portal.gatehouse.test, profile.gatehouse-cdn.test, sso.idp-vendor.test), in Chromium profiles that
- * allow or block third-party cookies (each cross-site test runs with both, in one project: crossSiteTest) — and the provider on the shell's site (sso.gatehouse.test) with
+ * allow or block third-party cookies (each cross-site test runs with both, in one project: withBothCookieSettings) — and the provider on the shell's site (sso.gatehouse.test) with
  * them blocked. One nginx per project on a free port, one identity provider per project behind it (the dev
  * provider, or with GATEHOUSE_IDP=keycloak a Keycloak 26 started with --hostname and --proxy-headers xforwarded,
  * which also runs the proxied topology: Keycloak under /auth of the shell's origin), a realm per test.
@@ -32,7 +32,7 @@ export default defineConfig<HttpsOptions>({
   outputDir: onKeycloak ? '../.preview/https-results-keycloak' : '../.preview/https-results',
   use: { trace: 'retain-on-failure' },
   projects: [
-    // each test twice, third-party cookies allowed and blocked (crossSiteTest), against one topology
+    // each test twice, third-party cookies allowed and blocked (withBothCookieSettings), against one topology
     {
       name: 'cross-site',
       testMatch: 'cross-site/**/*.spec.ts',

@@ -25,7 +25,7 @@ export interface HttpsRealm {
 }
 
 interface TestFixtures {
-  /** the browser profile's third-party-cookie setting (cross-site tests run with both: crossSiteTest) */
+  /** the browser profile's third-party-cookie setting (the cross-site tests run with both: withBothCookieSettings) */
   thirdPartyCookies: ThirdPartyCookies;
   lifespans: Lifespans;
   /** config.json's `identityProvider` options a spec changes; absent ones keep the preview's */
@@ -94,7 +94,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // Each admin call signs in again: Keycloak's admin tokens (realm master) last 60 s, less than a test.
     await use({ name, logout: (username) => endSessionsOf(provider, name, username) });
     // Not deleted: the provider is the topology's, which stops with the worker, and deleting a realm cost a
-    // quick-start Keycloak 0.7 CPU-seconds (decisions/0105). No test reads another's realm.
+    // quick-start Keycloak 0.7 CPU-seconds (decisions/0106). No test reads another's realm.
   },
 
   context: async ({ thirdPartyCookies, topology }, use, testInfo) => {
