@@ -2,7 +2,7 @@ import { startKeycloak, type RunningKeycloak } from '@gatehouse/testkit/keycloak
 import { checkNginxConfig, requireNginx } from '@gatehouse/testkit/nginx';
 import { startPostgres, type RunningPostgres } from '@gatehouse/testkit/postgres';
 import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,7 +131,10 @@ async function listening(port: number): Promise<boolean> {
  */
 export async function startKeycloakCluster(): Promise<KeycloakCluster> {
   const work = mkdtempSync(join(tmpdir(), 'gatehouse-cluster-'));
-  mkdirSync(join(work, 'tmp'));
+  // nginx started by root runs its workers as `nobody`, which buffers a large request body (a realm's import through
+  // the admin API) under tmp/client_body: the folders must be reachable (nginx makes its temp folders the worker's)
+  chmodSync(work, 0o711);
+  mkdirSync(join(work, 'tmp'), { mode: 0o711 });
   const toStop: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const stop of toStop.reverse()) await stop().catch(() => undefined);
