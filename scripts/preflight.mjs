@@ -139,27 +139,28 @@ function checkTestTools(needChromium = true) {
   const wantsShell = needChromium && found.page?.source !== 'CHROMIUM_PATH' && found.page?.build !== 'headless-shell';
   if (!found.nginx) missing.push({ name: 'nginx', debianPackage: 'nginx-light' });
 
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  let listsUpdated = false;
+  /** `apt-get install` of `packages`, after one `apt-get update` per run; resolves to the first failing step, if any. */
+  const aptInstall = (/** @type {string[]} */ packages) => {
+    const steps = [...(listsUpdated ? [] : [['update', '-qq']]), ['install', '-y', '-qq', '--no-install-recommends', ...packages]];
+    for (const args of steps) {
+      if (spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env }).status !== 0) return `apt-get ${args.join(' ')}`;
+      if (args[0] === 'update') listsUpdated = true;
+    }
+    return null;
+  };
   if (missing.length > 0 && canInstallSystemPackages()) {
     const packages = [...missing.map((tool) => tool.debianPackage), 'fonts-dejavu-core'];
     say(`${missing.map((tool) => tool.name).join(' and ')} missing; installing with apt-get (${packages.join(' ')}) …`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    for (const args of [
-      ['update', '-qq'],
-      ['install', '-y', '-qq', '--no-install-recommends', ...packages],
-    ]) {
-      const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
-      if (result.status !== 0) fail(`apt-get ${args.join(' ')} failed (its errors are above).`);
-    }
+    const failed = aptInstall(packages);
+    if (failed) fail(`${failed} failed (its errors are above).`);
     found = look();
   }
   if (wantsShell && canInstallSystemPackages()) {
     say(`Chromium's headless shell missing; installing with apt-get (${DEBIAN_PACKAGES['headless-shell']}) …`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', DEBIAN_PACKAGES['headless-shell']], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env,
-    });
-    if (result.status !== 0) say("apt-get could not install Chromium's headless shell (above): the browser tests run in the browser.");
+    if (aptInstall([DEBIAN_PACKAGES['headless-shell']]))
+      say("apt-get could not install Chromium's headless shell (above): the browser tests run in the browser.");
     found = look();
   }
 

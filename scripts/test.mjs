@@ -2,8 +2,8 @@
 // `npm test`: every check and every test of the repository, in three lanes side by side (decisions/0081, 0087).
 //
 // First the preflight (always: on a fresh clone it installs the packages), then one after the other lint, format
-// check, typecheck (the run stops at the first that fails, as before), then the production builds the production, HTTPS and registry suites share (made once, when a source is
-// newer than them). Then three lanes at once, the suites of each one after the other:
+// check, typecheck (the run stops at the first that fails, as before), then the production builds the production,
+// HTTPS and registry suites share (made once, when a source is newer than them). Then three lanes at once, the suites of each one after the other:
 //
 //   fixed ports  the dev suite (:3000–3003, :3010, its provider on :8080) → the production suite (:4000–4003, :4010,
 //                :8080) → the fresh clone's build and preview (the README's ports)
