@@ -3,10 +3,12 @@
 // once; each output line starts with its suite's name while two lanes run; a summary gives each suite's result, its
 // time and when it started.
 
-import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killOnExit } from '@gatehouse/testkit/processes';
+import { boundPorts, groupMembers, leftBehind } from '@gatehouse/testkit/leftovers';
+import { reaperPid, startProcess } from '@gatehouse/testkit/processes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -33,12 +35,15 @@ export function seconds(ms) {
  */
 export function runSuite(suite, { env = process.env, extraArgs = [], prefix = '' } = {}) {
   const started = Date.now();
-  const child = spawn(suite.command ?? 'npx', [...suite.args, ...extraArgs], {
+  // A process group of its own on this process's leash (processes.cjs): whatever ends this run, the suite and
+  // everything it started end with it.
+  const managed = startProcess(suite.command ?? 'npx', [...suite.args, ...extraArgs], {
     cwd: suite.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
   });
-  const stopChild = killOnExit(() => [child]);
+  running.add(managed);
+  const { child } = managed;
   /** @type {string[]} */
   const counts = [];
   /** @type {string[]} */
@@ -66,13 +71,73 @@ export function runSuite(suite, { env = process.env, extraArgs = [], prefix = ''
   const flushOut = follow(child.stdout, process.stdout);
   const flushErr = follow(child.stderr, process.stderr);
   return new Promise((resolve) => {
-    child.once('close', (code, signal) => {
+    let done = false;
+    const end = (/** @type {number | null} */ code, /** @type {NodeJS.Signals | null} */ signal) => {
+      if (done) return;
+      done = true;
       flushOut();
       flushErr();
-      stopChild();
+      running.delete(managed);
+      // What is left of its group (a server a worker started without a group of its own) is a leak: named here,
+      // counted as a failure, and stopped.
+      const pgid = child.pid;
+      const left = pgid === undefined ? [] : groupMembers(pgid);
+      if (left.length > 0) {
+        leaks.push(...left.map(({ pid, command }) => `${suite.name} left process ${pid} running: ${command}`));
+        void managed.stop(1000);
+      }
       resolve({ code: code ?? (signal ? 1 : 0), counts, startUps, ms: Date.now() - started });
-    });
+    };
+    child.once('close', end);
+    // A process left holding the suite's output would keep 'close' from coming: the exit and a moment for the
+    // last output are enough.
+    child.once('exit', (code, signal) => setTimeout(end, 3000, code, signal).unref());
   });
+}
+
+/** The suites running now. @type {Set<import('@gatehouse/testkit/processes').ManagedProcess>} */
+const running = new Set();
+/** What suites left running in their own group when they ended (reported by the run's finish()). @type {string[]} */
+const leaks = [];
+
+/**
+ * The fixed ports of the topologies (`npm start`, `npm run preview`, the providers): a run that ends with one of them
+ * bound, which was free when it began, left a server behind.
+ */
+export const FIXED_PORTS = [3000, 3001, 3002, 3003, 3010, 4000, 4001, 4002, 4003, 4010, 8080, 9000];
+
+/**
+ * A registry for this run (decisions/0107): GATEHOUSE_RUN_DIR in the environment of everything the run starts, which
+ * processes.cjs registers each process group in. `finish()` lists what is left behind — a process of the run, a
+ * registered group still running, a fixed port bound that was free at the start — and resolves to those lines
+ * (empty: nothing). On SIGINT or SIGTERM the running suites are stopped (SIGTERM, then SIGKILL) before this process
+ * exits with 130.
+ *
+ * @param {string} who the command, in what it prints
+ * @param {{ onSignal?: () => Promise<void> }} [options] `onSignal`: more to stop on SIGINT or SIGTERM, after the suites
+ * @returns {{ finish(): Promise<string[]> }}
+ */
+export function startRun(who, { onSignal } = {}) {
+  const runDir = mkdtempSync(join(tmpdir(), 'gatehouse-run-'));
+  process.env.GATEHOUSE_RUN_DIR = runDir;
+  const freeAtStart = FIXED_PORTS.filter((port) => !boundPorts([port]).length);
+  const stopAll = async (/** @type {string} */ signal) => {
+    process.stderr.write(`\x1b[1m[${who}] ${signal}: stopping the running suites\x1b[0m\n`);
+    await Promise.all([...running].map((managed) => managed.stop(10_000)));
+    await onSignal?.();
+    rmSync(runDir, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', () => void stopAll('SIGINT'));
+  process.once('SIGTERM', () => void stopAll('SIGTERM'));
+  return {
+    async finish() {
+      const except = new Set([process.pid, ...[reaperPid()].filter((pid) => pid !== undefined)]);
+      const lines = [...leaks, ...(await leftBehind({ runDir, freeAtStart, except }))];
+      if (lines.length === 0) rmSync(runDir, { recursive: true, force: true });
+      return lines;
+    },
+  };
 }
 
 /**
@@ -99,7 +164,7 @@ export async function runLanes(lanes, runOne) {
  */
 export function ensureBuilds(who) {
   return new Promise((resolve, reject) => {
-    const child = spawn(
+    const { child } = startProcess(
       process.execPath,
       [
         '--import',

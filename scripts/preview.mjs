@@ -14,9 +14,9 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describePortOwner, portTaken } from '@gatehouse/testkit/port-owner';
+import { takenPortProblem } from '@gatehouse/testkit/leftovers';
 import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
-import { answers, killOnExit, notAServerError, startProcess, waitForUrl } from '@gatehouse/testkit/processes';
+import { answers, killOnExit, notAServerError, startProcess, stopWhenOrphaned, waitForUrl } from '@gatehouse/testkit/processes';
 import { assertValidInput, remotesOf } from '@gatehouse/config';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
 
@@ -248,9 +248,7 @@ export async function startPreview(options = {}) {
       { port: shellPort, purpose: 'the shell' },
       ...remotes.map((r) => ({ port: Number(r.listen), purpose: `the remote ${r.name}` })),
     ];
-    const taken = await Promise.all(
-      ports.map(async ({ port, purpose }) => ((await portTaken(port)) ? describePortOwner(port, purpose) : null)),
-    );
+    const taken = await Promise.all(ports.map(({ port, purpose }) => takenPortProblem(port, purpose)));
     const problems = taken.filter((problem) => problem !== null);
     if (problems.length > 0) throw new Error(`Cannot serve the preview:\n${problems.map((line) => `  ${line}`).join('\n')}`);
     const nginx = track('nginx', startProcess(NGINX, nginxArgs, { stdio: forwardedOutput(options.quiet) }));
@@ -332,6 +330,11 @@ async function main() {
     void shutdown(0);
   });
   process.on('SIGTERM', () => void shutdown(0));
+  // Whoever started this preview ended without stopping it (a killed test worker, a closed terminal): stop too.
+  stopWhenOrphaned(() => {
+    log('the process that started this preview has ended; stopping');
+    void shutdown(1);
+  });
   try {
     const { options, idpOnly, demoApiOnly, demoApi } = parseArgs(process.argv.slice(2));
     if (demoApiOnly) {

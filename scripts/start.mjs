@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KEYCLOAK_VERSION } from '@gatehouse/testkit/keycloak';
-import { describePortOwner, portTaken } from '@gatehouse/testkit/port-owner';
+import { takenPortProblem } from '@gatehouse/testkit/leftovers';
 import { answers } from '@gatehouse/testkit/processes';
 import { stopOnSignals, supervise } from '@gatehouse/testkit/supervisor';
 
@@ -172,9 +172,7 @@ function startApp(app, index) {
  */
 async function takenPorts(apps) {
   const checks = apps.flatMap((app) =>
-    app.ports.map(async (port) =>
-      (await portTaken(port)) ? describePortOwner(port, app.kind === 'remote' ? `the remote ${app.name}` : `the ${app.name}`) : null,
-    ),
+    app.ports.map((port) => takenPortProblem(port, app.kind === 'remote' ? `the remote ${app.name}` : `the ${app.name}`)),
   );
   return (await Promise.all(checks)).filter((problem) => problem !== null);
 }

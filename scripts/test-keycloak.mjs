@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { signInAsAdmin } from '@gatehouse/testkit/admin';
 import { JavaNotFoundError } from '@gatehouse/testkit/java';
 import { KeycloakRunnerError, adminPassword, obtainKeycloak, startKeycloak } from '@gatehouse/testkit/keycloak';
-import { ensureBuilds, runSuite, seconds } from './lanes.mjs';
+import { ensureBuilds, runSuite, seconds, startRun } from './lanes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -164,8 +164,8 @@ let keycloak;
 const began = Date.now();
 /** @type {string[]} */
 const summary = [];
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
-  process.on(signal, () => void (keycloak?.stop() ?? Promise.resolve()).then(() => process.exit(130)));
+// Everything the run starts is registered; its end lists (and fails on) anything left running (decisions/0107).
+const run = startRun('test:keycloak', { onSignal: async () => void (await keycloak?.stop()) });
 
 /** @type {Suite[][]} */
 const lanes = serial
@@ -238,6 +238,12 @@ async function runLane(lane) {
   if (usesShared) await releaseShared();
 }
 await Promise.all(lanes.map(runLane));
+await keycloak?.stop();
+const leftovers = await run.finish();
+if (leftovers.length > 0) {
+  failed = true;
+  summary.push(`LEFT RUNNING (now stopped; a spec or fixture did not stop what it started):\n    ${leftovers.join('\n    ')}`);
+} else summary.push('left running: nothing (no process of the run, no fixed port bound)');
 summary.push(`total: ${seconds(Date.now() - began)}${lanes.length > 1 ? ` (${lanes.length} lanes side by side)` : ''}`);
 say(`against Keycloak ${failed ? 'FAILED' : 'passed'}:\n  ${summary.join('\n  ')}`);
 process.exit(failed ? 1 : 0);

@@ -38,7 +38,9 @@ if (preflight.status !== 0) {
   process.stderr.write('\x1b[1m[npm test] preflight failed (above); no test ran.\x1b[0m\n');
   process.exit(1);
 }
-const { ensureBuilds, runLanes, runSuite, seconds } = await import('./lanes.mjs');
+const { ensureBuilds, runLanes, runSuite, seconds, startRun } = await import('./lanes.mjs');
+// Everything the run starts is registered; its end lists (and fails on) anything left running (decisions/0107).
+const run = startRun('npm test');
 
 /**
  * `lane`: 'fixed' (the default), 'units' or 'browsers'. A suite may be outside the fixed lane only when it uses no
@@ -146,6 +148,7 @@ if (named.length === 0 || except) {
     const result = await runSuite({ name, cwd: ROOT, command: 'npm', args: [...args] });
     summary.push(`${name}: ${result.code === 0 ? 'passed' : `FAILED (exit code ${result.code})`} in ${seconds(Date.now() - started)}`);
     if (result.code !== 0) {
+      await run.finish();
       say(`${name} failed (above); no test ran.\n  ${summary.join('\n  ')}`);
       process.exit(1);
     }
@@ -177,6 +180,11 @@ await runLanes(lanes, async (suite, prefix) => {
     `${suite.name}: ${counts.join(', ') || (code === 0 ? 'passed' : 'no result line')} in ${seconds(ms)}${code === 0 ? '' : ` (FAILED, exit code ${code})`}${lanes.length > 1 ? ` (from ${seconds(Date.now() - ms - lanesBegan)} on, lane ${suite.lane ?? 'fixed'})` : ''}`,
   );
 });
+const leftovers = await run.finish();
+if (leftovers.length > 0) {
+  failed = true;
+  summary.push(`LEFT RUNNING (now stopped; a spec or fixture did not stop what it started):\n    ${leftovers.join('\n    ')}`);
+} else summary.push('left running: nothing (no process of the run, no fixed port bound)');
 summary.push(
   `total: ${seconds(Date.now() - began)}${lanes.length > 1 ? ` (the lanes ${seconds(Date.now() - lanesBegan)}, ${lanes.length} side by side)` : ''}`,
 );

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { startProcess } from '@gatehouse/testkit/processes';
+import { ownerLabel } from '../../support/owner';
 import { onKeycloak } from '../../support/provider';
 
 export const REPO_ROOT = resolve(__dirname, '../../..');
@@ -19,15 +20,16 @@ export function runPreview(args: string[], timeoutMs = 90_000): Promise<PreviewP
   // nginx's work folder (its config, pid file, logs): one per provider, since `.ci/run` runs the production suite
   // on the dev provider and on Keycloak at once (each in its own network namespace, so the ports do not clash).
   const workFolder = args.includes('--preview-dir') || !onKeycloak ? [] : ['--preview-dir', join(REPO_ROOT, '.preview/keycloak')];
-  const child: ChildProcess = spawn(process.execPath, [PREVIEW_SCRIPT, '--quiet', ...workFolder, ...args], {
+  // A process group of its own, on this worker's leash: if the worker dies before its afterAll stops it, the
+  // reaper does (decisions/0107); GATEHOUSE_OWNER names the spec that started it, in the run's registry.
+  const preview = startProcess(process.execPath, [PREVIEW_SCRIPT, '--quiet', ...workFolder, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'pipe'],
+    env: { ...process.env, GATEHOUSE_OWNER: ownerLabel() },
   });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
+  const { child } = preview;
+  // SIGTERM, as Ctrl-C would; the preview stops nginx and the rest itself (then SIGKILL to what is left after 15 s)
+  const stop = () => preview.stop(15_000);
   return new Promise<PreviewProcess>((resolvePromise, reject) => {
     let output = '';
     const timer = setTimeout(() => {

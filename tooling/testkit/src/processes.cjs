@@ -5,8 +5,85 @@
 //
 // Every child runs in its own process group (`detached`), and stop() signals the whole group, so
 // `npm → sh → webpack → workers` ends together and nothing is left listening on a port.
+//
+// Nothing outlives its owner (decisions/0107): every group started here is on the leash of a reaper
+// (reaper.cjs), which stops it when this process ends without stopping it — killed, crashed, or exited
+// past its hooks. Where the run has a registry (GATEHOUSE_RUN_DIR, made by `npm test`), each group is also
+// written there with the command and who started it (GATEHOUSE_OWNER: a spec's title), so the run's end can
+// list anything left behind, and a port found taken can name the spec that left it.
 
 const { spawn } = require('node:child_process');
+const { rmSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** @type {import('node:child_process').ChildProcess | null} */
+let reaper = null;
+
+/** The reaper of this process, started the first time a group is put on its leash. */
+function reaperStdin() {
+  if (reaper === null || reaper.stdin === null || reaper.stdin.destroyed) {
+    const self = process.argv.slice(1, 3).join(' ').slice(0, 200);
+    reaper = spawn(process.execPath, [join(__dirname, 'reaper.cjs'), String(process.pid), self], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
+    // It must not keep this process alive, nor fail it: a reaper that cannot start leaves the hooks below.
+    reaper.unref();
+    reaper.on('error', () => {});
+    reaper.stdin?.on('error', () => {});
+    /** @type {any} */ (reaper.stdin)?.unref?.();
+  }
+  return reaper.stdin;
+}
+
+/** The pid of this process's reaper, if it has one. @returns {number | undefined} */
+function reaperPid() {
+  return reaper?.pid;
+}
+
+/**
+ * Puts the process group `pgid` on this process's leash (`+`) or takes it off (`-`), and keeps the run's
+ * registry in step.
+ *
+ * @param {'+' | '-'} change
+ * @param {number} pgid
+ * @param {string} [command]
+ */
+function leash(change, pgid, command = '') {
+  reaperStdin()?.write(`${change}${pgid}\n`);
+  const registry = process.env.GATEHOUSE_RUN_DIR;
+  if (!registry) return;
+  const file = join(registry, `${pgid}.json`);
+  try {
+    if (change === '-') rmSync(file, { force: true });
+    else
+      writeFileSync(
+        file,
+        JSON.stringify({
+          pgid,
+          command: command.slice(0, 300),
+          owner: { pid: process.pid, command: process.argv.slice(1).join(' ').slice(0, 300), label: process.env.GATEHOUSE_OWNER ?? null },
+          startedAt: new Date().toISOString(),
+        }),
+      );
+  } catch {
+    // a registry folder removed under a late process: nothing to keep in step
+  }
+}
+
+/**
+ * Whether any process of the group `pgid` still runs.
+ *
+ * @param {number} pgid
+ */
+function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+  }
+}
 
 /**
  * @typedef {object} ManagedProcess
@@ -25,6 +102,8 @@ const { spawn } = require('node:child_process');
  */
 function startProcess(command, args, options = {}) {
   const child = spawn(command, args, { ...options, detached: true });
+  const pgid = child.pid;
+  if (pgid !== undefined) leash('+', pgid, [command, ...args].join(' '));
   /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
   const exited = new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
@@ -32,7 +111,24 @@ function startProcess(command, args, options = {}) {
     // A command that cannot be started at all (ENOENT) never emits 'exit'.
     child.once('error', () => resolve({ code: child.exitCode ?? 127, signal: null }));
   });
-  return { child, exited, stop: (graceMs) => stopProcess(child, graceMs) };
+  // Off the leash once the whole group is gone; a group whose leader exited but whose members run on (a
+  // worker whose parent died) stays on it, for stop() or the reaper.
+  void exited.then(() => {
+    if (pgid !== undefined && !groupAlive(pgid)) leash('-', pgid);
+  });
+  return {
+    child,
+    exited,
+    stop: async (graceMs) => {
+      await stopProcess(child, graceMs);
+      if (pgid === undefined) return;
+      // What is left of the group once its leader has gone (a child that ignored SIGTERM) is killed.
+      const deadline = Date.now() + 1000;
+      while (groupAlive(pgid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      killGroup(pgid, 'SIGKILL');
+      if (!groupAlive(pgid)) leash('-', pgid);
+    },
+  };
 }
 
 /** Whether `child` is still running. @param {import('node:child_process').ChildProcess} child */
@@ -112,6 +208,24 @@ function killOnExit(children) {
 }
 
 /**
+ * Calls `stop` once this process is orphaned — its parent ended and it was handed to another (init, a
+ * subreaper) — which is how a server script (`npm start`, `npm run preview`) learns that whoever started it (a
+ * test runner, a worker, a terminal's npm) died without stopping it. Checks once a second; keeps nothing alive.
+ *
+ * @param {() => void} stop
+ */
+function stopWhenOrphaned(stop) {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(timer);
+      stop();
+    }
+  }, 1000);
+  timer.unref();
+}
+
+/**
  * Whether `url` answers with a status `accept` likes (default: 2xx) within `timeoutMs`.
  *
  * @param {string} url
@@ -159,4 +273,17 @@ async function waitForUrl(url, { name = url, timeoutMs = 60_000, child, interval
   }
 }
 
-module.exports = { startProcess, isRunning, signalGroup, killGroup, stopProcess, killOnExit, answers, notAServerError, waitForUrl };
+module.exports = {
+  groupAlive,
+  reaperPid,
+  stopWhenOrphaned,
+  startProcess,
+  isRunning,
+  signalGroup,
+  killGroup,
+  stopProcess,
+  killOnExit,
+  answers,
+  notAServerError,
+  waitForUrl,
+};

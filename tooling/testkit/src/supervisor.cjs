@@ -7,7 +7,7 @@
 const { readFileSync } = require('node:fs');
 const { constants } = require('node:os');
 const { portOwners } = require('./portOwner.cjs');
-const { killGroup, startProcess, stopProcess, waitForUrl } = require('./processes.cjs');
+const { killGroup, startProcess, stopProcess, stopWhenOrphaned, waitForUrl } = require('./processes.cjs');
 
 /**
  * @typedef {object} SupervisorOptions
@@ -208,6 +208,8 @@ function stopOnSignals(apps, { graceMs = 3000, beforeExit } = {}) {
     process.exit(code);
   };
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.on(signal, () => void stopAll(0));
+  // Whoever started this process ended without stopping it (a test runner killed, a terminal's npm gone).
+  stopWhenOrphaned(() => void stopAll(1));
   // An uncaught error or a process.exit() elsewhere: nothing may be left running either.
   process.on('exit', () => {
     for (const app of apps()) {
