@@ -13,7 +13,7 @@
 // list anything left behind, and a port found taken can name the spec that left it.
 
 const { spawn } = require('node:child_process');
-const { rmSync, writeFileSync } = require('node:fs');
+const { readFileSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 /** @type {import('node:child_process').ChildProcess | null} */
@@ -72,25 +72,34 @@ function leash(change, pgid, command = '') {
 }
 
 /**
- * Whether any process of the group `pgid` still runs.
+ * Whether any process of the group `pgid` still runs. A zombie (ended, not yet waited for by its new parent) does
+ * not count: on Linux the group's members are read from /proc; elsewhere any member counts.
  *
  * @param {number} pgid
  */
 function groupAlive(pgid) {
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch (error) {
     return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
   }
+  let entries;
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  return entries.some((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[2]) === pgid && fields[0] !== 'Z';
+    } catch {
+      return false;
+    }
+  });
 }
-
-/**
- * @typedef {object} ManagedProcess
- * @property {import('node:child_process').ChildProcess} child
- * @property {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited resolves when it has exited
- * @property {(graceMs?: number) => Promise<void>} stop SIGTERM to its process group, SIGKILL after `graceMs` (default 5000)
- */
 
 /**
  * Starts `command args` in its own process group.

@@ -14,6 +14,7 @@
 
 const { rmSync } = require('node:fs');
 const { join } = require('node:path');
+const { groupAlive: alive } = require('./processes.cjs');
 
 const GRACE_MS = 3000;
 const owner = process.argv[2] ?? '?';
@@ -24,17 +25,6 @@ const groups = new Set();
 
 // Only the owner's end ends the reaper: a signal to its (former) terminal or session is not that.
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGHUP', 'SIGTERM', 'SIGPIPE'])) process.on(signal, () => {});
-
-/** @param {number} pgid */
-function alive(pgid) {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user
-    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
-  }
-}
 
 /** @param {number} pgid @param {NodeJS.Signals} signal */
 function signal(pgid, signal) {
