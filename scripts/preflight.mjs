@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// What `npm start`, `npm test`, `npm run build` and `npm run preview` check first, so each works as the first
-// command typed on a fresh clone: a Node version the toolchain supports, the lockfile's packages installed
+// What `npm start`, `npm test`, `npm run build`, `npm run preview` and `npm run bench` check first, so each works as
+// the first command typed on a fresh clone: a Node version the toolchain supports, the lockfile's packages installed
 // (`npm ci` when node_modules is missing or older than package-lock.json), for the tests Chromium (its browser and
-// its headless shell) and nginx,
-// for the preview nginx (installed with apt-get when running as root on Debian, else the exact command is printed).
+// its headless shell) and nginx, for the preview nginx, for the bench every program the parts its flags leave in
+// run later (nginx, Chromium, openssl, Java 21+, Maven, unzip, wrk) and the Keycloak it measures (installed with
+// apt-get when running as root on Debian, else the exact command is printed).
 //
 //   node scripts/preflight.mjs start|test|build|preview
+//   node scripts/preflight.mjs bench [--skip-cross-site] [--skip-keycloak] [--no-provider-cost] [--no-keycloak-cpu]
+//     (bench/run.mjs and bench/provider-cost.mjs run it themselves, with the flags of their parts)
 //
 // Plain Node and no dependencies: it runs before anything is installed (so it reaches testkit by path: no
 // node_modules/@gatehouse/testkit exists yet).
@@ -14,9 +17,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { chromiumInstallCommand, DEBIAN_PACKAGES, findChromium, noChromiumMessage } from '../tooling/testkit/src/chromium.cjs';
 import { findNginx, nginxInstallCommand } from '../tooling/testkit/src/nginx.cjs';
-import { canInstallSystemPackages, isDebian, osName } from '../tooling/testkit/src/systemTools.cjs';
+import { aptGetInstaller, canInstallSystemPackages, ensureTools, isDebian, osName } from '../tooling/testkit/src/systemTools.cjs';
 import { endOfLifeWarning } from './nodeEndOfLife.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -139,27 +143,18 @@ function checkTestTools(needChromium = true) {
   const wantsShell = needChromium && found.page?.source !== 'CHROMIUM_PATH' && found.page?.build !== 'headless-shell';
   if (!found.nginx) missing.push({ name: 'nginx', debianPackage: 'nginx-light' });
 
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  let listsUpdated = false;
-  /** `apt-get install` of `packages`, after one `apt-get update` per run; resolves to the first failing step, if any. */
-  const aptInstall = (/** @type {string[]} */ packages) => {
-    const steps = [...(listsUpdated ? [] : [['update', '-qq']]), ['install', '-y', '-qq', '--no-install-recommends', ...packages]];
-    for (const args of steps) {
-      if (spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env }).status !== 0) return `apt-get ${args.join(' ')}`;
-      if (args[0] === 'update') listsUpdated = true;
-    }
-    return null;
-  };
+  // `apt-get install`, after one `apt-get update` per run; returns the first failing step, if any.
+  const apt = aptGetInstaller();
   if (missing.length > 0 && canInstallSystemPackages()) {
     const packages = [...missing.map((tool) => tool.debianPackage), 'fonts-dejavu-core'];
     say(`${missing.map((tool) => tool.name).join(' and ')} missing; installing with apt-get (${packages.join(' ')}) …`);
-    const failed = aptInstall(packages);
+    const failed = apt.install(packages);
     if (failed) fail(`${failed} failed (its errors are above).`);
     found = look();
   }
   if (wantsShell && canInstallSystemPackages()) {
     say(`Chromium's headless shell missing; installing with apt-get (${DEBIAN_PACKAGES['headless-shell']}) …`);
-    if (aptInstall([DEBIAN_PACKAGES['headless-shell']]))
+    if (apt.install([DEBIAN_PACKAGES['headless-shell']]))
       say("apt-get could not install Chromium's headless shell (above): the browser tests run in the browser.");
     found = look();
   }
@@ -180,10 +175,71 @@ function checkTestTools(needChromium = true) {
   );
 }
 
+/**
+ * The bench's parts that its flags leave in (bench/run.mjs passes the flags of its parts, bench/provider-cost.mjs
+ * those of the provider cost alone).
+ *
+ * @param {string[]} args
+ * @returns {import('../tooling/testkit/src/benchTools.cjs').BenchParts}
+ */
+function benchParts(args) {
+  try {
+    const { values: flags } = parseArgs({
+      args,
+      options: {
+        'skip-cross-site': { type: 'boolean', default: false },
+        'skip-keycloak': { type: 'boolean', default: false },
+        'no-provider-cost': { type: 'boolean', default: false },
+        'no-keycloak-cpu': { type: 'boolean', default: false },
+      },
+    });
+    return {
+      crossSite: !flags['skip-cross-site'],
+      keycloak: !flags['skip-keycloak'],
+      providerCost: !flags['no-provider-cost'],
+      keycloakCpu: !flags['no-keycloak-cpu'],
+    };
+  } catch (error) {
+    return fail(
+      `${/** @type {Error} */ (error).message}\nusage: node scripts/preflight.mjs bench [--skip-cross-site] [--skip-keycloak] [--no-provider-cost] [--no-keycloak-cpu]`,
+    );
+  }
+}
+
+/**
+ * What the bench's `parts` run later, looked for before it builds anything (tooling/testkit/src/benchTools.cjs):
+ * the missing ones installed as root on Debian, else a stop that names the command for each. Then the Keycloak it
+ * measures, fetched and unpacked now if it is not yet (Maven, ~150 MB the first time), not 20 minutes in.
+ *
+ * @param {import('../tooling/testkit/src/benchTools.cjs').BenchParts} parts
+ */
+async function checkBenchTools(parts) {
+  // loaded here: only the bench needs Keycloak's runner (and the process helpers it brings)
+  const { benchToolRequirements } = await import('../tooling/testkit/src/benchTools.cjs');
+  const { obtainKeycloak } = await import('../tooling/testkit/src/keycloak.cjs');
+  const keycloakDir = join(ROOT, 'bench/.work/keycloak');
+  const { found, problems } = ensureTools(benchToolRequirements({ ...parts, keycloakDir }), { log: say });
+  if (problems.length > 0) fail(`The bench needs what is missing below; nothing was built or measured.\n- ${problems.join('\n- ')}`);
+  say(
+    Object.entries(found)
+      .map(([name, where]) => `${name}: ${where}`)
+      .join('; '),
+  );
+  if (parts.keycloak || parts.providerCost) {
+    try {
+      await obtainKeycloak({ dir: keycloakDir, log: (message) => say(`keycloak: ${message}`) });
+    } catch (error) {
+      fail(/** @type {Error} */ (error).message);
+    }
+  }
+}
+
 const command = process.argv[2];
-if (command !== 'start' && command !== 'test' && command !== 'build' && command !== 'preview')
-  fail('usage: node scripts/preflight.mjs start|test|build|preview');
+if (command !== 'start' && command !== 'test' && command !== 'build' && command !== 'preview' && command !== 'bench')
+  fail('usage: node scripts/preflight.mjs start|test|build|preview|bench');
+const parts = command === 'bench' ? benchParts(process.argv.slice(3)) : null;
 checkNode();
 installPackages();
 if (command === 'test') checkTestTools();
 if (command === 'preview') checkTestTools(false);
+if (parts) await checkBenchTools(parts);
