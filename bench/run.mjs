@@ -8,14 +8,41 @@
 //   node bench/run.mjs [--loads 12] [--skip-build] [--skip-keycloak] [--skip-cross-site]
 //     [--provider-window 600 | --no-provider-cost] [--out bench/results.json]
 
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { APPS, BASELINE_APPS, BUILDS_PER_APP, buildAll, buildDirOf } from './lib/build.mjs';
-import { launchBrowser } from './lib/browser.mjs';
-import {
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const WORK_DIR = join(REPO_ROOT, 'bench/.work');
+
+const { values: args } = parseArgs({
+  options: {
+    loads: { type: 'string', default: '12' },
+    'skip-build': { type: 'boolean', default: false },
+    // what signed-in browsers cost the provider, against Keycloak (bench/lib/providerCost.mjs): seconds per scenario
+    'provider-window': { type: 'string', default: '600' },
+    'no-provider-cost': { type: 'boolean', default: false },
+    'skip-keycloak': { type: 'boolean', default: false },
+    'skip-cross-site': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(REPO_ROOT, 'bench/results.json') },
+  },
+});
+
+// First the preflight, as `npm start`'s and `npm test`'s: Node, the lockfile's packages (`npm ci` on a fresh clone),
+// every program the parts this run leaves in need later (nginx, Chromium, openssl, Java 21+, Maven, wrk: installed as
+// root on Debian, else a stop within seconds that names the command) and Keycloak, fetched now. Nothing from
+// node_modules is loaded before it has run (the imports below).
+const partFlags = ['skip-cross-site', 'skip-keycloak', 'no-provider-cost'].filter((flag) => args[/** @type {keyof typeof args} */ (flag)]);
+const preflightArgs = [join(REPO_ROOT, 'scripts/preflight.mjs'), 'bench', ...partFlags.map((flag) => `--${flag}`)];
+const preflight = spawnSync(process.execPath, preflightArgs, { stdio: 'inherit' });
+if (preflight.status !== 0) process.exit(preflight.status ?? 1);
+
+const { APPS, BASELINE_APPS, BUILDS_PER_APP, buildAll, buildDirOf } = await import('./lib/build.mjs');
+const { launchBrowser } = await import('./lib/browser.mjs');
+const {
   BASELINE,
   concurrentTokens,
   configWithRemotes,
@@ -28,15 +55,15 @@ import {
   signIn,
   startupWithConfig,
   tokensFiveTabs,
-} from './lib/measure.mjs';
-import { measureProviderCost, providerCostRatio, providerCostTable } from './lib/providerCost.mjs';
-import { authOverheadMs } from './lib/overhead.mjs';
-import { measureCrossSite } from './lib/crossSite.mjs';
-import { measureOnKeycloak, startBenchKeycloak } from './lib/keycloak.mjs';
-import { measureRebuilds } from './lib/rebuild.mjs';
-import { GOAL_KEYS, table } from './lib/report.mjs';
-import { KIB, round, summarize } from './lib/stats.mjs';
-import { startTopology } from './lib/topology.mjs';
+} = await import('./lib/measure.mjs');
+const { measureProviderCost, providerCostRatio, providerCostTable } = await import('./lib/providerCost.mjs');
+const { authOverheadMs } = await import('./lib/overhead.mjs');
+const { measureCrossSite } = await import('./lib/crossSite.mjs');
+const { measureOnKeycloak, startBenchKeycloak } = await import('./lib/keycloak.mjs');
+const { measureRebuilds } = await import('./lib/rebuild.mjs');
+const { GOAL_KEYS, table } = await import('./lib/report.mjs');
+const { KIB, round, summarize } = await import('./lib/stats.mjs');
+const { startTopology } = await import('./lib/topology.mjs');
 
 /** @typedef {import('./lib/build.mjs').App} App */
 /** @typedef {import('./lib/measure.mjs').CountedFile} CountedFile */
@@ -67,21 +94,6 @@ import { startTopology } from './lib/topology.mjs';
  * @typedef {Partial<Record<GoalKey, number>> & { spread: Partial<Record<GoalKey, Summary>>, details: Details }} Figures
  */
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const WORK_DIR = join(REPO_ROOT, 'bench/.work');
-
-const { values: args } = parseArgs({
-  options: {
-    loads: { type: 'string', default: '12' },
-    'skip-build': { type: 'boolean', default: false },
-    // what signed-in browsers cost the provider, against Keycloak (bench/lib/providerCost.mjs): seconds per scenario
-    'provider-window': { type: 'string', default: '600' },
-    'no-provider-cost': { type: 'boolean', default: false },
-    'skip-keycloak': { type: 'boolean', default: false },
-    'skip-cross-site': { type: 'boolean', default: false },
-    out: { type: 'string', default: join(REPO_ROOT, 'bench/results.json') },
-  },
-});
 const LOADS = Math.max(10, Number(args.loads));
 
 const log = (/** @type {string} */ message) => process.stderr.write(`[bench] ${message}\n`);
