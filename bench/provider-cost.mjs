@@ -4,14 +4,12 @@
 //
 //   node bench/provider-cost.mjs [--builds bench/.work/builds] [--window 600] [--no-keycloak-cpu] [--out file.json]
 
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { APPS, BASELINE_APPS } from './lib/build.mjs';
-import { measureProviderCost, providerCostRatio, providerCostTable } from './lib/providerCost.mjs';
-import { round } from './lib/stats.mjs';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK_DIR = join(REPO_ROOT, 'bench/.work');
@@ -23,6 +21,17 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
   },
 });
+
+// The preflight of `npm run bench` for this part alone (Keycloak, wrk unless --no-keycloak-cpu, nginx, Chromium),
+// before anything from node_modules is loaded (the imports below).
+const preflightArgs = ['bench', '--skip-cross-site', '--skip-keycloak', ...(args['no-keycloak-cpu'] ? ['--no-keycloak-cpu'] : [])];
+const preflight = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts/preflight.mjs'), ...preflightArgs], { stdio: 'inherit' });
+if (preflight.status !== 0) process.exit(preflight.status ?? 1);
+
+const { APPS, BASELINE_APPS } = await import('./lib/build.mjs');
+const { measureProviderCost, providerCostRatio, providerCostTable } = await import('./lib/providerCost.mjs');
+const { round } = await import('./lib/stats.mjs');
+
 const log = (/** @type {string} */ message) => process.stderr.write(`[bench] ${message}\n`);
 
 const startedAt = Date.now();

@@ -16,13 +16,16 @@ const { opensslInstallCommand } = require('./tls.cjs');
 /** @typedef {import('./systemTools.cjs').ToolRequirement} ToolRequirement */
 
 /**
- * Java packages apt-get may have, newest long-term release last: Debian 13 and Ubuntu 24.04 have OpenJDK 21,
- * Adoptium's apt repository (if added) Temurin. Debian 12 has none of them: there the preflight names what to install.
+ * Java packages apt-get may have, the first it has is installed: Debian 13 and Ubuntu 24.04 have OpenJDK 21,
+ * Adoptium's apt repository (once added) Temurin. Debian 12 has none of them: there the preflight names what to install.
  */
 const JAVA_PACKAGES = ['openjdk-21-jre-headless', 'temurin-21-jdk', 'openjdk-25-jre-headless', 'temurin-25-jdk'];
 
 /** The hint in every message about a Keycloak tool: which parts need it, and the flags that leave them out. */
 const KEYCLOAK_PARTS = 'the Keycloak keys and the provider cost run Keycloak; `--skip-keycloak --no-provider-cost` leave both out';
+
+/** The flags that leave out Keycloak's CPU per request (wrk, /proc): bench/run.mjs's and bench/provider-cost.mjs's. */
+const CPU_FLAGS = '`npm run bench -- --no-provider-cost`, `node bench/provider-cost.mjs --no-keycloak-cpu`';
 
 /**
  * The parts of a bench run that need programs from outside node_modules. The builds, the rebuild and the dev
@@ -124,7 +127,7 @@ function benchToolRequirements({
   if (providerCost && keycloakCpu) {
     tools.push({
       name: 'wrk',
-      neededFor: 'the provider cost measures Keycloak under its load (`--no-provider-cost` leaves it out)',
+      neededFor: `the provider cost measures Keycloak's CPU per request under its load (${CPU_FLAGS} leave that out)`,
       find: () => onPath('wrk', path),
       debianPackages: ['wrk'],
       install: installCommand(['wrk'], process.platform === 'darwin' ? 'brew install wrk' : "your system's `wrk` package", system),
@@ -135,7 +138,7 @@ function benchToolRequirements({
       find: () => (existsSync('/proc/self/stat') ? '/proc' : null),
       install: 'Linux',
       missing: () =>
-        "The provider cost reads Keycloak's CPU time from /proc/<pid>/stat, which only Linux has: run the bench on Linux, or leave the provider cost out with `--no-provider-cost`.",
+        `The provider cost reads Keycloak's CPU time from /proc/<pid>/stat, which only Linux has: run the bench on Linux, or leave that out (${CPU_FLAGS}).`,
     });
   }
   return tools;

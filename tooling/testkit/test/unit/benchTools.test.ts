@@ -76,7 +76,7 @@ test('PATH without wrk, not root: the check fails naming `sudo apt-get install -
   );
   expect(found.wrk).toBeUndefined();
   expect(problems).toContain(
-    'wrk not found: the provider cost measures Keycloak under its load (`--no-provider-cost` leaves it out). Install it with `sudo apt-get install -y wrk`.',
+    "wrk not found: the provider cost measures Keycloak's CPU per request under its load (`npm run bench -- --no-provider-cost`, `node bench/provider-cost.mjs --no-keycloak-cpu` leave that out). Install it with `sudo apt-get install -y wrk`.",
   );
   expect(aptCalls()).toEqual([]);
   expect(onPath('wrk', bin)).toBeNull();
