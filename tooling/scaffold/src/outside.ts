@@ -122,7 +122,7 @@ export async function newOutsideRemote(
     checkCommand:
       options.shellUrl !== undefined
         ? `gatehouse-contract-check --shell ${options.shellUrl}`
-        : 'gatehouse-contract-check --shell \\"${GATEHOUSE_SHELL_URL:?set GATEHOUSE_SHELL_URL to the deployed shell, e.g. https://app.example.com}\\"',
+        : 'gatehouse-contract-check --shell "${GATEHOUSE_SHELL_URL:?set GATEHOUSE_SHELL_URL to the deployed shell, e.g. https://app.example.com}"',
     configSchema: configSchemaPath(false),
   };
   for (const [pkg, spec] of Object.entries(gatehouse)) values[`gatehouse:${pkg}`] = spec;

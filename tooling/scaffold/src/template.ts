@@ -65,14 +65,36 @@ export function renderTemplate(
       .split(path.sep)
       .join('/')
       .replace(/\.tmpl$/, '');
+    const encode = encoderFor(relative);
     const text = fs.readFileSync(file, 'utf8').replace(/\{\{([\w:@/.-]+)\}\}/g, (_, key: string) => {
       const value = key.startsWith('version:') ? versions[key.slice('version:'.length)] : values[key];
       if (value === undefined) throw new Error(`The template ${relative} uses {{${key}}}, which has no value.`);
-      return String(value);
+      return encode(String(value), key);
     });
     files.set(relative, text);
   }
   return files;
+}
+
+/**
+ * Characters a value may have in a generated file that has no encoder here (TypeScript, JSX, YAML, Markdown,
+ * HTML): plain in all of them. The values typed are checked against narrower rules first (values.ts); this is the
+ * last line, so a value that would change the meaning of such a file is refused, never written.
+ */
+const PLAIN = /^[\p{L}\p{N} ._~:/@^-]*$/u;
+
+/**
+ * How a value is written into the generated file `relative`: one encoder per format. JSON placeholders are inside
+ * string literals, so a value is written as the inside of a JSON string (quotes, backslashes and control characters
+ * escaped: it can never close the string). Every other format takes plain values only, and refuses the rest.
+ */
+export function encoderFor(relative: string): (value: string, key: string) => string {
+  if (relative.endsWith('.json')) return (value) => JSON.stringify(value).slice(1, -1);
+  return (value, key) => {
+    if (!PLAIN.test(value))
+      throw new Error(`{{${key}}} cannot be written into ${relative}: ${JSON.stringify(value)} has characters that are not plain there.`);
+    return value;
+  };
 }
 
 function listFiles(dir: string): string[] {
