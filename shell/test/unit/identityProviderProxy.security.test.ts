@@ -167,6 +167,15 @@ describe.each([
     ['GET', '/metrics'],
     ['GET', '/health/ready'],
     ['GET', '/js/keycloak.js'],
+    // Security round four (issue 47, item 2): path parameters (";…"), which nginx matches as part of the segment
+    // and Keycloak before 26.4.9 strips (CVE-2026-0976), so these reached realm `master` and the admin console
+    ['POST', '/realms/master;x/protocol/openid-connect/token'],
+    ['GET', '/realms/master;/.well-known/openid-configuration'],
+    ['GET', '/realms/gatehouse/..;/master/account'],
+    ['GET', '/realms/master%3Bx/protocol/openid-connect/auth'],
+    ['GET', '/realms/gatehouse;jsessionid=x/protocol/openid-connect/auth'],
+    ['GET', '/resources/..;/admin/master/console/'],
+    ['GET', '/resources/x/..;/..;/realms/master/account'],
   ])('%s %s answers 404 and never reaches the provider', async (method, path) => {
     const answer = await send(host, `${prefix}${path}`, { method });
     expect({ path, status: answer.status, reached: seen.map((s) => s.url) }).toEqual({ path, status: 404, reached: [] });
