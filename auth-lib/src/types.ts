@@ -175,6 +175,12 @@ export interface SessionConfig {
    * (a refresh can only narrow what the sign-in granted; decisions/0054)
    */
   readonly scopes?: readonly string[];
+  /**
+   * the APIs the registry names (each remote's `api`): the leading tab gets API tokens for other tabs only for these
+   * (decisions/0107). The shell passes config.json's list; without it a tab serves the APIs its own page bound with
+   * `forApi`.
+   */
+  readonly apis?: readonly ApiBinding[];
 }
 
 /**
@@ -193,9 +199,11 @@ export interface ApiBinding {
 /** The page's one session. Create it with `createSession`; read it with `getSession` or the React hooks. */
 export interface Session {
   /** the validated configuration, defaults filled in */
-  readonly config: Readonly<Required<Omit<SessionConfig, 'trustedOrigins' | 'scopes'>>> & {
+  readonly config: Readonly<Required<Omit<SessionConfig, 'trustedOrigins' | 'scopes' | 'apis'>>> & {
     readonly trustedOrigins: readonly string[];
     readonly scopes: readonly string[];
+    /** the registry's APIs, or null when the session was given none */
+    readonly apis: readonly ApiBinding[] | null;
   };
   /**
    * The API this view of the session is for (`forApi`), or null for the page's session. In a view, `getToken()`,

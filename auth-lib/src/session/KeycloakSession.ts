@@ -78,6 +78,7 @@ export class KeycloakSession extends SessionLifecycle implements Session {
         this.tabs?.shareTokens(kc);
       },
       verify: this.verify,
+      refused: (reason) => this.events.emit({ type: 'tabMessageRefused', reason }),
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
       location: this.location,
       ...(deps.development === undefined ? {} : { development: deps.development }),

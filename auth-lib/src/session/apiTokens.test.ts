@@ -184,9 +184,9 @@ test('a follower tab gets the API token from the leading tab, which holds the re
   };
   const leaderIdp = provider(() => leaderKc());
   const followerIdp = provider(() => leaderKc());
-  const leader = await b.open(undefined, { fetch: leaderIdp.fetch });
+  const leader = await b.open(undefined, { fetch: leaderIdp.fetch }, { apis: [PROFILE_API] });
   leaderKc = leader.kc;
-  const follower = await b.open(undefined, { fetch: followerIdp.fetch });
+  const follower = await b.open(undefined, { fetch: followerIdp.fetch }, { apis: [PROFILE_API] });
 
   const fromFollower = await follower.session.forApi(PROFILE_API).getToken();
   await flush();
@@ -215,4 +215,27 @@ test('an API token of another session posted on the tab channel is not taken', a
 
   expect(await leader.session.forApi(PROFILE_API).getToken()).not.toBe(forged);
   expect(idp.calls).toHaveLength(1);
+});
+
+test("a second tab opened after the leading tab holds the API's token gets that token from the leader's cache at once (issue 43)", async () => {
+  const b = browser();
+  let leaderKc: () => FakeKeycloak = () => leader.kc();
+  const idp = provider(() => leaderKc());
+  const leader = await b.open(undefined, { fetch: idp.fetch }, { apis: [PROFILE_API] });
+  leaderKc = leader.kc;
+  const fromLeader = await leader.session.forApi(PROFILE_API).getToken(); // the first tab's "Your API" card
+  const second = await b.open(undefined, {}, { apis: [PROFILE_API] });
+
+  let answer: string | Error | null = null;
+  second.session
+    .forApi(PROFILE_API)
+    .getToken()
+    .then(
+      (token) => (answer = token),
+      (error: Error) => (answer = error),
+    );
+  await jest.advanceTimersByTimeAsync(100); // well within the 10 s the second tab waits for an answer
+
+  expect(answer).toBe(fromLeader);
+  expect(idp.calls).toHaveLength(1); // served from the cache: no second downscoped refresh
 });

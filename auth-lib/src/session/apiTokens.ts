@@ -3,7 +3,7 @@ import type { ApiBinding, TokenOptions } from '../types';
 import type { ResolvedConfig } from './config';
 import type { KeycloakLike } from './keycloak';
 import { describeError } from './scrub';
-import { decodeClaims, expiryOf, sessionMismatch, type TokenSet } from './tokenSet';
+import { decodeClaims, expiryOf, ownSkew, sessionMismatch, type TokenSet } from './tokenSet';
 import type { TokenVerifier } from './tokenVerifier';
 import { withTimeout } from './withTimeout';
 
@@ -28,6 +28,8 @@ export interface ApiTokenHost {
    */
   refreshTokenRenewed(): void;
   readonly verify: TokenVerifier;
+  /** a message from another tab was refused (it names why); nothing changes */
+  refused(reason: string): void;
   readonly fetch?: typeof fetch;
 }
 
@@ -60,8 +62,20 @@ export class ApiTokens {
   private readonly cache = new Map<string, ApiToken>();
   private readonly inFlight = new Map<string, Promise<string>>();
   private readonly waiters = new Map<string, Set<Waiter>>();
+  /** the APIs this tab's own views asked for, by scope (what it serves and takes when the session names no registry) */
+  private readonly bound = new Map<string, ApiBinding>();
 
   constructor(private readonly host: ApiTokenHost) {}
+
+  /**
+   * The API a scope stands for: the registry's (config.apis, which the shell passes), or, for a session given no
+   * registry, the one this tab's own views bound. Null: no API of this page, so nothing is served or taken for it.
+   */
+  private apiOf(scope: string): Pick<ApiBinding, 'scope' | 'audience'> | null {
+    const { apis } = this.host.config;
+    if (apis) return apis.find((api) => api.scope === scope) ?? null;
+    return this.bound.get(scope) ?? null;
+  }
 
   async getToken(api: ApiBinding, options: TokenOptions = {}): Promise<string> {
     if (!this.host.isSignedIn()) {
@@ -70,6 +84,7 @@ export class ApiTokens {
         `No one is signed in, so there is no token for ${api.audience}. Call session.login() to sign in.`,
       );
     }
+    if (!this.bound.has(api.scope)) this.bound.set(api.scope, api);
     const cached = this.cache.get(api.scope);
     if (!options.forceRefresh && cached && this.usable(cached, api)) return cached.token;
     return this.flight(api, options.forceRefresh === true, cached?.token ?? null);
@@ -91,13 +106,10 @@ export class ApiTokens {
     const scope = typeof message.scope === 'string' ? message.scope : null;
     if (scope === null) return;
     if (message.type === 'api-token-request' && this.host.isLeader() && this.host.isSignedIn()) {
-      const api = { scope, audience: String(message.audience), url: '' };
-      const known = this.cache.get(scope);
-      const fresh =
-        known && known.token !== message.had && this.usable(known, api) ? Promise.resolve(known.token) : this.flight(api, false, null);
-      fresh.catch((error: unknown) => this.host.send({ type: 'api-token-failed', scope, reason: describeError(error) }));
-    } else if (message.type === 'api-token' && typeof message.token === 'string' && typeof message.timeSkew === 'number') {
-      void this.adopt(scope, message.token, message.timeSkew);
+      this.serve(scope, message.audience, message.had);
+    } else if (message.type === 'api-token' && typeof message.token === 'string') {
+      // the message's `timeSkew` is not read: this tab's own clock decides (decisions/0107)
+      void this.adopt(scope, message.token);
     } else if (message.type === 'api-token-failed') {
       const error = new AuthError(
         'idp-unreachable',
@@ -105,6 +117,33 @@ export class ApiTokens {
       );
       for (const waiter of this.takeWaiters(scope)) waiter.reject(error);
     }
+  }
+
+  /**
+   * Another tab asks for an API's token: served only for an API the registry names, with the registry's audience
+   * (not the message's), from the cache when this tab holds a usable one other than the asker's (posted, as a fresh
+   * one would be), else by one downscoped refresh, which posts its token itself.
+   */
+  private serve(scope: string, audience: unknown, had: unknown): void {
+    const known = this.apiOf(scope);
+    if (!known) {
+      const reason = `this page's registry names no API with scope "${scope}"`;
+      this.host.refused(`api-token-request: ${reason}`);
+      this.host.send({ type: 'api-token-failed', scope, reason }); // the asking tab hears it now, not after its wait
+      return;
+    }
+    // no failure posted here: it would fail the requests of the tabs that ask for this API rightly
+    if (known.audience !== audience)
+      return this.host.refused(`api-token-request: scope "${scope}" is not for audience "${String(audience)}"`);
+    const api = { scope, audience: known.audience, url: '' };
+    const cached = this.cache.get(scope);
+    if (cached && cached.token !== had && this.usable(cached, api)) {
+      this.host.send({ type: 'api-token', scope, token: cached.token, timeSkew: ownSkew(this.host.keycloak()) });
+      return;
+    }
+    this.flight(api, false, null).catch((error: unknown) =>
+      this.host.send({ type: 'api-token-failed', scope, reason: describeError(error) }),
+    );
   }
 
   /** Forgets every API token (the session ended or changed). */
@@ -173,7 +212,7 @@ export class ApiTokens {
             `${config.clientId}, and sign in again (the session was signed in without it).`,
         );
       }
-      this.host.send({ type: 'api-token', scope: api.scope, token: token.token, timeSkew: kc.timeSkew ?? 0 });
+      this.host.send({ type: 'api-token', scope: api.scope, token: token.token, timeSkew: ownSkew(kc) });
       return token.token;
     });
   }
@@ -185,13 +224,25 @@ export class ApiTokens {
     return token;
   }
 
-  /** Another tab's API token: taken when the provider signed it, for this session, and newer than the one held. */
-  private async adopt(scope: string, jwt: string, timeSkew: number): Promise<void> {
+  /**
+   * Another tab's API token: taken when it is for an API of this page and its audience is that API's alone, unexpired
+   * by this tab's own clock, signed by the provider, of this session, and newer than the one held (decisions/0107).
+   */
+  private async adopt(scope: string, jwt: string): Promise<void> {
     const kc = this.host.keycloak();
     if (!kc?.token || !this.host.isSignedIn()) return;
+    const api = this.apiOf(scope);
+    if (!api) return; // an API this page does not call: nothing to take
+    const timeSkew = ownSkew(kc);
+    const audiences = audiencesOf(decodeClaims(jwt));
+    if (audiences.length !== 1 || audiences[0] !== api.audience) {
+      return this.host.refused(`api-token for ${api.audience} with audience ${audiences.join(', ') || 'none'}`);
+    }
+    if ((expiryOf(jwt, timeSkew) ?? 0) <= Date.now()) return this.host.refused(`api-token for ${api.audience}: expired`);
     const set: TokenSet = { token: jwt, idToken: null, timeSkew, refreshExpiresAt: null };
     const current: TokenSet = { token: kc.token, idToken: null, timeSkew, refreshExpiresAt: null };
-    if (sessionMismatch(set, current) !== null || (await this.host.verify(set)) !== null) return;
+    const problem = sessionMismatch(set, current) ?? (await this.host.verify(set));
+    if (problem !== null) return this.host.refused(`api-token for ${api.audience}: ${problem}`);
     const held = this.cache.get(scope);
     if (held && (expiryOf(held.token, timeSkew) ?? 0) > (expiryOf(jwt, timeSkew) ?? 0)) return;
     this.store(scope, jwt, timeSkew);

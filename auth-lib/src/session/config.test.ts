@@ -8,6 +8,7 @@ test('fills in the defaults', () => {
     url: 'http://localhost:8080',
     realm: 'gatehouse',
     scopes: [],
+    apis: null,
     clientId: 'gatehouse-shell',
     trustedOrigins: [],
     silentCheckSsoRedirectUri: 'http://localhost:3000/silent-check-sso.html',
@@ -57,4 +58,11 @@ test.each([
   } catch (error) {
     expect(error).toMatchObject({ name: 'AuthError', code: 'invalid-config' });
   }
+});
+
+test("apis: the registry's APIs, checked and normalised; null when not given", () => {
+  const api = { url: 'http://localhost:3010/profile', audience: 'profile-api', scope: 'profile-api' };
+  expect(resolve({ ...base, apis: [api] }).apis).toEqual([api]);
+  expect(() => resolve({ ...base, apis: [{ ...api, scope: 'two words' }] })).toThrow(/config\.apis\[0\]/);
+  expect(() => resolve({ ...base, apis: 'profile-api' })).toThrow(/config\.apis must be an array/);
 });

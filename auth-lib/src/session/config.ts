@@ -1,5 +1,5 @@
 import { AuthError } from '../errors';
-import type { Session, SessionConfig } from '../types';
+import type { ApiBinding, Session, SessionConfig } from '../types';
 
 /** The configuration a session runs with: validated, normalised, defaults filled in. */
 export type ResolvedConfig = Session['config'];
@@ -19,6 +19,7 @@ const KNOWN_KEYS: readonly (keyof SessionConfig)[] = [
   'sessionWatchSeconds',
   'sessionWatchIdleSeconds',
   'scopes',
+  'apis',
 ];
 
 function invalid(message: string): AuthError {
@@ -66,6 +67,23 @@ function scopes(value: unknown): readonly string[] {
     );
   }
   return [...new Set(value as string[])];
+}
+
+const SCOPE_NAME = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** The registry's APIs (decisions/0107): each `{ url, audience, scope }`, as a remote's `api` names them. */
+function apis(value: unknown): readonly ApiBinding[] | null {
+  if (value === undefined) return null;
+  const example = '[{ "url": "https://api.example.com/profile", "audience": "profile-api", "scope": "profile-api" }]';
+  if (!Array.isArray(value)) throw invalid(`config.apis must be an array of the registry's APIs, e.g. ${example}.`);
+  return value.map((entry: unknown, index) => {
+    const api = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+    const { url, audience, scope } = api;
+    if (typeof audience !== 'string' || audience.trim() === '' || typeof scope !== 'string' || !SCOPE_NAME.test(scope)) {
+      throw invalid(`config.apis[${index}] is ${JSON.stringify(entry)}: give { url, audience, scope }, e.g. ${example}.`);
+    }
+    return { url: parseHttpUrl(url, `apis[${index}].url`, 'https://api.example.com/profile').href, audience, scope };
+  });
 }
 
 function trustedOrigins(value: unknown): readonly string[] {
@@ -120,6 +138,7 @@ export function resolveConfig(input: unknown, origin: string): ResolvedConfig {
     clientId,
     trustedOrigins: trustedOrigins(config.trustedOrigins),
     scopes: scopes(config.scopes),
+    apis: apis(config.apis),
     silentCheckSsoRedirectUri: silent,
     checkLoginIframeInterval: positiveNumber(config, 'checkLoginIframeInterval', 5, 'seconds'),
     messageReceiveTimeout: positiveNumber(config, 'messageReceiveTimeout', 10000, 'milliseconds'),

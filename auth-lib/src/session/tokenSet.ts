@@ -94,6 +94,24 @@ export function isNewerTokenSet(incoming: TokenSet, current: TokenSet | null): b
   return incomingIat >= currentIat;
 }
 
+/**
+ * How far (seconds) the clock skew a tab judges other tabs' tokens with may be off zero. Every tab of a browser shares
+ * the clock; keycloak-js measures the difference to the provider's from the provider's own answers, within a
+ * second or two on a synchronised machine.
+ */
+export const MAX_TAB_SKEW_S = 300;
+
+/**
+ * The skew this tab judges another tab's tokens with: keycloak-js's own measurement of this tab (0 when it has none,
+ * e.g. a tab being seeded), bounded by ±MAX_TAB_SKEW_S. Never a message's `timeSkew`: with `timeSkew: 1e9` a token
+ * expired long ago would count as valid (issue 43, decisions/0107).
+ */
+export function ownSkew(kc: Pick<KeycloakLike, 'timeSkew'> | null | undefined): number {
+  const skew = kc?.timeSkew;
+  if (typeof skew !== 'number' || !Number.isFinite(skew)) return 0;
+  return Math.max(-MAX_TAB_SKEW_S, Math.min(MAX_TAB_SKEW_S, Math.round(skew)));
+}
+
 /** Epoch milliseconds (this browser's clock) at which a token expires, or null without `exp`. */
 export function expiryOf(jwt: string | undefined | null, timeSkew: number | null | undefined): number | null {
   const exp = numberClaim(decodeClaims(jwt), 'exp');

@@ -20,9 +20,11 @@ test("signs in with config.json's scopes and every remote API's scope, each once
   });
   expect(config.scopes).toEqual(['role-audiences', 'profile-api', 'admin-api', 'reports-api']);
   expect(config).toMatchObject(identityProvider);
+  // the registry's APIs: what the leading tab serves other tabs (decisions/0107)
+  expect(config.apis?.map((api) => api.audience)).toEqual(['profile-api', 'admin-api', 'reports-api']);
 });
 
-test('without APIs or scopes, the identity provider config as it is', () => {
+test('without APIs or scopes, the identity provider config and an empty API list (no tab serves any API token)', () => {
   const config = { identityProvider, remotes: [remote('plain')] };
-  expect(sessionConfigOf(config)).toBe(identityProvider);
+  expect(sessionConfigOf(config)).toEqual({ ...identityProvider, apis: [] });
 });
