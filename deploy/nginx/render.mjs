@@ -17,6 +17,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve, join, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { originOf, remoteCsp, securityHeaders, shellCsp } from '@gatehouse/config';
+import { parse as parseHost } from 'tldts';
 
 export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -103,7 +104,7 @@ function servesHttps(server, origin) {
 /**
  * Why a CSP source from a deployment's "csp" would weaken the policy, or null: `'unsafe-…'` keywords (inline
  * code, eval, hashes that allow event handlers), `*` (every origin), a scheme alone (`https:`, `data:`, `blob:`:
- * every address of that scheme) and a host made of wildcards only.
+ * every address of that scheme), a host made of wildcards only, and the near-wildcards (wildcardProblem).
  *
  * @param {unknown} source @returns {string | null}
  */
@@ -113,6 +114,37 @@ export function weakCspSource(source) {
   if (/^'[a-z-]*unsafe[a-z-]*'$/.test(value)) return `${source} allows code the policy exists to refuse`;
   if (value === '*' || /^[a-z][a-z0-9+.-]*:\/\/\*(:[0-9*]+)?\/?$/.test(value)) return 'it allows every origin';
   if (/^[a-z][a-z0-9+.-]*:$/.test(value)) return `it allows every address of the scheme ${source}`;
+  return wildcardProblem(value);
+}
+
+/** A host source: optional scheme, host, optional port, optional path (CSP's host-source grammar, loosely). */
+const HOST_SOURCE = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/:]*)(?::([0-9]+|\*))?(\/.*)?$/;
+
+/**
+ * Why a source with a wildcard host is (nearly) every origin, or null: a port alone (`*:443`); a wildcard that is
+ * not the leftmost label (`cdn*.example.com`); a wildcard directly under a public suffix (`*.com`, `*.co.uk`, and
+ * the public suffix list's private section, `*.github.io`: every site registered there; the list is tldts's, not
+ * one of our own); a wildcard without a scheme (`*.example.com`: the page's scheme and every one it upgrades to,
+ * `ws:` included). A wildcard port on a named host (`https://cdn.example.com:*`) is that host's.
+ *
+ * @param {string} value the source, lower-case @returns {string | null}
+ */
+function wildcardProblem(value) {
+  const match = HOST_SOURCE.exec(value);
+  const [, scheme, host = '', port] = match ?? [];
+  if (!host.includes('*')) return null;
+  if (host === '*') return `it allows every host on port ${port ?? 'of the page'}`;
+  const under = host.slice(2);
+  if (!host.startsWith('*.') || under.includes('*'))
+    return 'a wildcard stands only for the leftmost labels of a host ("https://*.cdn.example.com"), never inside a label';
+  const parsed = parseHost(under, { allowPrivateDomains: true });
+  if (parsed.isIp) return `a wildcard over the address ${under} is not a host name`;
+  if (parsed.domain === null || parsed.publicSuffix === under)
+    return (
+      `its wildcard is directly under the public suffix "${under}" (the public suffix list), so it allows every site ` +
+      `registered there, not only yours; name your own origins, or a wildcard under a domain you own ("https://*.yours.${under}")`
+    );
+  if (scheme === undefined) return `a wildcard without a scheme; write its scheme, e.g. "https://${value}"`;
   return null;
 }
 

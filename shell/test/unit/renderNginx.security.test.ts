@@ -134,3 +134,34 @@ test.each([
   expect(result.written).toBe(false);
   expect(renderDescription({ csp: { [directive]: ['https://cdn.example.com'] } }, true).status).toBe(0);
 });
+
+// Security round four (issue 47, item 3): near-wildcards. A wildcard directly under a public suffix (the public
+// suffix list, through tldts: "com", "co.uk", and the private section too, "github.io") allows every site
+// registered there; a wildcard without a scheme, or a port alone, is not an origin anyone owns either.
+test.each([
+  ['connectSrc', 'https://*.com', 'is directly under the public suffix "com"'],
+  ['connectSrc', 'https://*.co.uk', 'is directly under the public suffix "co.uk"'],
+  ['imgSrc', 'https://*.github.io', 'is directly under the public suffix "github.io"'],
+  ['connectSrc', 'wss://*.co.uk:443/socket', 'is directly under the public suffix "co.uk"'],
+  ['connectSrc', '*.com', 'is directly under the public suffix "com"'],
+  ['connectSrc', '*.example.com', 'a wildcard without a scheme'],
+  ['connectSrc', '*:443', 'every host on port 443'],
+  ['connectSrc', '*:*', 'every host on port *'],
+  ['styleSrc', 'https://cdn*.example.com', 'a wildcard stands only for the leftmost labels'],
+])('--production refuses the near-wildcard %s %s, naming it and what to write instead', (directive, source, reason) => {
+  const result = renderDescription({ csp: { [directive]: [source] } }, true);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain(`csp.${directive} has ${JSON.stringify(source)}`);
+  expect(result.stderr).toContain(reason);
+  expect(result.stderr).toMatch(/name the origins instead, e\.g\. "https:\/\/cdn\.example\.com"|e\.g\. "https:\/\//);
+  expect(result.written).toBe(false);
+});
+
+test.each(['https://*.example.com', 'https://*.cdn.example.co.uk', 'wss://*.example.com:443', 'https://cdn.example.com:*'])(
+  '--production renders the wildcard %s under a domain someone owns',
+  (source) => {
+    const result = renderDescription({ csp: { connectSrc: [source] } }, true);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  },
+);
