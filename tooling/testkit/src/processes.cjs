@@ -102,6 +102,13 @@ function groupAlive(pgid) {
 }
 
 /**
+ * @typedef {object} ManagedProcess
+ * @property {import('node:child_process').ChildProcess} child
+ * @property {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited resolves when it has exited
+ * @property {(graceMs?: number) => Promise<void>} stop SIGTERM to its process group, SIGKILL after `graceMs` (default 5000)
+ */
+
+/**
  * Starts `command args` in its own process group.
  *
  * @param {string} command
