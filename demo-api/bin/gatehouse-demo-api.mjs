@@ -5,9 +5,10 @@ import { register } from 'tsx/esm/api';
 
 const usage =
   'usage: gatehouse-demo-api [--port 3010] [--host 127.0.0.1] [--issuer http://localhost:8080/realms/gatehouse]\n' +
-  '                          [--origins http://localhost:3000,http://localhost:3001,…] [--quiet]\n' +
-  'The issuer can also come from GATEHOUSE_DEMO_API_ISSUER. Tokens must be for one API alone: /profile wants aud\n' +
-  'profile-api, /admin admin-api, /reports reports-api (decisions/0055).';
+  '                          [--client-id gatehouse-shell] [--origins http://localhost:3000,http://localhost:3001,…] [--quiet]\n' +
+  'The issuer can also come from GATEHOUSE_DEMO_API_ISSUER. Tokens must be access tokens (typ Bearer, with exp) of the\n' +
+  "shell's client (azp, --client-id) for one API alone: /profile wants aud profile-api, /admin admin-api, /reports\n" +
+  'reports-api (decisions/0055).';
 
 /** The command line's options; a malformed one ends the process with the usage. */
 function parseCommandLine() {
@@ -17,6 +18,7 @@ function parseCommandLine() {
         port: { type: 'string', default: '3010' },
         host: { type: 'string', default: '127.0.0.1' },
         issuer: { type: 'string' },
+        'client-id': { type: 'string', default: 'gatehouse-shell' },
         origins: { type: 'string', default: '' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -52,7 +54,7 @@ for (const origin of origins) {
 register();
 const { startDemoApi } = await import('../src/index.js');
 try {
-  const api = await startDemoApi({ port, host: args.host, issuer, origins, quiet: args.quiet });
+  const api = await startDemoApi({ port, host: args.host, issuer, clientId: args['client-id'], origins, quiet: args.quiet });
   console.log(
     `demo API on ${api.url}: /profile, /admin, /reports, each for a token of ${api.issuer} for its own audience alone` +
       ` (profile-api, admin-api, reports-api); CORS for ${origins.length > 0 ? origins.join(' ') : 'no origin'}`,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import { Refusal, audiences, createVerifier } from './verify.js';
 
-export { Refusal, audiences, createVerifier } from './verify.js';
+export { Refusal, SHELL_CLIENT_ID, audiences, createVerifier } from './verify.js';
 
 /** One API per demo remote: its path and the audience a token for it names (the realm file's client scopes, decisions/0055). */
 export const APIS = [
@@ -22,6 +22,8 @@ export interface DemoApiOptions {
   host?: string;
   /** the realm's issuer (default http://localhost:8080/realms/gatehouse): tokens must name it; its keys are at `{issuer}/protocol/openid-connect/certs` */
   issuer?: string;
+  /** the client whose access tokens the APIs take (`azp`; default gatehouse-shell, the shell's) */
+  clientId?: string;
   /** the origins whose pages may call the APIs (the shell's and the remotes'); none: no cross-origin caller */
   origins?: readonly string[];
   /** no line per refused request on stderr */
@@ -45,7 +47,7 @@ const SELF = 'the Gatehouse demo API';
  */
 export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoApi> {
   const issuer = (options.issuer ?? DEFAULT_ISSUER).replace(/\/$/, '');
-  const verifier = createVerifier(issuer);
+  const verifier = createVerifier(issuer, options.clientId);
   const origins = new Set(options.origins ?? []);
   const log = options.quiet ? () => {} : (line: string) => process.stderr.write(`demo-api: ${line}\n`);
 
