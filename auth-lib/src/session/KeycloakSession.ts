@@ -27,7 +27,14 @@ import { tabHostFor } from './tabHost';
 import { defaultTabLocks } from './tabLeader';
 import { TokenManager } from './tokenManager';
 import { watchSession } from './watchSession';
+import { EndProof } from './endProof';
 import { adoptTokenSet, sessionDeadline } from './tokenSet';
+
+/** How far in the future another tab's `activity` time may lie (the tabs share the clock): issue 43. */
+export const ACTIVITY_AHEAD_MS = 1000;
+
+/** How long a seeded tab checking a claim that the session ended waits for a live tab's fresh tokens. */
+export const VOUCH_WAIT_MS = 2000;
 
 export type { PageLocation, SessionDependencies } from './dependencies';
 
@@ -40,6 +47,7 @@ export class KeycloakSession extends SessionLifecycle implements Session {
   readonly authFetch: Session['authFetch'];
   readonly api = null;
   private readonly expiry: SessionExpiry;
+  private readonly endProof: EndProof;
 
   constructor(config: ResolvedConfig, deps: SessionDependencies = {}) {
     super(config, deps);
@@ -91,8 +99,25 @@ export class KeycloakSession extends SessionLifecycle implements Session {
       ...(deps.development === undefined ? {} : { development: deps.development }),
     });
     this.sessionCheck = new SessionCheckWatch(deps.window === undefined ? globalThis.window : deps.window, config.url);
+    this.endProof = new EndProof({
+      config,
+      keycloak: () => this.kc,
+      isSignedIn: () => this.store.get().status === 'authenticated',
+      isLeader: () => this.tabs?.isLeader ?? true,
+      refreshOwn: (kc) => this.apis.serial(() => kc.updateToken(-1)),
+      askTabs: (kc) => (this.tabs ? this.tabs.vouch(kc, Math.min(VOUCH_WAIT_MS, config.timeout)) : Promise.resolve(false)),
+      end: (reason) => this.endAndDrop(reason),
+      refused: (reason) => this.events.emit({ type: 'tabMessageRefused', reason }),
+    });
     const parts = { store: this.store, events: this.events, tabs: this.tabs, keycloak: () => this.kc, getToken: () => this.getToken() };
-    this.watch = watchSession({ config, origin: this.location.origin, deps, ...parts, endAndDrop: () => this.endAndDrop('session-ended') });
+    this.watch = watchSession({
+      config,
+      origin: this.location.origin,
+      deps,
+      ...parts,
+      endAndDrop: () => this.endAndDrop('session-ended'),
+      endIfProven: () => this.endProof.claim('session-ended', 'watch-session-ended'),
+    });
     this.expiry = sessionExpiryFor(this.expiryHost(), config, deps);
     void this.start();
   }
@@ -169,13 +194,16 @@ export class KeycloakSession extends SessionLifecycle implements Session {
         this.tokensChanged(kc);
         this.expiry.reschedule(); // the same access token with a later deadline leaves the snapshot as it was
       },
-      seed: (set) => void this.start({ seed: set, quiet: true }),
+      confirmSignIn: () => this.confirmSignIn(),
       endAndDrop: (reason) => this.endAndDrop(reason),
+      endIfProven: (reason, what) => this.endProof.claim(reason, what),
       signInAgain: () => this.signInAgain(),
       refreshForFollower: (force) => this.tokens.getToken({ forceRefresh: force }),
       receiveOther: (message) => {
-        if (message.type === 'activity' && typeof message.at === 'number') this.expiry.activity(message.at, true);
-        else if (message.type.startsWith('watch-')) this.watch.receive(message);
+        // a time from another tab no later than now (and a little): `at: 8.64e15` would keep every tab signed in
+        if (message.type === 'activity' && typeof message.at === 'number' && Number.isFinite(message.at)) {
+          this.expiry.activity(Math.min(message.at, Date.now() + ACTIVITY_AHEAD_MS), true);
+        } else if (message.type.startsWith('watch-')) this.watch.receive(message);
         else if (message.type.startsWith('api-')) this.apis.receive(message);
       },
     });

@@ -19,7 +19,8 @@ export interface ProviderCheckSettings {
  */
 export const USERINFO_MARGIN_S = 2;
 
-function statusOf(error: unknown): number | null {
+/** The HTTP status keycloak-js's NetworkError carries, or null. */
+export function statusOf(error: unknown): number | null {
   if (typeof error !== 'object' || error === null || !('response' in error)) return null;
   const { response } = error as { response?: { status?: unknown } };
   return typeof response?.status === 'number' ? response.status : null;

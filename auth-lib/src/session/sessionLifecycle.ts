@@ -43,6 +43,8 @@ export abstract class SessionLifecycle {
   protected sharedRefreshExpiresAt: number | null = null;
   /** a sign-in of this tab's own in progress (it held no refresh token when one was needed) */
   private signingInAgain: Promise<void> | null = null;
+  /** a signed-out tab asking the provider because another tab said it signed in */
+  private confirmingSignIn: Promise<void> | null = null;
   // made by the session around it, which needs this one's methods to make them
   protected tokens!: TokenManager;
   protected tabs: TabCoordinator | null = null;
@@ -128,6 +130,32 @@ export abstract class SessionLifecycle {
     this.kc = kc;
     this.wire(kc, ++this.generation);
     this.tokensChanged(kc);
+    this.tabs?.shareTokens(kc);
+  }
+
+  /**
+   * Another tab signed in (its tokens verified): this signed-out tab asks the provider itself, with a silent check-sso
+   * in a fresh keycloak-js instance, and signs in with the provider's own tokens if the provider's session in this
+   * browser lives. The other tab's tokens are never used to sign a signed-out tab in (issue 43, decisions/0107). Where
+   * the provider's frames cannot run, no full-page round trip: the tab stays signed out until the visitor asks.
+   */
+  protected confirmSignIn(): void {
+    this.confirmingSignIn ??= this.signInWithProvider()
+      .catch(() => undefined)
+      .finally(() => (this.confirmingSignIn = null));
+  }
+
+  private async signInWithProvider(): Promise<void> {
+    const generation = this.generation;
+    const kc = await checkSsoAgain(this.factory, this.config, currentPageUrl(this.location), { silentOnly: true });
+    if (generation !== this.generation || this.store.get().status !== 'anonymous' || !kc.token) return kc.clearToken();
+    unwireKeycloak(this.kc);
+    this.kc = kc;
+    this.seedCheck.forget();
+    this.tokens.reset();
+    this.sharedRefreshExpiresAt = null;
+    this.wire(kc, ++this.generation);
+    this.signIn(kc);
     this.tabs?.shareTokens(kc);
   }
 

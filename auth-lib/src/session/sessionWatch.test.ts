@@ -1,6 +1,7 @@
 import type { SessionEvent } from '../types';
 import type { FakeKeycloak } from '../test-support/fakeKeycloak';
 import { browser, flush, sessionWithFake } from '../test-support/sessions';
+import { VOUCH_WAIT_MS } from './KeycloakSession';
 import { pageVisibility, providerFrames, inputTarget, use } from '../test-support/watchTabs';
 
 beforeEach(() => jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') }));
@@ -164,7 +165,8 @@ describe('without the frame, the leading tab asks the provider for the whole bro
 
     await use(tabs[0]!, 15);
 
-    expect([userInfoCalls(), networkRefreshes()]).toEqual([1, 0]);
+    // the leading tab's check, then the other tab's own question: a message alone ends no session (decisions/0107)
+    expect([userInfoCalls(), networkRefreshes()]).toEqual([2, 0]);
     for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
   });
 
@@ -174,7 +176,8 @@ describe('without the frame, the leading tab asks the provider for the whole bro
 
     await jest.advanceTimersByTimeAsync(235_000);
     for (const tab of tabs) expect(tab.session.getSnapshot().status).toBe('authenticated');
-    await jest.advanceTimersByTimeAsync(5_000);
+    // the other tabs' tokens ran out meanwhile: each asks the leading tab for fresh ones first (VOUCH_WAIT_MS)
+    await jest.advanceTimersByTimeAsync(5_000 + VOUCH_WAIT_MS);
     for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
   });
 
@@ -187,6 +190,7 @@ describe('without the frame, the leading tab asks the provider for the whole bro
 
     endAtProvider();
     await use(tabs[0]!, 15); // the refreshed token has 10 s: expired again
+    await jest.advanceTimersByTimeAsync(VOUCH_WAIT_MS); // the other tab asks the leading tab for fresh tokens first
 
     expect(networkRefreshes()).toBe(2);
     for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });

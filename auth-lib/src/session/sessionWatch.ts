@@ -12,7 +12,7 @@ export interface WatchHost {
   check(): Promise<CheckOutcome>;
   /** the provider says the session ended: sign this tab out as `session-ended` and tell the others */
   ended(): void;
-  /** another tab's check found the session ended: sign this tab out as `session-ended` */
+  /** another tab says its check found the session ended: sign this tab out as `session-ended` once proven */
   endedElsewhere(): void;
   /** a message to the other tabs (no token in it) */
   send(message: { type: string } & Record<string, unknown>): void;
@@ -104,7 +104,8 @@ export class SessionWatch {
       // a new tab announces itself: the leading tab tells it what this browser's frame check said
       if (!this.frame.available && this.host.isLeader()) this.host.send({ type: 'watch-frame-unavailable' });
     } else if (message.type === 'watch-checked' && typeof message.at === 'number')
-      this.lastCheckAt = Math.max(this.lastCheckAt, message.at);
+      // no later than now: a time in the future would hold every check back (issue 43)
+      this.lastCheckAt = Math.max(this.lastCheckAt, Math.min(message.at, Date.now()));
     else if (message.type === 'watch-activity' && typeof message.at === 'number') this.activity(Math.min(message.at, Date.now()), true);
   }
 

@@ -3,6 +3,7 @@ import type { KeycloakLike } from './keycloak';
 import { channelName, type TabChannel, type TabChannelFactory } from './otherTabs';
 import { leaderLockName, TabLeader, type TabLocks } from './tabLeader';
 import type { TokenVerifier } from './tokenVerifier';
+import { USERINFO_MARGIN_S } from './providerCheck';
 import { fingerprint, readTokenSet, seedProblem, tokenExpired, type TokenSet } from './tokenSet';
 
 /** What the coordinator needs from its tab's session. */
@@ -16,6 +17,8 @@ export interface TabHost {
   receiveTokens(set: TokenSet): Promise<void>;
   /** why another tab's tokens must not be used (their signatures do not verify against the provider's keys), or null */
   readonly verify: TokenVerifier;
+  /** the clock skew this tab judges other tabs' tokens with: its own, bounded (`ownSkew`), never a message's */
+  timeSkew(): number;
   /** a message from the channel was refused (it names why); nothing changes on screen */
   refused(reason: string): void;
   /**
@@ -24,9 +27,9 @@ export interface TabHost {
    * its own (decisions/0053).
    */
   signInAgain(): Promise<unknown>;
-  /** another tab signed out (`idle`: it was the idle timeout, not the visitor) */
+  /** another tab says it signed out (`idle`: it was the idle timeout, not the visitor); to be proven (endProof.ts) */
   signedOutElsewhere(idle: boolean): void;
-  /** the leader's refresh was refused by the provider: the session has ended */
+  /** another tab says the provider refused the leader's refresh; to be proven (endProof.ts) */
   refreshRefusedElsewhere(): void;
   /** as leader: refresh for a follower (`force`: whatever the token's validity) */
   refreshForFollower(force: boolean): Promise<unknown>;
@@ -89,6 +92,8 @@ export class TabCoordinator {
   private readonly leader: TabLeader | null;
   private readonly waiters = new Set<Waiter>();
   private seedWaiter: ((set: TokenSet | null) => void) | null = null;
+  /** waiting for a live tab's fresh tokens (`vouch`) */
+  private readonly vouchers = new Set<() => void>();
 
   constructor(
     factory: TabChannelFactory,
@@ -116,9 +121,11 @@ export class TabCoordinator {
     this.host.verify.warm?.(); // the provider's keys, fetched while the leading tab answers
     return new Promise<TokenSet | null>((resolve) => {
       const timer = setTimeout(() => finish(null), timeoutMs);
-      const finish = (set: TokenSet | null) => {
+      const finish = (answer: TokenSet | null) => {
         clearTimeout(timer);
         this.seedWaiter = null;
+        // judged by this tab's clock, never by the skew the message names (issue 43)
+        const set = answer && { ...answer, timeSkew: this.host.timeSkew() };
         if (!set || seedProblem(set, this.host.config, Date.now()) !== null) return resolve(null);
         this.host.verify(set).then(
           (problem) => {
@@ -160,6 +167,25 @@ export class TabCoordinator {
     });
   }
 
+  /**
+   * Whether a live tab vouches for the session: true once this tab took fresh tokens (verified, of this session) the
+   * leading tab sent on request, false after `timeoutMs` (a `no-session` answer proves nothing: anyone can post it).
+   */
+  vouch(kc: KeycloakLike, timeoutMs: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const fresh = () => Boolean(kc.token) && !tokenExpired(kc, USERINFO_MARGIN_S);
+      const check = () => void (fresh() && finish(true));
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      const finish = (vouched: boolean) => {
+        clearTimeout(timer);
+        this.vouchers.delete(check);
+        resolve(vouched);
+      };
+      this.vouchers.add(check);
+      this.post({ type: 'refresh-request', force: false, had: fingerprint(kc.token) });
+    });
+  }
+
   /** Shares this tab's tokens with the others (after its refresh or its own sign-in). */
   shareTokens(kc: KeycloakLike): void {
     const tokens = readTokenSet(kc);
@@ -197,7 +223,8 @@ export class TabCoordinator {
       case 'signed-out':
         return this.host.signedOutElsewhere(message.idle === true);
       case 'tokens':
-        if (isTokenSet(message.tokens)) void this.tokensArrived(tokenFields(message.tokens));
+        // judged by this tab's clock, never by the message's skew (issue 43)
+        if (isTokenSet(message.tokens)) void this.tokensArrived({ ...tokenFields(message.tokens), timeSkew: this.host.timeSkew() });
         else this.host.refused('a token set of the wrong shape');
         return;
       case 'refresh-request':
@@ -226,6 +253,7 @@ export class TabCoordinator {
       const fresh = waiter.minValidity === -1 ? kc.token !== waiter.had : Boolean(kc.token) && !tokenExpired(kc, waiter.minValidity);
       if (fresh) waiter.resolve();
     }
+    for (const check of [...this.vouchers]) check();
   }
 
   private refreshFailed(refused: boolean): void {

@@ -3,7 +3,7 @@ import type { ResolvedConfig } from './config';
 import type { KeycloakLike } from './keycloak';
 import type { EventEmitter, SnapshotStore } from './store';
 import type { TabHost } from './tabCoordinator';
-import { decodeClaims, readTokenSet, replacesCurrent, seedProblem, type TokenSet } from './tokenSet';
+import { decodeClaims, ownSkew, readTokenSet, replacesCurrent, seedProblem, type TokenSet } from './tokenSet';
 import type { TokenVerifier } from './tokenVerifier';
 
 /** The parts of a KeycloakSession the tab coordinator works through. */
@@ -20,9 +20,14 @@ export interface SessionForTabs {
   confirming(): Promise<unknown> | null;
   /** takes newer tokens of this tab's own session */
   adopt(kc: KeycloakLike, set: TokenSet): void;
-  /** signs a signed-out tab in with another tab's tokens */
-  seed(set: TokenSet): void;
+  /**
+   * another tab signed in: this signed-out tab asks the provider itself (check-sso, without a page load) and signs in
+   * only with the provider's own tokens; a message alone never signs it in (decisions/0107)
+   */
+  confirmSignIn(): void;
   endAndDrop(reason: SignOutReason): void;
+  /** another tab says the session ended: this tab ends it only once the provider confirms (endProof.ts) */
+  endIfProven(reason: SignOutReason, what: string): void;
   signInAgain(): Promise<void>;
   refreshForFollower(force: boolean): Promise<unknown>;
   receiveOther(message: { type: string } & Record<string, unknown>): void;
@@ -35,7 +40,8 @@ export function tabHostFor(session: SessionForTabs): TabHost {
 
   /**
    * Tokens from another tab, once their signatures verify: newer ones of this tab's session replace this
-   * tab's; a signed-out tab is signed in with them. A refused set changes nothing and is reported as an event.
+   * tab's; a signed-out tab asks the provider whether it is signed in (the tokens are not used). A refused set
+   * changes nothing and is reported as an event.
    */
   const receiveTokens = async (set: TokenSet): Promise<void> => {
     const { status: before } = session.store.get();
@@ -51,7 +57,7 @@ export function tabHostFor(session: SessionForTabs): TabHost {
       if (replacesCurrent(set, readTokenSet(kc), session.config)) session.adopt(kc, set);
     } else if (status === 'anonymous' && seedProblem(set, session.config, Date.now()) === null) {
       const sid = decodeClaims(set.token)?.sid;
-      if (typeof sid !== 'string' || !session.endedSessions.has(sid)) session.seed(set);
+      if (typeof sid !== 'string' || !session.endedSessions.has(sid)) session.confirmSignIn();
     }
   };
 
@@ -62,10 +68,11 @@ export function tabHostFor(session: SessionForTabs): TabHost {
     settled: () => session.ready(),
     receiveTokens,
     verify: session.verify,
+    timeSkew: () => ownSkew(session.keycloak()),
     refused,
     signInAgain: () => session.signInAgain(),
-    signedOutElsewhere: (idle) => session.endAndDrop(idle ? 'idle' : 'other-tab'),
-    refreshRefusedElsewhere: () => session.endAndDrop('refresh-refused'),
+    signedOutElsewhere: (idle) => session.endIfProven(idle ? 'idle' : 'other-tab', 'signed-out'),
+    refreshRefusedElsewhere: () => session.endIfProven('refresh-refused', 'refresh-failed'),
     refreshForFollower: (force) => session.refreshForFollower(force),
     receiveOther: (message) => session.receiveOther(message),
   };

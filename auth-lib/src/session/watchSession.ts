@@ -24,6 +24,8 @@ export interface WatchedSession {
   getToken(): Promise<unknown>;
   /** signs this tab out as `session-ended` and drops the tokens */
   endAndDrop(): void;
+  /** another tab's check found the session ended: this tab ends it once the provider confirms (endProof.ts) */
+  endIfProven(): void;
 }
 
 /**
@@ -52,7 +54,7 @@ export function watchSession(session: WatchedSession): SessionWatch {
         session.endAndDrop();
         tabs?.send({ type: 'watch-session-ended' });
       },
-      endedElsewhere: () => session.endAndDrop(),
+      endedElsewhere: () => session.endIfProven(),
       send: (message) => tabs?.send(message),
       readWatch: () => store.get().sessionWatch,
       writeWatch: (sessionWatch) => store.set({ sessionWatch }),

@@ -41,7 +41,14 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+/** The provider's side of one browser's session, which its tabs share (the SSO cookie): ended by a logout in any tab. */
+export interface FakeProvider {
+  ended: boolean;
+}
+
 export class FakeKeycloak implements KeycloakLike {
+  /** the provider this instance talks to, shared by the tabs of one `browser()`; none: only `*Outcome` decide */
+  provider: FakeProvider | null = null;
   authenticated = false;
   token?: string;
   tokenParsed?: Record<string, unknown>;
@@ -153,7 +160,7 @@ export class FakeKeycloak implements KeycloakLike {
     if (minValidity !== -1 && !this.isTokenExpired(minValidity || 5)) return false;
     this.networkRefreshes += 1;
     await Promise.resolve();
-    switch (this.refreshOutcome) {
+    switch (this.provider?.ended ? 'refused' : this.refreshOutcome) {
       case 'ok':
         this.issueTokens();
         this.onAuthRefreshSuccess?.();
@@ -192,6 +199,7 @@ export class FakeKeycloak implements KeycloakLike {
 
   logout = async (options?: unknown): Promise<void> => {
     this.logoutCalls.push(options);
+    if (this.provider) this.provider.ended = true;
   };
 
   /** what the user-info endpoint answers: the user, 401 (the session ended at the provider), or nothing */
@@ -203,7 +211,7 @@ export class FakeKeycloak implements KeycloakLike {
   loadUserInfo = async () => {
     this.userInfoCalls += 1;
     await (this.userInfoDelayMs > 0 ? new Promise((resolve) => setTimeout(resolve, this.userInfoDelayMs)) : Promise.resolve());
-    if (this.userInfoOutcome === 'ended') {
+    if (this.userInfoOutcome === 'ended' || this.provider?.ended) {
       // keycloak-js's NetworkError carries the response
       throw Object.assign(new Error('Server responded with an invalid status.'), { response: { status: 401 } });
     }

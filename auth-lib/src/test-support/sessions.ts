@@ -1,7 +1,7 @@
 import { resolveConfig } from '../session/config';
 import { KeycloakSession, type SessionDependencies } from '../session/KeycloakSession';
 import type { SessionConfig } from '../types';
-import { fakeKeycloakFactory, fakeTabBus, fakeTabLocks, type FakeKeycloak } from './fakeKeycloak';
+import { fakeKeycloakFactory, fakeTabBus, fakeTabLocks, type FakeKeycloak, type FakeProvider } from './fakeKeycloak';
 import { fakeVerifier } from './fakeVerifier';
 
 export const CONFIG: SessionConfig = { url: 'http://localhost:8080', realm: 'gatehouse', clientId: 'gatehouse-shell' };
@@ -36,18 +36,24 @@ export async function flush(): Promise<void> {
 export function browser() {
   const bus = fakeTabBus();
   const locks = fakeTabLocks();
+  /** the provider's session of this browser: a logout in any tab ends it for every tab's requests */
+  const provider: FakeProvider = { ended: false };
   const tabs: ReturnType<typeof sessionWithFake>[] = [];
   const open = async (
     configure: (kc: FakeKeycloak) => void = () => undefined,
     deps: SessionDependencies = {},
     config: Partial<SessionConfig> = {},
   ) => {
-    const tab = sessionWithFake(configure, { tabChannel: bus.factory, tabLocks: locks.locks, ...deps }, config);
+    const withProvider = (kc: FakeKeycloak) => {
+      kc.provider = provider;
+      configure(kc);
+    };
+    const tab = sessionWithFake(withProvider, { tabChannel: bus.factory, tabLocks: locks.locks, ...deps }, config);
     tabs.push(tab);
     await jest.advanceTimersByTimeAsync(0);
     await tab.session.ready();
     await flush();
     return tab;
   };
-  return { bus, locks, tabs, open };
+  return { bus, locks, tabs, open, provider };
 }
