@@ -5,6 +5,7 @@ import { handleAdmin } from '../admin/adminRouter.js';
 import { REALM_ROUTES } from '../endpoints/realmRoutes.js';
 import { currentFrontendOrigin, frontendOrigin, HostRefusedError, withFrontendOrigin } from '../http/frontendUrl.js';
 import type { FrontendOptions } from '../http/frontendUrl.js';
+import { loggedUrl } from '../http/loggedUrl.js';
 import { BodyTooLargeError, sendHtml, sendJson, sendPage } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
 import { layout } from '../pages/layout.js';
@@ -55,7 +56,9 @@ export class DevIdpServer implements RealmDirectory {
           );
         }
         if (error instanceof BodyTooLargeError) return refuse(res, 413, `${error.message}; send a smaller request.`);
-        console.error('dev-idp: request failed', req.method, req.url, error);
+        // The path and the query's names only: a query can carry a code, an id_token_hint, a state (issue 47, item 7).
+        const url = (req as { originalUrl?: string }).originalUrl ?? req.url; // before a realm's provider rewrote it
+        console.error('dev-idp: request failed', req.method, loggedUrl(url), error);
         if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: 'unexpected error in the dev IdP' });
         else res.end();
       });
