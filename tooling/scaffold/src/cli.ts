@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { newRemote } from './newRemote';
-import { newOutsideRemote, platformVersion } from './outside';
+import { newOutsideRemote, platformVersion, PUBLISHED_PACKAGES, type FirstCheck } from './outside';
 import { parseOptions, USAGE, type NewRemoteOptions } from './options';
 import type { PortProbe } from './plan';
 import { portIsFree as probePort } from './portProbe';
-import { askRegistry, configuredRegistry, PROBED_PACKAGE, registryProblem, type RegistryAnswer } from './registryCheck';
+import { askRegistry, registryProblem, type PinnedEntry, type RegistryAnswer } from './registryCheck';
 
 /** The repository this tool is part of (tooling/scaffold/src → root). */
 export const DEFAULT_ROOT = path.join(__dirname, '..', '..', '..');
@@ -52,8 +52,6 @@ export interface CliIo {
   readonly defaultRoot?: string;
   /** asks a registry for a package version (default: a bounded HTTP request, registryCheck.ts) */
   readonly askRegistry?: (registry: string, pkg: string, version: string) => Promise<RegistryAnswer>;
-  /** the registry npm would install @gatehouse packages from in `cwd` (default: `npm config get`) */
-  readonly configuredRegistry?: (cwd: string) => string;
 }
 
 /** `npm run new-remote -- <name> …`; resolves to the exit code (0 created, 1 refused, 2 usage). */
@@ -113,17 +111,25 @@ Next:
 }
 
 /**
- * `--outside <dir>`: a remote in its own repository; nothing in this checkout changes. Unless it installs from
- * tarballs, the registry is asked first for the packages (so an E404 is said up front, naming the command that
- * publishes or packs them), then the repository is written and installed.
+ * `--outside <dir>`: a remote in its own repository; nothing in this checkout changes. It needs `--registry` or
+ * `--packages` (never the registry npm happens to be configured with). With `--registry` that registry is asked first
+ * for each package (so an E404 is said up front, naming the command that publishes or packs them) and its answers
+ * pin each one's tarball and integrity in the generated lockfile; then the repository is written and installed.
  */
 async function writeOutside(options: NewRemoteOptions, root: string, io: CliIo): Promise<number> {
   const dir = path.resolve(io.cwd, options.outside ?? '.');
-  const registryCheck = async (): Promise<string | null> => {
-    if (options.packages !== null) return null;
-    const registry = options.registry ?? (io.configuredRegistry ?? configuredRegistry)(io.cwd);
+  const registryCheck = async (): Promise<FirstCheck> => {
+    const registry = options.registry;
+    if (registry === null) return { pinned: {} };
     const version = platformVersion(root);
-    return registryProblem(await (io.askRegistry ?? askRegistry)(registry, PROBED_PACKAGE, version), registry, version);
+    const pinned: Record<string, PinnedEntry> = {};
+    for (const pkg of PUBLISHED_PACKAGES) {
+      const answer = await (io.askRegistry ?? askRegistry)(registry, pkg, version);
+      const problem = registryProblem(answer, registry, version, pkg);
+      if (problem !== null || answer.kind !== 'has' || answer.pinned === undefined) return { problem: problem ?? `${registry}: ${pkg}` };
+      pinned[pkg] = answer.pinned;
+    }
+    return { pinned };
   };
   const result = await newOutsideRemote(
     {

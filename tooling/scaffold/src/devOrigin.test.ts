@@ -5,12 +5,15 @@ import { REALM_OVERLAY } from './devOrigin';
 import { newRemote } from './newRemote';
 import { parseOptions } from './options';
 import { newOutsideRemote } from './outside';
-import { makeTestRepo, snapshotFiles } from './testRepo';
+import { makeTestRepo, pinningRegistry, snapshotFiles } from './testRepo';
 
 let root: string;
 let work: string;
+/** --registry, and the check that pins every package (the registry itself is outsideRegistry.test.ts's) */
+let REGISTRY: ReturnType<typeof pinningRegistry>;
 beforeEach(() => {
   root = makeTestRepo();
+  REGISTRY = pinningRegistry(root);
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-dev-origin-'));
 });
 afterEach(() => {
@@ -32,10 +35,18 @@ test('inside: the new remote’s dev address goes into the realm overlay the dev
 });
 
 test('outside: the overlay of this checkout gets the remote’s dev address; running it twice adds it once', async () => {
-  const first = await newOutsideRemote({ name: 'billing', dir: path.join(work, 'billing'), port: 3060 }, root);
+  const first = await newOutsideRemote(
+    { name: 'billing', dir: path.join(work, 'billing'), port: 3060, registry: REGISTRY.registry },
+    root,
+    REGISTRY.check,
+  );
   expect(first).toMatchObject({ ok: true, changed: [REALM_OVERLAY] });
   const once = overlay();
-  const second = await newOutsideRemote({ name: 'billing', dir: path.join(work, 'billing-again'), port: 3060 }, root);
+  const second = await newOutsideRemote(
+    { name: 'billing', dir: path.join(work, 'billing-again'), port: 3060, registry: REGISTRY.registry },
+    root,
+    REGISTRY.check,
+  );
   expect(second).toMatchObject({ ok: true, changed: [] });
   expect(overlay()).toEqual(once);
   expect(once.clients).toEqual([
@@ -46,7 +57,13 @@ test('outside: the overlay of this checkout gets the remote’s dev address; run
 test('a second remote is added next to the first, and what a person wrote in the overlay stays', async () => {
   const mine = { clientId: 'gatehouse-shell', redirectUris: ['http://localhost:5173/*'], webOrigins: ['http://localhost:5173'] };
   fs.writeFileSync(path.join(root, REALM_OVERLAY), JSON.stringify({ realm: 'gatehouse', clients: [mine] }));
-  expect(await newOutsideRemote({ name: 'billing', dir: path.join(work, 'billing'), port: 3060 }, root)).toMatchObject({ ok: true });
+  expect(
+    await newOutsideRemote(
+      { name: 'billing', dir: path.join(work, 'billing'), port: 3060, registry: REGISTRY.registry },
+      root,
+      REGISTRY.check,
+    ),
+  ).toMatchObject({ ok: true });
   expect(await inside('orders', '3061')).toMatchObject({ ok: true });
   expect(overlay().clients).toEqual([
     {
@@ -61,7 +78,11 @@ test('a broken overlay is reported with what to do, and nothing is written', asy
   fs.writeFileSync(path.join(root, REALM_OVERLAY), '{ "realm": ');
   const before = snapshotFiles(root);
   const inRepo = await inside('billing', '3050');
-  const outside = await newOutsideRemote({ name: 'billing', dir: path.join(work, 'billing'), port: 3060 }, root);
+  const outside = await newOutsideRemote(
+    { name: 'billing', dir: path.join(work, 'billing'), port: 3060, registry: REGISTRY.registry },
+    root,
+    REGISTRY.check,
+  );
   for (const result of [inRepo, outside]) {
     expect(result).toEqual({
       ok: false,

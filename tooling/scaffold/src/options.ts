@@ -38,10 +38,11 @@ export const USAGE = `Usage: npm run new-remote -- <name> [options]
   --skip-install             do not run npm install at the end
   --root <dir>               the Gatehouse checkout to change (default: this one)
   --outside <dir>            write the remote as its own repository in <dir> (e.g. ../billing), depending on
-                             the published @gatehouse packages; nothing in this checkout changes
+                             the published @gatehouse packages; nothing in this checkout changes. Needs --registry
+                             or --packages: the @gatehouse scope on the public npm registry is not this project's
   --registry <url>           with --outside: the npm registry that has the @gatehouse packages (your organisation's,
                              where \`npm run publish:packages -- --registry <url>\` published them); written to the
-                             new repository's .npmrc as @gatehouse:registry
+                             new repository's .npmrc as @gatehouse:registry; its lockfile pins each package's integrity
   --packages <dir>           with --outside: depend on the tarballs \`npm run pack:packages -- <dir>\` wrote to <dir>
                              instead, by a path relative to the new repository (commit them, or put them there in CI)
   --shell-url <url>          with --outside: the deployed shell its CI checks the contract against`;

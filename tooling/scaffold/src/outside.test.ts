@@ -17,7 +17,17 @@ test('writes a standalone repository that depends on the published packages at t
   const dir = path.join(work, 'billing');
   // a copy of the checkout: --outside adds the remote's dev address to the checkout's realm overlay
   const checkout = makeTestRepo();
-  const result = await newOutsideRemote({ name: 'billing', dir, shellUrl: 'https://app.example.com' }, checkout);
+  const registry = 'https://npm.example.com/';
+  const pin = (name: string, version: string) => ({
+    version,
+    resolved: `${registry}${name}/-/${name.split('/')[1]}-${version}.tgz`,
+    integrity: 'sha512-pinned',
+  });
+  const version = read('lerna.json').version as string;
+  const pinned = Object.fromEntries(PUBLISHED_PACKAGES.map((name) => [name, pin(name, version)]));
+  const result = await newOutsideRemote({ name: 'billing', dir, shellUrl: 'https://app.example.com', registry }, checkout, async () => ({
+    pinned,
+  }));
   fs.rmSync(checkout, { recursive: true, force: true });
   expect(result).toMatchObject({ ok: true });
   for (const file of [
@@ -36,9 +46,8 @@ test('writes a standalone repository that depends on the published packages at t
     expect(fs.existsSync(path.join(dir, file))).toBe(true);
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-  const version = read('lerna.json').version as string;
-  expect(pkg.dependencies['@gatehouse/auth-lib']).toBe(`^${version}`);
-  expect(pkg.devDependencies['@gatehouse/federation']).toBe(`^${version}`);
+  expect(pkg.dependencies['@gatehouse/auth-lib']).toBe(version);
+  expect(pkg.devDependencies['@gatehouse/federation']).toBe(version);
   expect(pkg.dependencies.react).toBe(read('shell/package.json').dependencies.react);
   expect(pkg.scripts.check).toBe('gatehouse-contract-check --shell https://app.example.com');
   // Nothing points back into this repository.
@@ -48,20 +57,24 @@ test('writes a standalone repository that depends on the published packages at t
   const ci = fs.readFileSync(path.join(dir, '.github/workflows/ci.yml'), 'utf8');
   for (const step of ['npm ci', 'npm run typecheck', 'npm test', 'npm run build', 'gatehouse-contract-check --shell'])
     expect(ci).toContain(step);
-  // The lockfile pins the platform's third-party tree and leaves the Gatehouse packages to the registry.
+  // The lockfile pins the platform's third-party tree, and the Gatehouse packages as the registry gave them.
   const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
   expect(lock.packages['node_modules/react']).toMatchObject({
     version: pkg.dependencies.react,
     integrity: expect.stringMatching(/^sha512-/),
   });
-  expect(Object.keys(lock.packages).some((key) => key.startsWith('node_modules/@gatehouse/'))).toBe(false);
+  for (const name of PUBLISHED_PACKAGES) expect(lock.packages[`node_modules/${name}`]).toEqual(pin(name, version));
 });
 
 test('refuses a folder that is not empty and a bad name, writing nothing', async () => {
   fs.writeFileSync(path.join(work, 'keep.txt'), 'x');
   expect(await newOutsideRemote({ name: 'Bill-ing', dir: work }, ROOT)).toEqual({
     ok: false,
-    problems: [expect.stringContaining('"Bill-ing" is not a valid remote name'), expect.stringContaining('is not empty')],
+    problems: [
+      expect.stringContaining('"Bill-ing" is not a valid remote name'),
+      expect.stringContaining('--outside needs --registry <url> or --packages <dir>'),
+      expect.stringContaining('is not empty'),
+    ],
   });
   expect(fs.readdirSync(work)).toEqual(['keep.txt']);
 });

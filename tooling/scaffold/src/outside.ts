@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { overlayWithDevOrigin, writeOverlay } from './devOrigin';
 import { REMOTE_NAME, RESERVED, titleOf } from './plan';
+import type { PinnedEntry } from './registryCheck';
 import { seedLockfile } from './seedLockfile';
 import { configSchemaPath, renderTemplate, TEMPLATE_DIR } from './template';
 import { parsePort, registryUrlProblem, routeProblem, shellUrlProblem, titleProblem } from './values';
@@ -41,6 +42,22 @@ export interface OutsideOptions {
   readonly shellUrl?: string | undefined;
 }
 
+/**
+ * What the check before anything is written found: a problem that refuses the command, or each Gatehouse package's
+ * lockfile entry from the registry (its tarball and digest; none with --packages, whose tarballs are read instead).
+ */
+export type FirstCheck = { readonly problem: string } | { readonly pinned: Readonly<Record<string, PinnedEntry>> };
+
+/**
+ * Why an outside remote needs --registry or --packages: the safe source is never a default. This project does not
+ * own the @gatehouse scope on the public npm registry, so whatever npm is configured with could serve anyone's code.
+ */
+export const SOURCE_REQUIRED =
+  "--outside needs --registry <url> or --packages <dir>: the @gatehouse packages come from your organisation's registry " +
+  '(`npm run publish:packages -- --registry <url>` in a Gatehouse checkout publishes them there) or from tarballs ' +
+  '(`npm run pack:packages -- <dir>`), never from whatever registry npm is configured with — this project does not own ' +
+  "the @gatehouse scope on the public npm registry, so a package of that name there may be anyone's.";
+
 export type OutsideResult =
   | {
       readonly ok: true;
@@ -61,12 +78,14 @@ export type OutsideResult =
  * this repository, with a package.json that depends on the published Gatehouse packages (or packed
  * tarballs), its own tsconfig and jest settings, a README and a CI workflow. Nothing in this
  * repository changes; it only supplies the versions the shell pins. `checkFirst` runs once the options are
- * valid and before anything is written (the registry check); a problem it returns refuses the whole command.
+ * valid and before anything is written (the registry check): a problem it returns refuses the whole command, and the
+ * entries it returns pin the Gatehouse packages (version, tarball, sha512 integrity) in the generated lockfile. With
+ * --registry, a package it did not pin refuses the command: the lockfile never leaves one for npm to resolve.
  */
 export async function newOutsideRemote(
   options: OutsideOptions,
   root: string,
-  checkFirst?: () => Promise<string | null>,
+  checkFirst?: () => Promise<FirstCheck>,
 ): Promise<OutsideResult> {
   const problems: string[] = [];
   if (!REMOTE_NAME.test(options.name))
@@ -85,6 +104,7 @@ export async function newOutsideRemote(
     options.registry !== undefined && options.packages !== undefined
       ? '--registry and --packages exclude each other: install from a registry or from tarballs.'
       : null,
+    options.registry === undefined && options.packages === undefined ? SOURCE_REQUIRED : null,
   ]) {
     if (problem) problems.push(problem);
   }
@@ -97,8 +117,20 @@ export async function newOutsideRemote(
     problems.push(error instanceof Error ? error.message : String(error));
   }
   if (problems.length > 0 || 'problem' in port) return { ok: false, problems };
-  const late = checkFirst ? await checkFirst() : null;
-  if (late) return { ok: false, problems: [late] };
+  const first = checkFirst ? await checkFirst() : { pinned: {} };
+  if ('problem' in first) return { ok: false, problems: [first.problem] };
+  const pinned: Record<string, PinnedEntry> = {};
+  if (options.registry !== undefined) {
+    for (const [pkg, version] of Object.entries(gatehouse)) {
+      const entry = Object.hasOwn(first.pinned, pkg) ? first.pinned[pkg] : undefined;
+      if (entry?.version !== version)
+        return {
+          ok: false,
+          problems: [`${options.registry} gave no digest of ${pkg} ${version} to pin in package-lock.json; nothing was written.`],
+        };
+      pinned[pkg] = entry;
+    }
+  }
 
   const workspace = readWorkspace(root);
   const { identityProvider } = workspace.registry;
@@ -128,7 +160,7 @@ export async function newOutsideRemote(
   for (const [pkg, spec] of Object.entries(gatehouse)) values[`gatehouse:${pkg}`] = spec;
   const versions = toolVersions(root, workspace.versions);
   const files = new Map([...renderTemplate(values, versions, TEMPLATE_DIR), ...renderTemplate(values, versions, OUTSIDE_TEMPLATE_DIR)]);
-  files.set('package-lock.json', seedLockfile(root, JSON.parse(files.get('package.json') ?? '{}'), options.dir));
+  files.set('package-lock.json', seedLockfile(root, JSON.parse(files.get('package.json') ?? '{}'), options.dir, pinned));
   if (options.registry !== undefined) files.set('.npmrc', `@gatehouse:registry=${options.registry}\n`);
   const created: string[] = [];
   for (const [relative, text] of files) {
@@ -148,14 +180,14 @@ export function platformVersion(root: string): string {
   return (JSON.parse(fs.readFileSync(path.join(root, 'auth-lib', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** `file:` specs (relative to `dir`) of the packed tarballs in `packages`, or `^version` of each published package. */
+/** `file:` specs (relative to `dir`) of the packed tarballs in `packages`, or the exact version of each published package. */
 function gatehouseVersions(root: string, packages: string | undefined, dir: string): Record<string, string> {
   const specs: Record<string, string> = {};
   for (const pkg of PUBLISHED_PACKAGES) {
     const folder = pkg === '@gatehouse/auth-lib' ? 'auth-lib' : path.join('tooling', pkg.slice('@gatehouse/'.length));
     const version = (JSON.parse(fs.readFileSync(path.join(root, folder, 'package.json'), 'utf8')) as { version: string }).version;
     if (packages === undefined) {
-      specs[pkg] = `^${version}`;
+      specs[pkg] = version;
       continue;
     }
     const tarball = path.resolve(packages, `${pkg.slice(1).replace('/', '-')}-${version}.tgz`);

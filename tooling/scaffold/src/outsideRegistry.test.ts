@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runNewRemote } from './cli';
-import { platformVersion } from './outside';
+import { platformVersion, PUBLISHED_PACKAGES } from './outside';
 import { makeTestRepo, snapshotFiles } from './testRepo';
 
 const CHECKOUT = path.join(__dirname, '..', '..', '..');
@@ -27,7 +27,14 @@ beforeAll(async () => {
     const versions = held[name];
     if (!versions) return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ name, versions: Object.fromEntries(versions.map((v) => [v, { name, version: v }])) }));
+    // npm's abbreviated document: each version with its tarball and digest (`dist`) and its dependencies
+    const document = (v: string) => ({
+      name,
+      version: v,
+      dependencies: { react: '19.0.0' },
+      dist: { tarball: `${registry}${name}/-/${name.split('/')[1]}-${v}.tgz`, integrity: integrityOf(name, v) },
+    });
+    response.end(JSON.stringify({ name, versions: Object.fromEntries(versions.map((v) => [v, document(v)])) }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   registry = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -46,7 +53,14 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
-async function run(argv: string[], configured = 'https://registry.npmjs.org/') {
+/** The digest the fake registry gives for a version (of sha512's form). */
+const integrityOf = (name: string, version: string) => `sha512-${Buffer.from(`${name}@${version}`).toString('base64')}`;
+/** The registry holds the four packages at the platform version. */
+const holdAll = () => {
+  held = Object.fromEntries(PUBLISHED_PACKAGES.map((name) => [name, [VERSION]]));
+};
+
+async function run(argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const install = jest.fn(async () => 0);
@@ -55,7 +69,6 @@ async function run(argv: string[], configured = 'https://registry.npmjs.org/') {
     out: (t) => out.push(t),
     err: (t) => err.push(t),
     install,
-    configuredRegistry: () => configured,
   });
   return { code, out: out.join('\n'), err: err.join('\n'), install };
 }
@@ -81,16 +94,40 @@ test('a registry without @gatehouse/auth-lib (E404) is said up front, naming the
   expect(install).not.toHaveBeenCalled();
 });
 
-test('without --registry it asks the registry npm is configured with, and names that one; another version is not enough', async () => {
+test('another version is not enough; neither is a registry that lacks one of the four packages', async () => {
   held = { '@gatehouse/auth-lib': ['0.9.0'] };
-  const { code, err } = await run(['billing', '--outside', path.join(work, 'billing')], registry);
+  const { code, err } = await run(['billing', '--outside', path.join(work, 'billing'), '--registry', registry]);
   expect(code).toBe(1);
   expect(err).toContain(`${registry} has @gatehouse/auth-lib, but not version ${VERSION} (it has 0.9.0).`);
   expect(fs.readdirSync(work)).toEqual([]);
+  holdAll();
+  delete held['@gatehouse/contract-check'];
+  const second = await run(['billing', '--outside', path.join(work, 'billing'), '--registry', registry]);
+  expect(second.code).toBe(1);
+  expect(second.err).toContain(`${registry} has no @gatehouse/contract-check (E404)`);
+  expect(fs.readdirSync(work)).toEqual([]);
+});
+
+test('--registry: the lockfile pins each package at the tarball and integrity the registry gave (asked over HTTP)', async () => {
+  holdAll();
+  const dir = path.join(work, 'billing');
+  const { code, err } = await run(['billing', '--outside', dir, '--registry', registry, '--skip-install']);
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  expect(asked.map((line) => line.split(' ')[0])).toEqual(PUBLISHED_PACKAGES.map((name) => `/${name.replace('/', '%2f')}`));
+  const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
+  for (const name of PUBLISHED_PACKAGES) {
+    expect(lock.packages[`node_modules/${name}`]).toEqual({
+      version: VERSION,
+      resolved: `${registry}${name}/-/${name.split('/')[1]}-${VERSION}.tgz`,
+      integrity: integrityOf(name, VERSION),
+      dependencies: { react: '19.0.0' },
+    });
+  }
 });
 
 test('--registry: the new repository names it in .npmrc for the @gatehouse scope, is installed, and the next steps check against --shell-url', async () => {
-  held = { '@gatehouse/auth-lib': [VERSION] };
+  holdAll();
   const dir = path.join(work, 'billing');
   const { code, out, err, install } = await run([
     'billing',
@@ -114,7 +151,7 @@ test('--registry: the new repository names it in .npmrc for the @gatehouse scope
 });
 
 test('without --shell-url the next steps say which address to give the check; with --skip-install they start with npm install', async () => {
-  held = { '@gatehouse/auth-lib': [VERSION] };
+  holdAll();
   const { code, out, install } = await run(['billing', '--outside', path.join(work, 'billing'), '--registry', registry, '--skip-install']);
   expect(code).toBe(0);
   expect(install).not.toHaveBeenCalled();
@@ -165,7 +202,7 @@ test.each([
   ['a remote in its own repository', '--outside'],
   ['a workspace remote', null],
 ])('every $schema of %s resolves to the schema @gatehouse/federation ships, once it is installed', async (_, mode) => {
-  held = { '@gatehouse/auth-lib': [VERSION] };
+  holdAll();
   // @gatehouse/federation installed as npm installs it: node_modules/@gatehouse/federation of the repository
   // (a remote's own, or this checkout's root, which links the workspace package)
   const federation = path.join(CHECKOUT, 'tooling/federation');

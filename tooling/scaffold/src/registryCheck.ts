@@ -1,14 +1,25 @@
-import { spawnSync } from 'node:child_process';
 import { readUrl } from '@gatehouse/contract-check';
 
-/** What a registry said when asked for the package a remote cannot do without. */
+/**
+ * What the lockfile of a remote's own repository records for a Gatehouse package from the registry: the version, the
+ * tarball's address and its digest (`dist.integrity`), so `npm ci` installs exactly the bytes the scaffold was shown,
+ * and what npm's tree needs of it (its dependencies, peers, bins, engines).
+ */
+export interface PinnedEntry {
+  readonly version: string;
+  readonly resolved: string;
+  readonly integrity: string;
+  readonly [field: string]: unknown;
+}
+
+/** What a registry said when asked for a package a remote cannot do without. */
 export type RegistryAnswer =
-  | { readonly kind: 'has' }
+  | { readonly kind: 'has'; readonly pinned?: PinnedEntry }
   | { readonly kind: 'missing' }
   | { readonly kind: 'no-version'; readonly versions: readonly string[] }
   | { readonly kind: 'unreachable'; readonly reason: string };
 
-/** The package the check asks for: every remote imports it, and the three are published together. */
+/** The package the check asks for first: every remote imports it, and the four are published together. */
 export const PROBED_PACKAGE = '@gatehouse/auth-lib';
 
 /**
@@ -26,33 +37,50 @@ export async function askRegistry(registry: string, pkg: string, version: string
   }
   if (status === 404) return { kind: 'missing' };
   if (status !== 200) return { kind: 'unreachable', reason: `${url} answered HTTP ${status}` };
-  let versions: string[];
+  let documents: Record<string, Record<string, unknown>>;
   try {
-    versions = Object.keys((JSON.parse(body) as { versions?: Record<string, unknown> }).versions ?? {});
+    documents = (JSON.parse(body) as { versions?: Record<string, Record<string, unknown>> }).versions ?? {};
   } catch {
     return { kind: 'unreachable', reason: `${url} did not answer with a package document (not JSON)` };
   }
-  return versions.includes(version) ? { kind: 'has' } : { kind: 'no-version', versions };
+  const document = Object.hasOwn(documents, version) ? documents[version] : undefined;
+  if (document === undefined) return { kind: 'no-version', versions: Object.keys(documents) };
+  const pinned = pinnedEntry(version, document);
+  return pinned === null ? { kind: 'has' } : { kind: 'has', pinned };
 }
 
-/** Which registry `npm install` in `cwd` takes @gatehouse packages from: the scope's, else the default one. */
-export function configuredRegistry(cwd: string): string {
-  const get = (key: string) => spawnSync('npm', ['config', 'get', key], { cwd, encoding: 'utf8' }).stdout.trim();
-  const scoped = get('@gatehouse:registry');
-  return scoped && scoped !== 'undefined' ? scoped : get('registry') || 'https://registry.npmjs.org/';
+/** The lockfile entry of one version's document (npm's abbreviated form), or null without a tarball and its digest. */
+function pinnedEntry(version: string, document: Record<string, unknown>): PinnedEntry | null {
+  const dist = document['dist'] as { tarball?: unknown; integrity?: unknown } | undefined;
+  if (typeof dist?.tarball !== 'string' || typeof dist.integrity !== 'string' || !/^sha512-/.test(dist.integrity)) return null;
+  const entry: Record<string, unknown> = { version, resolved: dist.tarball, integrity: dist.integrity };
+  for (const field of ['license', 'dependencies', 'optionalDependencies', 'peerDependencies', 'bin', 'engines'])
+    if (document[field] !== undefined) entry[field] = document[field];
+  return entry as PinnedEntry;
 }
 
 /**
- * The refusal when the registry cannot give the packages: what it answered and the two commands that make them
- * available (run in a Gatehouse checkout). Null when it has them, or when it could not be asked (npm install
- * will say why; the scaffold does not refuse on a network it cannot judge).
+ * The refusal when the registry cannot give a package with its digest: what it answered and the two commands that
+ * make the packages available (run in a Gatehouse checkout). Null when it has the version with a `sha512` integrity.
+ * A registry that could not be asked is a refusal too: without its answer the lockfile could pin nothing.
  */
-export function registryProblem(answer: RegistryAnswer, registry: string, version: string): string | null {
-  if (answer.kind === 'has' || answer.kind === 'unreachable') return null;
+export function registryProblem(answer: RegistryAnswer, registry: string, version: string, pkg: string = PROBED_PACKAGE): string | null {
+  if (answer.kind === 'has' && answer.pinned !== undefined) return null;
+  if (answer.kind === 'has')
+    return (
+      `${registry} has ${pkg} ${version} but gives no sha512 integrity (dist.integrity) for it, so package-lock.json ` +
+      'could not pin what `npm ci` installs. Use a registry that records it (npm, Verdaccio, Artifactory, GitHub Packages do), ' +
+      'or scaffold with --packages <dir> (`npm run pack:packages -- <dir>` in a Gatehouse checkout).'
+    );
+  if (answer.kind === 'unreachable')
+    return (
+      `${registry} could not be asked for ${pkg} (${answer.reason}), so package-lock.json could not pin the Gatehouse packages. ` +
+      'Scaffold again once it answers, or with --packages <dir> (`npm run pack:packages -- <dir>` in a Gatehouse checkout).'
+    );
   const what =
     answer.kind === 'missing'
-      ? `${registry} has no ${PROBED_PACKAGE} (E404), so \`npm install\` in the new repository would fail.`
-      : `${registry} has ${PROBED_PACKAGE}, but not version ${version} (it has ${answer.versions.join(', ') || 'none'}).`;
+      ? `${registry} has no ${pkg} (E404), so \`npm install\` in the new repository would fail.`
+      : `${registry} has ${pkg}, but not version ${version} (it has ${answer.versions.join(', ') || 'none'}).`;
   return (
     `${what} Make the Gatehouse packages available first, from a Gatehouse checkout, in one of two ways:\n` +
     `      npm run publish:packages -- --registry <your registry>    then scaffold again with --registry <your registry>\n` +

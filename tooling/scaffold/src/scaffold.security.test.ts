@@ -9,6 +9,13 @@ import { PUBLISHED_PACKAGES, platformVersion } from './outside';
 import { encoderFor } from './template';
 import { makeTestRepo } from './testRepo';
 
+/** What a registry's document gives for one version: its tarball and a sha512 digest (made up, but of the form). */
+const pinnedFor = (registry: string, pkg: string, version: string) => ({
+  version,
+  resolved: `${registry}${pkg}/-/${pkg.split('/')[1]}-${version}.tgz`,
+  integrity: `sha512-${Buffer.from(`${pkg}@${version}`).toString('base64')}`,
+});
+
 async function run(argv: string[], root: string, cwd = root) {
   const out: string[] = [];
   const err: string[] = [];
@@ -18,9 +25,8 @@ async function run(argv: string[], root: string, cwd = root) {
     err: (t) => err.push(t),
     portIsFree: async () => true,
     install: jest.fn(async () => 0),
-    // the registry has the packages (registryCheck.test.ts asks a real one)
-    configuredRegistry: () => 'https://npm.example.com/',
-    askRegistry: async () => ({ kind: 'has' }),
+    // the registry has the packages, with their digests (outsideRegistry.test.ts asks one over HTTP)
+    askRegistry: async (registry, pkg, version) => ({ kind: 'has', pinned: pinnedFor(registry, pkg, version) }),
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
@@ -82,7 +88,17 @@ test('--outside writes the shell URL it was given, where the check runs it', asy
   const dir = path.join(work, 'billing');
   // --outside reads the checkout's package versions and adds the dev address to its realm overlay: a copy
   const checkout = root;
-  const argv = ['billing', '--outside', dir, '--shell-url', 'https://shell.example.com/app', '--port', '3050'];
+  const argv = [
+    'billing',
+    '--outside',
+    dir,
+    '--registry',
+    'https://npm.example.com/',
+    '--shell-url',
+    'https://shell.example.com/app',
+    '--port',
+    '3050',
+  ];
   const { code, err } = await run(argv, checkout, work);
   expect(err).toBe('');
   expect(code).toBe(0);
@@ -138,3 +154,61 @@ test.each(['webpack.config.ts', 'src/App.tsx', '.github/workflows/ci.yml', 'READ
     expect(encoderFor(file)('Billing 2.0 https://app.example.com/x_y~z', 'title')).toBe('Billing 2.0 https://app.example.com/x_y~z');
   },
 );
+
+// Security round four (issue 47, item 4): this project does not own the @gatehouse scope on the public npm registry,
+// so an outside remote names where the packages come from, and its lockfile pins what that registry gave.
+test('--outside without --registry or --packages is refused, saying how, before any registry is asked or a file written', async () => {
+  const dir = path.join(work, 'billing');
+  const askRegistry = jest.fn();
+  const err: string[] = [];
+  const code = await runNewRemote(['billing', '--outside', dir, '--root', root], {
+    cwd: work,
+    out: () => {},
+    err: (t) => err.push(t),
+    askRegistry,
+    install: jest.fn(async () => 0),
+  });
+  expect(code).toBe(1);
+  expect(err.join('\n')).toContain('--outside needs --registry <url> or --packages <dir>');
+  expect(err.join('\n')).toContain('npm run publish:packages -- --registry <url>');
+  expect(err.join('\n')).toContain('npm run pack:packages -- <dir>');
+  expect(err.join('\n')).toContain('this project does not own the @gatehouse scope on the public npm registry');
+  expect(askRegistry).not.toHaveBeenCalled();
+  expect(fs.existsSync(dir)).toBe(false);
+});
+
+test('--registry: package.json names the exact platform version and the lockfile pins each package the registry gave, with its integrity', async () => {
+  const dir = path.join(work, 'billing');
+  const registry = 'https://npm.example.com/';
+  const { code, err } = await run(['billing', '--outside', dir, '--registry', registry, '--skip-install'], root, work);
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  const version = platformVersion(root);
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+  for (const name of PUBLISHED_PACKAGES) {
+    expect({ name, spec: pkg.dependencies[name] ?? pkg.devDependencies[name] }).toEqual({ name, spec: version });
+    expect(lock.packages[`node_modules/${name}`]).toEqual(pinnedFor(registry, name, version));
+  }
+});
+
+test('--registry that gives a package without an integrity, or cannot be asked, refuses the command: nothing unpinned is written', async () => {
+  for (const answer of [{ kind: 'has' as const }, { kind: 'unreachable' as const, reason: 'connect ECONNREFUSED' }]) {
+    const dir = path.join(work, `billing-${answer.kind}`);
+    const err: string[] = [];
+    const code = await runNewRemote(['billing', '--outside', dir, '--registry', 'https://npm.example.com/', '--root', root], {
+      cwd: work,
+      out: () => {},
+      err: (t) => err.push(t),
+      askRegistry: async () => answer,
+      install: jest.fn(async () => 0),
+    });
+    expect(code).toBe(1);
+    expect(err.join('\n')).toMatch(/package-lock\.json could not pin/);
+    expect(err.join('\n')).toContain('--packages <dir>');
+    expect(fs.existsSync(dir)).toBe(false);
+  }
+});

@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import type { PinnedEntry } from './registryCheck';
 
 type LockEntry = Record<string, unknown>;
 
 /**
  * A package-lock.json for a remote in its own repository, seeded from this repository's lockfile: the
  * third-party packages at exactly the versions (and integrity hashes) the platform is tested with, and
- * the Gatehouse packages from their tarballs (`file:` specs) or left for npm to resolve (published
- * ranges). npm prunes what the remote does not need. Besides pinning the tested tree, this is what lets
+ * the Gatehouse packages from their tarballs (`file:` specs) or as the registry gave them (`pinned`: the tarball's
+ * address and its sha512 integrity, so `npm ci` installs those bytes or fails). npm prunes what the remote does not need. Besides pinning the tested tree, this is what lets
  * `npm install` work from the npm cache alone: npm 11 resolves a package without a lockfile from its
  * full registry document, which an npm cache filled by lockfile installs does not hold (decisions/0017).
  */
@@ -17,6 +18,8 @@ export function seedLockfile(
   manifest: { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> },
   /** the new repository's folder: `file:` specs are relative to it */
   repoDir: string,
+  /** the Gatehouse packages from a registry: name → their lockfile entry (version, resolved, integrity…) */
+  pinned: Readonly<Record<string, PinnedEntry>> = {},
 ): string {
   const source = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
   const rootEntry = {
@@ -32,11 +35,11 @@ export function seedLockfile(
     if (!location.startsWith('node_modules/') || entry['link'] === true || location.startsWith('node_modules/@gatehouse/')) continue;
     packages[location] = strip(entry);
   }
-  const tarballs = Object.entries({ ...manifest.dependencies, ...manifest.devDependencies }).filter(
-    ([name, spec]) => name.startsWith('@gatehouse/') && spec.startsWith('file:'),
+  const gatehouse = Object.entries({ ...manifest.dependencies, ...manifest.devDependencies }).filter(
+    ([name, spec]) => name.startsWith('@gatehouse/') && (spec.startsWith('file:') || Object.hasOwn(pinned, name)),
   );
-  for (const [name, spec] of tarballs) {
-    packages[`node_modules/${name}`] = tarballEntry(spec.slice('file:'.length), repoDir);
+  for (const [name, spec] of gatehouse) {
+    packages[`node_modules/${name}`] = spec.startsWith('file:') ? tarballEntry(spec.slice('file:'.length), repoDir) : { ...pinned[name] };
     // What the package's workspace has nested (a version the hoisted tree does not hold, e.g. contract-check's
     // semver 7 beside the root's semver 6) goes under its installed folder; without it npm would have to ask
     // the registry for that package's document, which an offline install cannot.

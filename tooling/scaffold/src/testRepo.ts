@@ -41,3 +41,23 @@ export function snapshotFiles(root: string): Record<string, string> {
   walk(root);
   return files;
 }
+
+/**
+ * `--registry` for a test that calls newOutsideRemote itself: a registry address, and the check that "asked" it,
+ * answering with every published package pinned (its tarball there and a digest of sha512's form).
+ */
+export function pinningRegistry(root: string): {
+  registry: string;
+  check: () => Promise<{ pinned: Record<string, { version: string; resolved: string; integrity: string }> }>;
+} {
+  const registry = 'https://npm.example.com/';
+  const version = (JSON.parse(fs.readFileSync(path.join(root, 'auth-lib', 'package.json'), 'utf8')) as { version: string }).version;
+  const names = ['@gatehouse/auth-lib', '@gatehouse/config', '@gatehouse/federation', '@gatehouse/contract-check'];
+  const pinned = Object.fromEntries(
+    names.map((name) => [
+      name,
+      { version, resolved: `${registry}${name}/-/${name.split('/')[1]}-${version}.tgz`, integrity: `sha512-${name}` },
+    ]),
+  );
+  return { registry, check: async () => ({ pinned }) };
+}
