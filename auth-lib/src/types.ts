@@ -177,7 +177,7 @@ export interface SessionConfig {
   readonly scopes?: readonly string[];
   /**
    * the APIs the registry names (each remote's `api`): the leading tab gets API tokens for other tabs only for these
-   * (decisions/0107). The shell passes config.json's list; without it a tab serves the APIs its own page bound with
+   * (decisions/0108). The shell passes config.json's list; without it a tab serves the APIs its own page bound with
    * `forApi`.
    */
   readonly apis?: readonly ApiBinding[];

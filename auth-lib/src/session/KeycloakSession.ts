@@ -122,6 +122,11 @@ export class KeycloakSession extends SessionLifecycle implements Session {
     void this.start();
   }
 
+  /** A session that ends while another tab's claim that it ended is checked ends with the claim's reason. */
+  protected override end(reason: SignOutReason): void {
+    super.end(this.endProof.reasonFor(reason));
+  }
+
   readonly getSnapshot = (): SessionSnapshot => this.store.get();
   readonly subscribe = (listener: () => void): (() => void) => this.store.subscribe(listener);
   readonly on = (listener: (event: SessionEvent) => void): (() => void) => this.events.on(listener);
@@ -197,6 +202,7 @@ export class KeycloakSession extends SessionLifecycle implements Session {
       confirmSignIn: () => this.confirmSignIn(),
       endAndDrop: (reason) => this.endAndDrop(reason),
       endIfProven: (reason, what) => this.endProof.claim(reason, what),
+      inDoubt: () => this.endProof.inDoubt,
       signInAgain: () => this.signInAgain(),
       refreshForFollower: (force) => this.tokens.getToken({ forceRefresh: force }),
       receiveOther: (message) => {

@@ -108,7 +108,7 @@ export class ApiTokens {
     if (message.type === 'api-token-request' && this.host.isLeader() && this.host.isSignedIn()) {
       this.serve(scope, message.audience, message.had);
     } else if (message.type === 'api-token' && typeof message.token === 'string') {
-      // the message's `timeSkew` is not read: this tab's own clock decides (decisions/0107)
+      // the message's `timeSkew` is not read: this tab's own clock decides (decisions/0108)
       void this.adopt(scope, message.token);
     } else if (message.type === 'api-token-failed') {
       const error = new AuthError(
@@ -226,7 +226,7 @@ export class ApiTokens {
 
   /**
    * Another tab's API token: taken when it is for an API of this page and its audience is that API's alone, unexpired
-   * by this tab's own clock, signed by the provider, of this session, and newer than the one held (decisions/0107).
+   * by this tab's own clock, signed by the provider, of this session, and newer than the one held (decisions/0108).
    */
   private async adopt(scope: string, jwt: string): Promise<void> {
     const kc = this.host.keycloak();

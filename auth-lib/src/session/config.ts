@@ -71,7 +71,7 @@ function scopes(value: unknown): readonly string[] {
 
 const SCOPE_NAME = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
-/** The registry's APIs (decisions/0107): each `{ url, audience, scope }`, as a remote's `api` names them. */
+/** The registry's APIs (decisions/0108): each `{ url, audience, scope }`, as a remote's `api` names them. */
 function apis(value: unknown): readonly ApiBinding[] | null {
   if (value === undefined) return null;
   const example = '[{ "url": "https://api.example.com/profile", "audience": "profile-api", "scope": "profile-api" }]';

@@ -23,13 +23,13 @@ type Verdict = 'ended' | 'alive' | 'unknown';
 
 /**
  * Waits between the checks of one claim: a tab that signs out posts `signed-out` before its navigation reaches the
- * provider's logout endpoint, so the first check may still find the session alive (7.75 s in all).
+ * provider's logout endpoint, so the first check may still find the session alive (7.25 s in all).
  */
-export const PROOF_RETRIES_MS: readonly number[] = [250, 500, 1000, 2000, 4000];
+export const PROOF_RETRIES_MS: readonly number[] = [250, 500, 500, 1000, 1000, 2000, 2000];
 
 /**
  * A message that says the session ended (`signed-out`, `watch-session-ended`, `refresh-failed`) carries no authority
- * of its own: any same-origin script can post one (issue 43, decisions/0107). This tab ends its session only when the
+ * of its own: any same-origin script can post one (issue 43, decisions/0108). This tab ends its session only when the
  * provider says so to this tab: user-info answers 401 to its still-valid access token, or the provider refuses the
  * refresh of its own refresh token. A seeded tab whose access token ran out asks the leading tab for fresh tokens
  * first; when no tab of this browser holds the session any more (none answers with verified tokens), it ends too.
@@ -38,13 +38,31 @@ export const PROOF_RETRIES_MS: readonly number[] = [250, 500, 1000, 2000, 4000];
  */
 export class EndProof {
   private running: Promise<void> | null = null;
+  private claimed: SignOutReason | null = null;
 
   constructor(private readonly host: EndProofHost) {}
 
+  /** Whether a claim is being checked: the session may have ended, so this tab seeds no new tab meanwhile. */
+  get inDoubt(): boolean {
+    return this.running !== null;
+  }
+
+  /**
+   * The reason to end with when the provider's own word arrives another way while a claim is checked (keycloak-js's
+   * login-status frame saw the cookie go, a refresh was refused): the claim's (`idle`, `other-tab`), else `reason`.
+   */
+  reasonFor(reason: SignOutReason): SignOutReason {
+    return this.claimed !== null && (reason === 'session-ended' || reason === 'refresh-refused') ? this.claimed : reason;
+  }
+
   /** Another tab's word that the session ended, for `reason`; `what` names the message in a refusal. */
   claim(reason: SignOutReason, what: string): void {
-    if (!this.host.isSignedIn()) return;
-    this.running ??= this.prove(reason, what).finally(() => (this.running = null));
+    if (!this.host.isSignedIn() || this.running) return;
+    this.claimed = reason;
+    this.running = this.prove(reason, what).finally(() => {
+      this.running = null;
+      this.claimed = null;
+    });
   }
 
   private async prove(reason: SignOutReason, what: string): Promise<void> {

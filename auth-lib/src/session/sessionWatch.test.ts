@@ -165,7 +165,7 @@ describe('without the frame, the leading tab asks the provider for the whole bro
 
     await use(tabs[0]!, 15);
 
-    // the leading tab's check, then the other tab's own question: a message alone ends no session (decisions/0107)
+    // the leading tab's check, then the other tab's own question: a message alone ends no session (decisions/0108)
     expect([userInfoCalls(), networkRefreshes()]).toEqual([2, 0]);
     for (const tab of tabs) expect(tab.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'session-ended' });
   });

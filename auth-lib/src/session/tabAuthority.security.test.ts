@@ -1,4 +1,4 @@
-// Issue 43, decisions/0107: a tab message carries no authority of its own. Any same-origin script can post one, so a
+// Issue 43, decisions/0108: a tab message carries no authority of its own. Any same-origin script can post one, so a
 // message is judged by this tab's own clock, signs no signed-out tab in, ends no session without the provider's word,
 // and moves no deadline into the future.
 import type { SessionEvent } from '../types';
@@ -147,4 +147,28 @@ test('a session-watch time in the future (watch-checked) does not stop the leadi
   await jest.advanceTimersByTimeAsync(250_000); // an untouched page is checked every 240 s
 
   expect(calls()).toBeGreaterThan(0);
+});
+
+test('while a tab asks the provider whether the session ended, it seeds no new tab: the new tab asks the provider itself', async () => {
+  const b = browser();
+  await b.open();
+  post(b, { type: 'gatehouse-auth:signed-out' }); // the leading tab now asks the provider (it says the session lives)
+
+  const tab = await b.open();
+
+  expect(tab.kc().initCalls[0]).toMatchObject({ onLoad: 'check-sso' }); // not seeded from the doubted session
+  expect(tab.session.getSnapshot().status).toBe('authenticated');
+  await jest.advanceTimersByTimeAsync(ALL_RETRIES_MS);
+});
+
+test("the provider's word arriving another way while a sign-out is checked (the login-status frame) ends the tab with the claim's reason", async () => {
+  const b = browser();
+  const leader = await b.open();
+  post(b, { type: 'gatehouse-auth:signed-out', idle: true }); // the provider still says the session lives
+
+  leader.kc().frameReportsChanged(); // keycloak-js's frame: the provider's cookie is gone
+  await jest.advanceTimersByTimeAsync(0); // keycloak-js's callbacks are told apart in a (faked) microtask
+
+  expect(leader.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'idle' });
+  await jest.advanceTimersByTimeAsync(ALL_RETRIES_MS);
 });

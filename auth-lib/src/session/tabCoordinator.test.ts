@@ -76,7 +76,7 @@ describe('one refresh for all tabs', () => {
 
     expect(follower.kc().networkRefreshes).toBe(0);
     expect(leader.session.getSnapshot().signOutReason).toBe('refresh-refused');
-    // the leading tab's word alone does not end it: the provider answered the follower's own question (decisions/0107)
+    // the leading tab's word alone does not end it: the provider answered the follower's own question (decisions/0108)
     expect(follower.kc().userInfoCalls).toBe(1);
     expect(follower.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'refresh-refused' });
     expect(follower.kc().token).toBeUndefined();

@@ -11,6 +11,8 @@ export interface TabHost {
   readonly config: ResolvedConfig;
   keycloak(): KeycloakLike | null;
   isSignedIn(): boolean;
+  /** another tab said the session ended and this tab is still asking the provider: it seeds no new tab meanwhile */
+  inDoubt(): boolean;
   /** resolves once the session has left `loading` */
   settled(): Promise<unknown>;
   /** another tab sent its tokens (after a refresh, a sign-in, or as an answer); verified by the host before use */
@@ -173,8 +175,7 @@ export class TabCoordinator {
    */
   vouch(kc: KeycloakLike, timeoutMs: number): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
-      const fresh = () => Boolean(kc.token) && !tokenExpired(kc, USERINFO_MARGIN_S);
-      const check = () => void (fresh() && finish(true));
+      const check = () => void (kc.token && !tokenExpired(kc, USERINFO_MARGIN_S) && finish(true));
       const timer = setTimeout(() => finish(false), timeoutMs);
       const finish = (vouched: boolean) => {
         clearTimeout(timer);
@@ -264,7 +265,7 @@ export class TabCoordinator {
   private async answerSeed(): Promise<void> {
     await this.host.settled();
     const kc = this.host.keycloak();
-    if (this.host.isSignedIn() && kc) this.shareTokens(kc);
+    if (this.host.isSignedIn() && !this.host.inDoubt() && kc) this.shareTokens(kc);
     else this.post({ type: 'no-session' });
   }
 

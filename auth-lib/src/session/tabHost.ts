@@ -22,12 +22,14 @@ export interface SessionForTabs {
   adopt(kc: KeycloakLike, set: TokenSet): void;
   /**
    * another tab signed in: this signed-out tab asks the provider itself (check-sso, without a page load) and signs in
-   * only with the provider's own tokens; a message alone never signs it in (decisions/0107)
+   * only with the provider's own tokens; a message alone never signs it in (decisions/0108)
    */
   confirmSignIn(): void;
   endAndDrop(reason: SignOutReason): void;
   /** another tab says the session ended: this tab ends it only once the provider confirms (endProof.ts) */
   endIfProven(reason: SignOutReason, what: string): void;
+  /** whether such a claim is being checked */
+  inDoubt(): boolean;
   signInAgain(): Promise<void>;
   refreshForFollower(force: boolean): Promise<unknown>;
   receiveOther(message: { type: string } & Record<string, unknown>): void;
@@ -65,6 +67,7 @@ export function tabHostFor(session: SessionForTabs): TabHost {
     config: session.config,
     keycloak: () => session.keycloak(),
     isSignedIn,
+    inDoubt: () => session.inDoubt(),
     settled: () => session.ready(),
     receiveTokens,
     verify: session.verify,

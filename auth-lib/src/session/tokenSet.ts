@@ -104,7 +104,7 @@ export const MAX_TAB_SKEW_S = 300;
 /**
  * The skew this tab judges another tab's tokens with: keycloak-js's own measurement of this tab (0 when it has none,
  * e.g. a tab being seeded), bounded by ±MAX_TAB_SKEW_S. Never a message's `timeSkew`: with `timeSkew: 1e9` a token
- * expired long ago would count as valid (issue 43, decisions/0107).
+ * expired long ago would count as valid (issue 43, decisions/0108).
  */
 export function ownSkew(kc: Pick<KeycloakLike, 'timeSkew'> | null | undefined): number {
   const skew = kc?.timeSkew;

@@ -20,7 +20,7 @@ test("signs in with config.json's scopes and every remote API's scope, each once
   });
   expect(config.scopes).toEqual(['role-audiences', 'profile-api', 'admin-api', 'reports-api']);
   expect(config).toMatchObject(identityProvider);
-  // the registry's APIs: what the leading tab serves other tabs (decisions/0107)
+  // the registry's APIs: what the leading tab serves other tabs (decisions/0108)
   expect(config.apis?.map((api) => api.audience)).toEqual(['profile-api', 'admin-api', 'reports-api']);
 });
 

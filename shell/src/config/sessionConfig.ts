@@ -5,7 +5,7 @@ import type { ShellConfig } from './types';
  * The session config the shell creates its session with: config.json's identityProvider, signing in with the
  * scope of every remote's API besides its own `scopes`. A refresh can only narrow what the sign-in granted, so
  * each API's token (a downscoped refresh) needs its scope granted here (decisions/0054). `apis` is the registry's
- * list of APIs: the leading tab gets API tokens for other tabs only for these (decisions/0107).
+ * list of APIs: the leading tab gets API tokens for other tabs only for these (decisions/0108).
  */
 export function sessionConfigOf(config: Pick<ShellConfig, 'identityProvider' | 'remotes'>): SessionConfig {
   const { identityProvider, remotes } = config;
