@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { portOwners } from '@gatehouse/testkit/port-owner';
-import { openSignedIn } from '../support/flows';
+import { openWithSession } from '../support/flows';
 import { REMOTES, SHELL, USERS } from '../support/system';
 
 // Kills the reports remote's dev server under the running `npm start` (this suite's webServer, scripts/start.mjs,
@@ -30,7 +30,7 @@ async function answersOk(url: string): Promise<boolean> {
 test('a killed remote dev server is restarted while the shell, the other remotes and the session keep working', async ({ page }) => {
   // A restart rebuilds the remote with webpack, which takes a while on a loaded machine.
   test.setTimeout(240_000);
-  await openSignedIn(page, 'alice');
+  await openWithSession(page, 'alice');
   const killed = reportsServerPid();
 
   process.kill(killed, 'SIGKILL');
@@ -57,7 +57,7 @@ test('a killed remote dev server is restarted while the shell, the other remotes
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
 
   // The supervisor starts it again: a new process answers on the same port.
-  await expect.poll(() => answersOk(`${REMOTES.reports}/mf-manifest.json`), { timeout: 180_000 }).toBe(true);
+  await expect.poll(() => answersOk(`${REMOTES.reports}/mf-manifest.json`), { timeout: 180_000, intervals: [250] }).toBe(true);
   expect(reportsServerPid()).not.toBe(killed);
 
   // …and its slot shows it again on the next navigation into it, with no Retry (the shell heals a failed

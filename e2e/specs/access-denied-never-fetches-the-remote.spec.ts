@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { openSignedIn, requestsTo } from '../support/flows';
+import { openWithSession, requestsTo } from '../support/flows';
 import { REMOTES } from '../support/system';
 
 test('bob opening /admin gets Access denied naming the missing role, and nothing of the admin remote is fetched @idp', async ({ page }) => {
   const adminRequests = requestsTo(page, REMOTES.admin);
-  await openSignedIn(page, 'bob');
+  await openWithSession(page, 'bob');
 
   await page.goto('/admin');
 
@@ -18,7 +18,7 @@ test('bob opening /reports gets Access denied naming the client role, and nothin
   page,
 }) => {
   const reportsRequests = requestsTo(page, REMOTES.reports);
-  await openSignedIn(page, 'bob', '/reports');
+  await openWithSession(page, 'bob', '/reports');
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Access denied');
   await expect(page.getByRole('main')).toContainText('client role "viewer" of client "reports"');

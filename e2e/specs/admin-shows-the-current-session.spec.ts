@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { openSignedIn, stepUpAtProvider } from '../support/flows';
+import { openWithSession, stepUpAtProvider } from '../support/flows';
 
 test('alice opening /admin steps up to gold, sees her current session and can sign out from it @idp', async ({ page }) => {
-  await openSignedIn(page, 'alice', '/admin');
+  await openWithSession(page, 'alice', '/admin');
   await page.getByRole('button', { name: 'Continue' }).click();
   await stepUpAtProvider(page, 'alice');
 

@@ -1,7 +1,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { fillLoginForm } from '@gatehouse/testkit/login-form';
 import { PHONE, axeViolations, expectAccessibleAtBothWidths, type KnownFinding } from '../support/a11y';
-import { openSignedIn, stepUpAtProvider } from '../support/flows';
+import { openWithSession, stepUpAtProvider } from '../support/flows';
 import { onKeycloak } from '../support/provider';
 import { IDP, REALM_URL, REMOTES, SHELL } from '../support/system';
 
@@ -82,7 +82,7 @@ test('the login form, its error and Home signed in pass axe at both widths, with
 });
 
 test('the Profile and Reports remotes pass axe at both widths @idp', async ({ page }) => {
-  await openSignedIn(page, 'alice', '/profile');
+  await openWithSession(page, 'alice', '/profile');
   await expect(page.getByTestId('full-name')).toHaveText('Alice Anders');
   await expect(page.getByText('Loading your account details…')).toHaveCount(0);
   await expectAccessibleAtBothWidths(page, 'Profile');
@@ -93,7 +93,7 @@ test('the Profile and Reports remotes pass axe at both widths @idp', async ({ pa
 });
 
 test('Page not found and a failed slot with its details pass axe at both widths', async ({ page }) => {
-  await openSignedIn(page, 'alice');
+  await openWithSession(page, 'alice');
   await page.goto('/no/such/page');
   await expect(heading(page)).toHaveText('Page not found');
   await expectAccessibleAtBothWidths(page, 'Page not found');
@@ -108,7 +108,7 @@ test('Page not found and a failed slot with its details pass axe at both widths'
 });
 
 test("step-up, the provider's step-up form and the Admin remote pass axe at both widths @idp", async ({ page }) => {
-  await openSignedIn(page, 'alice', '/admin');
+  await openWithSession(page, 'alice', '/admin');
   await expect(heading(page)).toHaveText('Confirm it is you');
   await expectAccessibleAtBothWidths(page, 'step-up');
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -124,7 +124,7 @@ test('access denied, the expiry warning and the notice of a session ended at the
   context,
 }) => {
   await warnAtOnce(context);
-  await openSignedIn(page, 'carol', '/admin');
+  await openWithSession(page, 'carol', '/admin');
   await expect(heading(page)).toHaveText('Access denied');
   await expect(page.getByTestId('session-expiry')).toBeVisible();
   await expectAccessibleAtBothWidths(page, 'Access denied with the expiry warning');

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { openSignedIn } from '../support/flows';
+import { openWithSession } from '../support/flows';
 import { REALM_URL } from '../support/system';
 
 // keycloak-js checks the provider's login-status frame every 5 s; allow one period plus a margin.
 const NOTICED_WITHIN = 5_000 + 3_000;
 
 test('a logout at the identity provider (another tab) is noticed by the shell within 5 s @idp', async ({ page, context }) => {
-  await openSignedIn(page, 'alice', '/profile');
+  await openWithSession(page, 'alice', '/profile');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
 
   const provider = await context.newPage();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { navigationLinks, openSignedIn } from '../support/flows';
+import { navigationLinks, openWithSession } from '../support/flows';
 import type { DemoUser } from '../support/system';
 
 const expected: Record<DemoUser, string[]> = {
@@ -17,7 +17,7 @@ test('a signed-out visitor sees only Home in the navigation', async ({ page }) =
 
 for (const [user, links] of Object.entries(expected) as [DemoUser, string[]][]) {
   test(`${user} sees the apps their roles open: ${links.join(', ')} @idp`, async ({ page }) => {
-    await openSignedIn(page, user);
+    await openWithSession(page, user);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Home');
     await expect.poll(() => navigationLinks(page)).toEqual(links);
   });

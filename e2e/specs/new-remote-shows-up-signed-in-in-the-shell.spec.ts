@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { navigationLinks, openSignedIn } from '../support/flows';
+import { navigationLinks, openWithSession } from '../support/flows';
 import { SHELL } from '../support/system';
 import { makeTempCheckout, REPO, run, startInBackground, waitFor } from '../support/tempCheckout';
 
@@ -48,7 +48,7 @@ test('a scaffolded remote builds, passes its tests and shows up signed in inside
   await page.route(`${SHELL}/config.json`, (route) =>
     route.fulfill({ path: path.join(root, 'shell/public/config.json'), contentType: 'application/json' }),
   );
-  await openSignedIn(page, 'alice');
+  await openWithSession(page, 'alice');
   expect(await navigationLinks(page)).toContain('Ledger');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ledger' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ledger');

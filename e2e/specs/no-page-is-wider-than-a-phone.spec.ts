@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { widerThanViewport } from '../support/a11y';
-import { openSignedIn, signInAtProvider, stepUpAtProvider } from '../support/flows';
+import { openWithSession, signInAtProvider, stepUpAtProvider } from '../support/flows';
 import { IDP, REMOTES } from '../support/system';
 
 // WCAG 1.4.10 Reflow: at 320 px no element reaches past the viewport (a table scrolls inside its own box), and
@@ -55,7 +55,7 @@ test('every page of the shell and the login form fit 320 px without sideways scr
 
 test('Access denied fits 320 px', async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 700 });
-  await openSignedIn(page, 'bob', '/reports');
+  await openWithSession(page, 'bob', '/reports');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Access denied');
   await expectReflows(page, 'Access denied');
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Response } from '@playwright/test';
-import { navigationLinks, openSignedIn, stepUpAtProvider } from '../support/flows';
+import { navigationLinks, openWithSession, stepUpAtProvider } from '../support/flows';
 import { countReactRenderers, reactRenderers } from '../support/reactRenderers';
 import { USERS } from '../support/system';
 
@@ -12,7 +12,7 @@ const KEYCLOAK = definitionOf('keycloak-js/lib/keycloak.js');
 
 test('after opening every remote, the page has loaded exactly one copy of React, React DOM and keycloak-js', async ({ page }) => {
   // Admin needs acr "gold": step up first, then count on one fresh page load that opens every remote.
-  await openSignedIn(page, 'alice', '/admin');
+  await openWithSession(page, 'alice', '/admin');
   await page.getByRole('button', { name: 'Continue' }).click();
   await stepUpAtProvider(page, 'alice');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin');

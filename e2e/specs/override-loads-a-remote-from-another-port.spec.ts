@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openSignedIn, requestsTo } from '../support/flows';
+import { openWithSession, requestsTo } from '../support/flows';
 import { forwardPort, type PortForward } from '../support/portForward';
 import { REMOTES } from '../support/system';
 
@@ -15,7 +15,7 @@ test('an override loads the remote from another port for this tab, shows a badge
   const fromOverride = requestsTo(page, elsewhere.origin);
   const fromRegistry = requestsTo(page, REMOTES.profile);
 
-  await openSignedIn(page, 'alice', `/profile?remote.profile=${elsewhere.origin}/mf-manifest.json`);
+  await openWithSession(page, 'alice', `/profile?remote.profile=${elsewhere.origin}/mf-manifest.json`);
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
   await expect(page.getByTestId('username')).toHaveText('alice');

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { openSignedIn } from '../support/flows';
+import { openWithSession } from '../support/flows';
 
 test('the profile remote shows the user, their roles and a live token countdown @idp', async ({ page }) => {
-  await openSignedIn(page, 'carol', '/profile');
+  await openWithSession(page, 'carol', '/profile');
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
   await expect(page.getByTestId('username')).toHaveText('carol');

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { openSignedIn } from '../support/flows';
+import { openWithSession } from '../support/flows';
 import { REMOTES } from '../support/system';
 
 test('a remote that is down fails in its slot, the page keeps working, and Retry loads it once it is back', async ({ page }) => {
   // The page's timers on a clock the test can stop: a failed slot also tries again by itself after a backoff
   // (useAutoRetry), which on a busy machine could load the remote before Retry is clicked.
   await page.clock.install();
-  await openSignedIn(page, 'alice');
+  await openWithSession(page, 'alice');
   // The reports remote's server refuses connections (as when it is stopped).
   const down = `${REMOTES.reports}/**`;
   await page.route(down, (route) => route.abort('connectionrefused'));

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { openSignedIn } from '../support/flows';
+import { openWithSession } from '../support/flows';
 
 test('carol (viewer) sees the report but not the administrators part @idp', async ({ page }) => {
-  await openSignedIn(page, 'carol', '/reports');
+  await openWithSession(page, 'carol', '/reports');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reports');
   await expect(page.getByRole('table').first()).toContainText('Total');
   await expect(page.getByTestId('admin-part')).toHaveCount(0);
@@ -10,7 +10,7 @@ test('carol (viewer) sees the report but not the administrators part @idp', asyn
 });
 
 test('alice (viewer and admin) sees the administrators part too @idp', async ({ page }) => {
-  await openSignedIn(page, 'alice', '/reports');
+  await openWithSession(page, 'alice', '/reports');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reports');
   await expect(page.getByTestId('admin-part')).toContainText('Failure rate');
 });

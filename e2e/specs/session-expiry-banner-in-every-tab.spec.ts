@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openSignedIn } from '../support/flows';
+import { openWithSession } from '../support/flows';
 import { IDP, SHELL } from '../support/system';
 
 // The demo realm's SSO idle timeout is 30 min; a lead time longer than that shows the countdown at once.
@@ -19,10 +19,12 @@ test('every tab counts down to the same end; Stay signed in moves it in every ta
   page,
   context,
 }) => {
-  await openSignedIn(page, 'alice', '/profile');
+  await openWithSession(page, 'alice', '/profile');
   // Profile's API card fetches its own downscoped token (a refresh with scope=profile-api, decisions/0054) once it
   // mounts; it is done before the count below starts, so the count is Stay signed in's alone.
   await expect(page.getByTestId('api-answer')).toHaveText('Signed in as alice');
+  await expect(page.getByTestId('session-expiry')).toBeVisible();
+  const atStart = seconds(await left(page));
   const other = await context.newPage();
   await other.goto(`${SHELL}/`);
   await expect(other.getByTestId('user-name')).toBeVisible();
@@ -32,7 +34,8 @@ test('every tab counts down to the same end; Stay signed in moves it in every ta
     .poll(async () => Math.abs(seconds(await left(page)) - seconds(await left(other))), { timeout: 5_000 })
     .toBeLessThanOrEqual(1);
 
-  await page.waitForTimeout(3_000); // let the countdown run, so that a moved end shows
+  // Let the countdown run 3 s from its start, so that a moved end shows (what the tabs did above took part of that).
+  await expect.poll(async () => seconds(await left(other)), { intervals: [250] }).toBeLessThanOrEqual(atStart - 3);
   const before = seconds(await left(other));
   let refreshes = 0;
   context.on('request', (request) => {

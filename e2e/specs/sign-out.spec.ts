@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { navigationLinks, openSignedIn } from '../support/flows';
+import { navigationLinks, openWithSession } from '../support/flows';
 import { IDP } from '../support/system';
 
 test('signing out ends the session: the header offers sign-in and protected routes ask for it again @idp', async ({ page }) => {
-  await openSignedIn(page, 'alice', '/profile');
+  await openWithSession(page, 'alice', '/profile');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
 
   await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openSignedIn, requestsTo, stepUpAtProvider } from '../support/flows';
+import { openWithSession, requestsTo, stepUpAtProvider } from '../support/flows';
 import { REMOTES } from '../support/system';
 
 // The dev registry says the admin remote needs "acr": "gold"; a password sign-in is "silver".
@@ -7,7 +7,7 @@ test('alice opening /admin with a password sign-in is asked to step up before an
   page,
 }) => {
   const adminRequests = requestsTo(page, REMOTES.admin);
-  await openSignedIn(page, 'alice', '/admin?tab=session#top');
+  await openWithSession(page, 'alice', '/admin?tab=session#top');
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirm it is you');
   await expect(page.getByRole('main')).toContainText('level “gold”');
@@ -24,7 +24,7 @@ test('alice opening /admin with a password sign-in is asked to step up before an
 });
 
 test("a reload after the step-up keeps the level (the provider's session carries it), without asking again @idp", async ({ page }) => {
-  await openSignedIn(page, 'alice', '/admin');
+  await openWithSession(page, 'alice', '/admin');
   await page.getByRole('button', { name: 'Continue' }).click();
   await stepUpAtProvider(page, 'alice');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openSignedIn } from '../support/flows';
+import { openSignedIn, openWithSession } from '../support/flows';
 
 /** Subscribes the way shell/README.md tells a page to, before any of the shell's scripts run. */
 async function recordTelemetry(page: Page): Promise<void> {
@@ -44,7 +44,7 @@ test('a page sees the sign-in and each phase of the profile remote, never a toke
 test('a manifest that cannot be fetched is a failed manifest phase with its code', async ({ page }) => {
   await recordTelemetry(page);
   await page.route('http://localhost:3003/mf-manifest.json', (route) => route.abort());
-  await openSignedIn(page, 'alice', '/reports');
+  await openWithSession(page, 'alice', '/reports');
 
   await expect
     .poll(async () => (await telemetry(page)).filter((e) => e.remote === 'reports' && e.ok === false))

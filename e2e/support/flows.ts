@@ -1,6 +1,7 @@
-import { expect, type Page, type Request } from '@playwright/test';
+import { createHash, randomBytes } from 'node:crypto';
+import { expect, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { fillLoginForm } from '@gatehouse/testkit/login-form';
-import { IDP, USERS, type DemoUser } from './system';
+import { IDP, REALM_URL, SHELL, USERS, type DemoUser } from './system';
 
 /** Fills the identity provider's login form (Keycloak's field ids) and waits to be back on `origin`. */
 export async function signInAtProvider(page: Page, user: DemoUser, origin = 'http://localhost:3000'): Promise<void> {
@@ -33,6 +34,63 @@ export async function openSignedIn(page: Page, user: DemoUser, path = '/'): Prom
     await page.goto(path);
   }
   await signInAtProvider(page, user);
+  await expect(page.getByTestId('user-name')).toHaveText(USERS[user].name);
+}
+
+/**
+ * Signs `user` in at the provider over HTTP in `context`, with no page: the shell's authorization request, the
+ * provider's login form posted as a browser posts it (`#kc-form-login`, the dev provider's and Keycloak's), and the
+ * provider's answer, a redirect back to the shell with a code. That leaves the provider's session cookies in the
+ * context — a session of this test's own, at the password's level, as the login form in a page makes — and nothing
+ * else: the code is never redeemed, no token is held, no page of the shell has run.
+ */
+export async function signInOverHttp(context: BrowserContext, user: DemoUser): Promise<void> {
+  // The client and scopes the shell's own sign-in asks for (its config.json), so its check-sso finds them granted.
+  const { identityProvider } = (await (await context.request.get(`${SHELL}/config.json`)).json()) as {
+    identityProvider: { clientId: string; scopes?: string[] };
+  };
+  const verifier = randomBytes(32).toString('base64url');
+  const authorize = new URL(`${REALM_URL}/protocol/openid-connect/auth`);
+  authorize.search = new URLSearchParams({
+    client_id: identityProvider.clientId,
+    redirect_uri: `${SHELL}/`,
+    response_type: 'code',
+    response_mode: 'fragment',
+    scope: ['openid', ...(identityProvider.scopes ?? [])].join(' '),
+    state: randomBytes(8).toString('hex'),
+    nonce: randomBytes(8).toString('hex'),
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  }).toString();
+  const form = await context.request.get(authorize.href);
+  expect(form.status(), `the login form at ${authorize.href}`).toBe(200);
+  const action = /<form[^>]*\bid="kc-form-login"[^>]*\baction="([^"]+)"/.exec(await form.text())?.[1];
+  expect(action, "the login form's action").toBeTruthy();
+  const { username } = USERS[user];
+  let answer = await context.request.post(action!.replace(/&amp;/g, '&'), {
+    form: { username, password: username, credentialId: '' },
+    maxRedirects: 0,
+  });
+  // Keycloak answers with the redirect to the shell; the dev provider (oidc-provider) first through its resume URL.
+  for (let hop = 0; hop < 5; hop += 1) {
+    const next = answer.headers().location;
+    if (!next || !next.startsWith(IDP)) break;
+    answer = await context.request.get(next, { maxRedirects: 0 });
+  }
+  expect(answer.headers().location ?? '', `the provider's answer to ${username}'s password (HTTP ${answer.status()})`).toMatch(
+    new RegExp(`^${SHELL}/#.*\\bcode=`),
+  );
+}
+
+/**
+ * Opens `path` of the shell signed in as `user` without the login form: a session made over HTTP
+ * (`signInOverHttp`), which the shell finds with its check-sso on this first load. For a test whose subject is not
+ * the sign-in itself (the sign-in through the form is what `openSignedIn` and the sign-in specs prove); one page load
+ * instead of three (the shell, the provider's form, the shell again).
+ */
+export async function openWithSession(page: Page, user: DemoUser, path = '/'): Promise<void> {
+  await signInOverHttp(page.context(), user);
+  await page.goto(path);
   await expect(page.getByTestId('user-name')).toHaveText(USERS[user].name);
 }
 

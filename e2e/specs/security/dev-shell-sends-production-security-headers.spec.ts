@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
-import { openSignedIn } from '../../support/flows';
+import { openWithSession } from '../../support/flows';
 import { SHELL } from '../../support/system';
 
 // Security round (issue 24): the dev shell sends production's security headers, so a hole that production's
@@ -25,7 +25,7 @@ test('signed in, an injected <base href> to another origin is ignored and the pa
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
-  await openSignedIn(page, 'alice', '/profile');
+  await openWithSession(page, 'alice', '/profile');
   await expect(page.getByTestId('username')).toHaveText('alice');
 
   const baseURI = await page.evaluate(() => {
@@ -46,7 +46,7 @@ test('another page of the same site cannot frame the signed-in shell', async ({ 
   });
   await new Promise<void>((resolve) => framing.listen(3099, 'localhost', resolve));
   try {
-    await openSignedIn(page, 'alice', '/profile');
+    await openWithSession(page, 'alice', '/profile');
     // Chromium refuses the frame by the shell's frame-ancestors and says so in the console
     const refused = page.waitForEvent('console', (message) => /frame-ancestors/.test(message.text()));
     await page.goto('http://localhost:3099/');

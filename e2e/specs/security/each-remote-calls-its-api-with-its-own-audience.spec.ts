@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { openSignedIn, requestsTo, stepUpAtProvider } from '../../support/flows';
+import { openWithSession, requestsTo, stepUpAtProvider } from '../../support/flows';
 
 // Issue 28, decisions/0054: each demo remote calls its own API (demo-api/, :3010 under `npm start`) through authFetch
 // with the view of the session the shell gave it. Every call carries a token whose audience is that API alone, and a
@@ -23,7 +23,7 @@ test('each remote calls its own API with a token for that API alone; replayed at
 }) => {
   const calls: Request[] = requestsTo(page, API);
 
-  await openSignedIn(page, 'alice', '/profile');
+  await openWithSession(page, 'alice', '/profile');
   await apiAnswer(page, 'profile');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await apiAnswer(page, 'reports');

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
-import { openSignedIn } from '../../support/flows';
+import { openWithSession } from '../../support/flows';
 import { REMOTES, SHELL } from '../../support/system';
 
 // Security round (issue 24). The dev registry allows overrides from http://localhost:*. A manifest served
@@ -51,7 +51,7 @@ test.afterAll(async () => {
 });
 
 test('an allowed manifest whose publicPath names another origin is refused before that origin is asked for code', async ({ page }) => {
-  await openSignedIn(page, 'alice', `/profile?remote.profile=http://localhost:${MANIFEST_PORT}/mf-manifest.json`);
+  await openWithSession(page, 'alice', `/profile?remote.profile=http://localhost:${MANIFEST_PORT}/mf-manifest.json`);
 
   const slot = page.getByRole('alert');
   await expect(slot).toContainText(
@@ -62,7 +62,7 @@ test('an allowed manifest whose publicPath names another origin is refused befor
 });
 
 test('an allowed manifest whose publicPath is not a string (an array naming another origin) is refused, not skipped', async ({ page }) => {
-  await openSignedIn(page, 'alice', `/profile?remote.profile=http://localhost:${MANIFEST_PORT}/array/mf-manifest.json`);
+  await openWithSession(page, 'alice', `/profile?remote.profile=http://localhost:${MANIFEST_PORT}/array/mf-manifest.json`);
 
   await expect(page.getByRole('alert')).toContainText(
     `The code of the remote "profile" was not loaded: its manifest's publicPath is an array, not a string URL.`,
