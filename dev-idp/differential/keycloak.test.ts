@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { twoUserRealm } from '../test/support/fixtures.js';
 import { differences } from './compare.js';
 import { DOWNSCOPE_PROBES } from './downscopeProbes.js';
+import { DPOP_PROBES } from './dpopProbes.js';
 import { KNOWN_DIFFERENCES } from './knownDifferences.js';
 import { PROBES } from './probes.js';
 import { createRealm, deleteRealm, keycloakProvider, startDevIdpProvider } from './providers.js';
@@ -22,7 +23,7 @@ before(async () => {
 after(() => Promise.all([keycloak.close(), devIdp.close()]));
 
 describe('dev-idp against Keycloak 26: what a client sees', () => {
-  for (const [name, probe] of Object.entries({ ...PROBES, ...SECURITY_PROBES, ...DOWNSCOPE_PROBES })) {
+  for (const [name, probe] of Object.entries({ ...PROBES, ...SECURITY_PROBES, ...DOWNSCOPE_PROBES, ...DPOP_PROBES })) {
     test(name, async (t) => {
       const realm = `diff-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`.replace(/-$/, '');
       await Promise.all([createRealm(keycloak, twoUserRealm(realm)), createRealm(devIdp, twoUserRealm(realm))]);

@@ -1,0 +1,199 @@
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+
+import { SignJWT, calculateJwkThumbprint, exportJWK } from 'jose';
+
+import { decodeJwt, endpoint, exchange, signIn } from '../test/support/codeFlow.js';
+import { CLIENT, scopedRealm } from '../test/support/fixtures.js';
+import { FormBrowser } from '../test/support/FormBrowser.js';
+import { normalise } from './normalise.js';
+import type { Observation } from './normalise.js';
+import type { Probe } from './probes.js';
+import { createRealm } from './providers.js';
+
+type Key = ReturnType<typeof generateKeyPairSync>;
+
+/** What the shell asks for at sign-in (decisions/0055). */
+const SIGN_IN_SCOPE = 'openid role-audiences profile-api admin-api reports-api';
+
+async function proof(key: Key, method: string, url: string, accessToken?: string): Promise<string> {
+  return new SignJWT({
+    htm: method,
+    htu: url,
+    jti: randomUUID(),
+    ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
+  })
+    .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: await exportJWK(key.publicKey) })
+    .setIssuedAt()
+    .sign(key.privateKey);
+}
+
+const thumbprint = async (key: Key): Promise<string> => calculateJwkThumbprint(await exportJWK(key.publicKey));
+
+async function tokenRequest(base: string, realm: string, body: Record<string, string>, key?: Key): Promise<Response> {
+  const url = endpoint(base, realm, 'token');
+  return fetch(url, {
+    method: 'POST',
+    headers: key ? { dpop: await proof(key, 'POST', url) } : {},
+    body: new URLSearchParams({ client_id: CLIENT, ...body }),
+  });
+}
+
+/** A token answer as a client sees it, with what says whether (and to which key) its tokens are bound. */
+async function answer(
+  prefix: string,
+  response: Response,
+  base: string,
+  key?: Key,
+): Promise<{ out: Observation; body: Record<string, string> }> {
+  const body = (await response.json()) as Record<string, string>;
+  const out: Observation = { [`${prefix} status`]: response.status };
+  if (body.error)
+    return { out: { ...out, [`${prefix} error`]: body.error, [`${prefix} error_description`]: body.error_description }, body };
+  out[`${prefix} token_type`] = body.token_type;
+  const jkt = key ? await thumbprint(key) : undefined;
+  for (const kind of ['access', 'refresh'] as const) {
+    const jwt = body[`${kind}_token`];
+    if (!jwt) continue;
+    const cnf = decodeJwt(jwt).payload.cnf as { jkt?: unknown } | undefined;
+    out[`${prefix} ${kind}.cnf.jkt`] = cnf?.jkt === undefined ? 'none' : cnf.jkt === jkt ? 'the proof key' : 'another';
+  }
+  if (body.access_token) out[`${prefix} access.aud`] = normalise(decodeJwt(body.access_token).payload.aud, base, 'aud');
+  return { out, body };
+}
+
+async function signedIn(base: string, realm: string, key?: Key): Promise<{ out: Observation; body: Record<string, string> }> {
+  const { code, verifier } = await signIn(base, realm, 'alice', new FormBrowser(), { scope: SIGN_IN_SCOPE });
+  const headers: Record<string, string> = key ? { dpop: await proof(key, 'POST', endpoint(base, realm, 'token')) } : {};
+  return answer(
+    key ? 'exchange with a proof' : 'exchange without a proof',
+    await exchange(base, realm, code, verifier, headers),
+    base,
+    key,
+  );
+}
+
+/**
+ * What the session's token calls get when they carry a DPoP proof (issue 43, decisions/0110): the binding of each
+ * token, the page's own narrow token (a refresh down to `openid`), an API's token (a refresh down to its scope), the
+ * bound refresh token without the key, and a client that requires DPoP (`dpop.bound.access.tokens`).
+ */
+export const DPOP_PROBES: Record<string, Probe> = {
+  async 'DPoP: refreshes of a session signed in with a proof'({ provider, realm }) {
+    await createRealm(provider, scopedRealm(realm));
+    const base = provider.url;
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const first = await signedIn(base, realm, key);
+    const out: Observation = { ...first.out };
+    const refreshToken = first.body.refresh_token ?? '';
+    const page = await answer(
+      'refresh "openid", proof',
+      await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken, scope: 'openid' }, key),
+      base,
+      key,
+    );
+    Object.assign(out, page.out);
+    const api = await answer(
+      'refresh "profile-api", proof',
+      await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken, scope: 'profile-api' }, key),
+      base,
+      key,
+    );
+    Object.assign(out, api.out);
+    Object.assign(
+      out,
+      (
+        await answer(
+          'refresh, no proof',
+          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken }),
+          base,
+        )
+      ).out,
+    );
+    Object.assign(
+      out,
+      (
+        await answer(
+          'refresh, another key',
+          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken }, other),
+          base,
+          other,
+        )
+      ).out,
+    );
+    return out;
+  },
+
+  async 'DPoP: a session signed in without a proof, refreshed with one'({ provider, realm }) {
+    await createRealm(provider, scopedRealm(realm));
+    const base = provider.url;
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const first = await signedIn(base, realm);
+    const out: Observation = { ...first.out };
+    const original = first.body.refresh_token ?? '';
+    const bound = await answer(
+      'refresh "openid", proof',
+      await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: original, scope: 'openid' }, key),
+      base,
+      key,
+    );
+    Object.assign(out, bound.out);
+    Object.assign(
+      out,
+      (
+        await answer(
+          'its refresh token, no proof',
+          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: bound.body.refresh_token ?? '' }),
+          base,
+        )
+      ).out,
+    );
+    Object.assign(
+      out,
+      (
+        await answer(
+          'the original, no proof',
+          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: original }),
+          base,
+        )
+      ).out,
+    );
+    return out;
+  },
+
+  async 'DPoP: a client that requires it'({ provider, realm }) {
+    const rep = scopedRealm(realm);
+    for (const client of rep.clients ?? []) {
+      if (client.clientId === CLIENT) client.attributes = { ...client.attributes, 'dpop.bound.access.tokens': 'true' };
+    }
+    await createRealm(provider, rep);
+    const base = provider.url;
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const out: Observation = { ...(await signedIn(base, realm)).out };
+    const withKey = await signedIn(base, realm, key);
+    Object.assign(out, withKey.out);
+    const refreshToken = withKey.body.refresh_token ?? '';
+    Object.assign(
+      out,
+      (
+        await answer(
+          'refresh, proof',
+          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken, scope: 'profile-api' }, key),
+          base,
+          key,
+        )
+      ).out,
+    );
+    Object.assign(
+      out,
+      (
+        await answer(
+          'refresh, no proof',
+          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken }),
+          base,
+        )
+      ).out,
+    );
+    return out;
+  },
+};
