@@ -6,6 +6,10 @@ module.exports = {
   // in the node environment lists ['node', 'node-addons', '@gatehouse/source'].
   testEnvironmentOptions: { customExportConditions: ['browser', '@gatehouse/source'] },
   transform: {
+    '/node_modules/(dpop|jose)/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', isolatedModules: true } },
+    ],
     '^.+\\.tsx?$': [
       'ts-jest',
       {
@@ -21,6 +25,8 @@ module.exports = {
       },
     ],
   },
+  // `dpop` and `jose` (auth-lib's DPoP proofs and their checks) ship ES modules only: jest, which runs CommonJS, has ts-jest transpile it too
+  transformIgnorePatterns: ['/node_modules/(?!(dpop|jose)/)'],
   testMatch: ['<rootDir>/src/**/*.test.ts?(x)', '<rootDir>/test/unit/**/*.test.ts?(x)'],
   setupFiles: [require.resolve('./jest.polyfills.cjs')],
   clearMocks: true,

@@ -20,6 +20,13 @@ export interface AuthFetchDependencies {
   /** warn about untrusted origins; defaults to "not a production build" */
   readonly development?: boolean;
   readonly warn?: (message: string) => void;
+  /**
+   * The headers that carry `token` on one request; default `Authorization: Bearer <token>`. An API view's: for a
+   * DPoP-bound token, `Authorization: DPoP <token>` and a fresh proof for this method and URL (decisions/0110).
+   */
+  readonly authorize?: (token: string, method: string, url: URL) => Promise<Record<string, string>>;
+  /** sees every answer; true: the server asked for a DPoP nonce, so the request goes again once with the same token */
+  readonly askedForNonce?: (url: URL, response: Response) => Promise<boolean>;
 }
 
 /** True unless the bundler declared a production build (webpack/esbuild replace `process.env.NODE_ENV`). */
@@ -83,12 +90,21 @@ export function createAuthFetch(deps: AuthFetchDependencies): (input: RequestInf
       return send(input, init);
     }
 
-    const attempt = (token: string): Promise<Response> => {
+    const method = (init?.method ?? (isRequest(input) ? input.method : 'GET')).toUpperCase();
+    const carrying = async (token: string): Promise<Headers> => {
       const headers = new Headers(init?.headers ?? (isRequest(input) ? input.headers : undefined));
-      headers.set('Authorization', `Bearer ${token}`);
-      // a Request's body can be read once: send a copy so the retry still has it. A Request's URL is
-      // absolute already; anything else goes out as the URL that was checked.
-      return send(isRequest(input) ? input.clone() : url.href, { ...init, headers });
+      const carried = deps.authorize ? await deps.authorize(token, method, url) : { Authorization: `Bearer ${token}` };
+      for (const [name, value] of Object.entries(carried)) headers.set(name, value);
+      return headers;
+    };
+    // a Request's body can be read once: send a copy so the retry still has it. A Request's URL is
+    // absolute already; anything else goes out as the URL that was checked.
+    const sendWith = async (token: string) =>
+      send(isRequest(input) ? input.clone() : url.href, { ...init, headers: await carrying(token) });
+    const attempt = async (token: string): Promise<Response> => {
+      const response = await sendWith(token);
+      // asked for a DPoP nonce: once more with the same token and a proof that carries it
+      return deps.askedForNonce && (await deps.askedForNonce(url, response)) ? sendWith(token) : response;
     };
 
     const response = await attempt(await deps.getToken());

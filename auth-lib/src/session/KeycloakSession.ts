@@ -28,6 +28,7 @@ import { defaultTabLocks } from './tabLeader';
 import { TokenManager } from './tokenManager';
 import { watchSession } from './watchSession';
 import { EndProof } from './endProof';
+import { Dpop } from './dpop/dpop';
 import { adoptTokenSet, sessionDeadline } from './tokenSet';
 
 /** How far in the future another tab's `activity` time may lie (the tabs share the clock): issue 43. */
@@ -87,6 +88,7 @@ export class KeycloakSession extends SessionLifecycle implements Session {
       },
       verify: this.verify,
       refused: (reason) => this.events.emit({ type: 'tabMessageRefused', reason }),
+      dpop: new Dpop(`${config.url} ${config.realm} ${config.clientId}`, deps.dpop ?? {}),
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
       location: this.location,
       ...(deps.development === undefined ? {} : { development: deps.development }),

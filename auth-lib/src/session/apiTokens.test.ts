@@ -1,6 +1,7 @@
 // A token per remote API (issue 28, decisions/0054): a downscoped refresh per API, one at a time across tabs.
 import type { FakeKeycloak } from '../test-support/fakeKeycloak';
 import { browser, flush, sessionWithFake } from '../test-support/sessions';
+import { proofClaims } from '../test-support/fakeDpop';
 import { decodeClaims } from './tokenSet';
 
 const PROFILE_API = { url: 'http://localhost:3010/profile', audience: 'profile-api', scope: 'profile-api' };
@@ -11,24 +12,30 @@ const base64url = (claims: object) => Buffer.from(JSON.stringify(claims)).toStri
 interface ProviderCall {
   readonly url: string;
   readonly form: URLSearchParams;
+  readonly dpop: string | null;
 }
 
 /**
  * The token endpoint at the edge of the unit test: a refresh with `scope` answers an access token of the
  * session (same sub, sid, iss, azp) whose `aud` is what the scope's audience mapper gives (`audiences`).
  */
-function provider(kc: () => FakeKeycloak, audiences: Record<string, string | string[]> = { 'profile-api': 'profile-api' }) {
+function provider(
+  kc: () => FakeKeycloak,
+  audiences: Record<string, string | string[]> = { 'profile-api': 'profile-api' },
+  /** answer as a provider that binds tokens to the proof's key (DPoP): `cnf.jkt` in both tokens */
+  bind = false,
+) {
   const calls: ProviderCall[] = [];
-  const apiCalls: { url: string; authorization: string | null }[] = [];
+  const apiCalls: { url: string; authorization: string | null; dpop: string | null }[] = [];
   let issued = 0;
   const fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     if (url !== TOKEN_ENDPOINT) {
-      apiCalls.push({ url, authorization: new Headers(init?.headers).get('authorization') });
+      apiCalls.push({ url, authorization: new Headers(init?.headers).get('authorization'), dpop: new Headers(init?.headers).get('dpop') });
       return { status: 200 } as Response;
     }
     const form = new URLSearchParams(String(init?.body));
-    calls.push({ url, form });
+    calls.push({ url, form, dpop: new Headers(init?.headers).get('dpop') });
     const scope = form.get('scope') ?? '';
     if (!(scope in audiences)) {
       return {
@@ -49,10 +56,13 @@ function provider(kc: () => FakeKeycloak, audiences: Record<string, string | str
       scope,
       iat: now,
       exp: now + 300,
+      ...(bind ? { cnf: { jkt: 'the-proof-key' } } : {}),
     };
+    const refreshClaims = { typ: 'Refresh', sid: session.sid, exp: now + 1800, ...(bind ? { cnf: { jkt: 'the-proof-key' } } : {}) };
     const answer = {
       access_token: `eyJhbGciOiJSUzI1NiJ9.${base64url(claims)}.sig-api-${issued}`,
-      refresh_token: `eyJhbGciOiJSUzI1NiJ9.${base64url({ typ: 'Refresh', sid: session.sid, exp: now + 1800 })}.rotated-${issued}`,
+      refresh_token: `eyJhbGciOiJSUzI1NiJ9.${base64url(refreshClaims)}.rotated-${issued}`,
+      token_type: bind ? 'DPoP' : 'Bearer',
     };
     return { ok: true, status: 200, json: async () => answer } as Response;
   });
@@ -238,4 +248,46 @@ test("a second tab opened after the leading tab holds the API's token gets that 
 
   expect(answer).toBe(fromLeader);
   expect(idp.calls).toHaveLength(1); // served from the cache: no second downscoped refresh
+});
+
+test("a downscoped refresh carries a DPoP proof for the token endpoint, and the API's bound token goes to the API as DPoP with a proof of it (issue 43)", async () => {
+  let kc: () => FakeKeycloak = () => setup.kc();
+  const idp = provider(() => kc(), undefined, true);
+  const setup = sessionWithFake(undefined, { fetch: idp.fetch });
+  kc = setup.kc;
+  await setup.session.ready();
+  const view = setup.session.forApi(PROFILE_API);
+
+  const token = await view.getToken();
+  await view.authFetch('http://localhost:3010/profile/me?x=1', { method: 'post' });
+
+  expect(proofClaims(idp.calls[0]!.dpop)).toEqual({ htu: TOKEN_ENDPOINT, htm: 'POST', nonce: null, ath: null });
+  expect(idp.apiCalls).toHaveLength(1);
+  expect(idp.apiCalls[0]!.authorization).toBe(`DPoP ${token}`);
+  expect(proofClaims(idp.apiCalls[0]!.dpop)).toEqual({ htu: 'http://localhost:3010/profile/me', htm: 'POST', nonce: null, ath: token });
+});
+
+test("a bound refresh token from a downscoped refresh does not replace the session's unbound one, which keycloak-js refreshes without a proof", async () => {
+  let kc: () => FakeKeycloak = () => setup.kc();
+  const idp = provider(() => kc(), undefined, true);
+  const setup = sessionWithFake(undefined, { fetch: idp.fetch });
+  kc = setup.kc;
+  await setup.session.ready();
+  const before = setup.kc().refreshToken;
+
+  await setup.session.forApi(PROFILE_API).getToken();
+
+  expect(setup.kc().refreshToken).toBe(before);
+});
+
+test('a bearer API token still goes as Bearer without a proof (a provider without DPoP)', async () => {
+  let kc: () => FakeKeycloak = () => setup.kc();
+  const idp = provider(() => kc());
+  const setup = sessionWithFake(undefined, { fetch: idp.fetch });
+  kc = setup.kc;
+  await setup.session.ready();
+  const view = setup.session.forApi(PROFILE_API);
+  const token = await view.getToken();
+  await view.authFetch('http://localhost:3010/profile');
+  expect(idp.apiCalls[0]).toMatchObject({ authorization: `Bearer ${token}`, dpop: null });
 });

@@ -5,6 +5,7 @@ import type { KeycloakLike } from './keycloak';
 import { describeError } from './scrub';
 import { decodeClaims, expiryOf, ownSkew, sessionMismatch, type TokenSet } from './tokenSet';
 import type { TokenVerifier } from './tokenVerifier';
+import { boundKeyOf, type Dpop } from './dpop/dpop';
 import { withTimeout } from './withTimeout';
 
 /** What the API tokens need from their session. */
@@ -31,6 +32,8 @@ export interface ApiTokenHost {
   /** a message from another tab was refused (it names why); nothing changes */
   refused(reason: string): void;
   readonly fetch?: typeof fetch;
+  /** this browser's DPoP key: every downscoped refresh carries a proof, so each API token is bound to it (decisions/0110) */
+  readonly dpop: Dpop;
 }
 
 interface ApiToken {
@@ -178,7 +181,7 @@ export class ApiTokens {
       let answer: Record<string, unknown>;
       try {
         response = await withTimeout(
-          send(`${config.url}/realms/${config.realm}/protocol/openid-connect/token`, {
+          this.host.dpop.send(send, `${config.url}/realms/${config.realm}/protocol/openid-connect/token`, {
             method: 'POST',
             headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
             body,
@@ -197,8 +200,9 @@ export class ApiTokens {
             `Check that "${api.scope}" is a client scope of ${config.clientId} in realm ${config.realm}.`,
         );
       }
-      // under refresh-token rotation the answer's refresh token (of the full grant) replaces the spent one
-      if (typeof answer.refresh_token === 'string') {
+      // under refresh-token rotation the answer's refresh token (of the full grant) replaces the spent one; one bound to the
+      // DPoP key replaces only one bound as well: keycloak-js, which refreshes the session's own, sends no proof (decisions/0110)
+      if (typeof answer.refresh_token === 'string' && boundKeyOf(answer.refresh_token) === boundKeyOf(kc.refreshToken)) {
         kc.refreshToken = answer.refresh_token;
         kc.refreshTokenParsed = decodeClaims(answer.refresh_token) ?? {};
         this.host.refreshTokenRenewed();
@@ -239,6 +243,10 @@ export class ApiTokens {
       return this.host.refused(`api-token for ${api.audience} with audience ${audiences.join(', ') || 'none'}`);
     }
     if ((expiryOf(jwt, timeSkew) ?? 0) <= Date.now()) return this.host.refused(`api-token for ${api.audience}: expired`);
+    const bound = boundKeyOf(jwt);
+    if (bound !== null && bound !== (await this.host.dpop.jkt().catch(() => null))) {
+      return this.host.refused(`api-token for ${api.audience}: bound to a DPoP key that is not this browser's`);
+    }
     const set: TokenSet = { token: jwt, idToken: null, timeSkew, refreshExpiresAt: null };
     const current: TokenSet = { token: kc.token, idToken: null, timeSkew, refreshExpiresAt: null };
     const problem = sessionMismatch(set, current) ?? (await this.host.verify(set));

@@ -13,6 +13,9 @@ export interface ApiViewDependencies {
   readonly location: Pick<Location, 'origin' | 'href'>;
   readonly fetch?: typeof fetch;
   readonly development?: boolean;
+  /** how a token goes with a request (authFetch's `authorize`): a DPoP-bound one with a proof */
+  readonly authorize?: (token: string, method: string, url: URL) => Promise<Record<string, string>>;
+  readonly askedForNonce?: (url: URL, response: Response) => Promise<boolean>;
 }
 
 /**
@@ -31,6 +34,8 @@ export function apiView(session: Session, api: ApiBinding, deps: ApiViewDependen
       `authFetch: sending this request to ${address} without a token: this remote's token is for ${api.audience} and goes ` +
       `only to ${base.href} and what is under it (its registry entry's api.url).`,
     location: deps.location,
+    ...(deps.authorize ? { authorize: deps.authorize } : {}),
+    ...(deps.askedForNonce ? { askedForNonce: deps.askedForNonce } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.development === undefined ? {} : { development: deps.development }),
   });

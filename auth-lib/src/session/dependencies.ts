@@ -1,3 +1,4 @@
+import type { DpopDependencies } from './dpop/dpop';
 import type { KeycloakFactory } from './keycloak';
 import type { TabChannelFactory } from './otherTabs';
 import type { MessageTarget } from './sessionCheck';
@@ -19,6 +20,8 @@ export interface SessionDependencies {
   readonly tabLocks?: TabLocks | null;
   /** used by `authFetch`; default the global `fetch` */
   readonly fetch?: typeof fetch;
+  /** the DPoP key's store and proof signing (decisions/0110); default IndexedDB, WebCrypto and `dpop` */
+  readonly dpop?: DpopDependencies;
   readonly location?: PageLocation;
   /** where the provider's login-status frame posts its answers; default the page's window, `null` to not listen */
   readonly window?: MessageTarget | null;

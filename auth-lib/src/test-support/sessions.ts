@@ -1,3 +1,4 @@
+import { fakeDpop } from './fakeDpop';
 import { resolveConfig } from '../session/config';
 import { KeycloakSession, type SessionDependencies } from '../session/KeycloakSession';
 import type { SessionConfig } from '../types';
@@ -17,6 +18,7 @@ export function sessionWithFake(
     keycloakFactory: factory,
     tabChannel: null,
     verifyTokens: fakeVerifier,
+    dpop: fakeDpop,
     ...deps,
   });
   const kc = (): FakeKeycloak => {

@@ -1,0 +1,90 @@
+/**
+ * @jest-environment node
+ */
+// The page's DPoP proofs (issue 43, decisions/0110), made with the real `dpop` library and Node's WebCrypto and checked
+// the way a resource server checks them (jose), against a real HTTP server for the nonce round trip.
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
+
+import { Dpop, boundKeyOf, proofTarget } from './dpop';
+
+const quiet = { indexedDB: null, warn: () => undefined };
+
+async function verified(proof: string) {
+  const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ['ES256'] });
+  return { payload, jwk: protectedHeader.jwk as JWK };
+}
+
+test('a proof is an ES256 dpop+jwt of the browser key for this method and address, with a fresh jti and the token hash', async () => {
+  const dpop = new Dpop('provider realm client', quiet);
+  const token = 'eyJhbGciOiJSUzI1NiJ9.e30.sig';
+  const first = await dpop.proof('get', 'https://api.example/profile/me?x=1#frag', token);
+  const second = await dpop.proof('GET', 'https://api.example/profile/me', token);
+  const a = await verified(first);
+  const b = await verified(second);
+  expect(decodeProtectedHeader(first)).toMatchObject({ typ: 'dpop+jwt', alg: 'ES256' });
+  expect(a.payload).toMatchObject({
+    htm: 'GET',
+    htu: 'https://api.example/profile/me',
+    ath: createHash('sha256').update(token).digest('base64url'),
+  });
+  expect(typeof a.payload.iat).toBe('number');
+  expect(Math.abs((a.payload.iat ?? 0) - Date.now() / 1000)).toBeLessThan(5);
+  expect(a.payload.jti).not.toEqual(b.payload.jti);
+  expect(a.jwk).toEqual(b.jwk); // one key
+  expect(Object.keys(a.jwk).sort()).toEqual(['crv', 'kty', 'x', 'y']); // public members only
+  expect(await dpop.jkt()).toBe(await calculateJwkThumbprint(a.jwk));
+});
+
+test('the private key cannot be read: it is not extractable', async () => {
+  const exported: unknown[] = [];
+  const dpop = new Dpop('n', {
+    ...quiet,
+    generateProof: async (keyPair) => {
+      exported.push(await crypto.subtle.exportKey('jwk', keyPair.privateKey).catch((error: unknown) => error));
+      return 'x';
+    },
+  });
+  await dpop.proof('POST', 'https://idp.example/token');
+  expect(exported).toHaveLength(1);
+  expect(String(exported[0])).toMatch(/not extractable/i);
+});
+
+test('a token endpoint proof has no ath; the token type decides the scheme (cnf.jkt)', async () => {
+  const dpop = new Dpop('n', quiet);
+  const { payload } = await verified(await dpop.proof('POST', 'https://idp.example/realms/r/protocol/openid-connect/token'));
+  expect(payload.ath).toBeUndefined();
+  expect(proofTarget('https://idp.example/a?b#c')).toBe('https://idp.example/a');
+  const claims = (o: object) => `e30.${Buffer.from(JSON.stringify(o)).toString('base64url')}.s`;
+  expect(boundKeyOf(claims({ cnf: { jkt: 'abc' } }))).toBe('abc');
+  expect(boundKeyOf(claims({ sub: 'x' }))).toBeNull();
+});
+
+test('a server that asks for a nonce (use_dpop_nonce) gets the request again once, with a proof carrying its nonce', async () => {
+  const seen: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers);
+    const proof = String(req.headers.dpop);
+    const nonce = JSON.parse(Buffer.from(proof.split('.')[1] ?? '', 'base64url').toString()).nonce;
+    if (nonce !== 'n-1') {
+      res.writeHead(401, { 'WWW-Authenticate': 'DPoP error="use_dpop_nonce"', 'DPoP-Nonce': 'n-1' }).end();
+    } else res.writeHead(200).end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    const dpop = new Dpop('n', quiet);
+    const response = await dpop.send(fetch, url, { method: 'GET' }, 'tok');
+    expect(response.status).toBe(200);
+    expect(seen).toHaveLength(2);
+    expect(seen.map((h) => h.authorization)).toEqual(['DPoP tok', 'DPoP tok']);
+    // the next request to that server carries the nonce at once
+    await dpop.send(fetch, url, { method: 'GET' }, 'tok');
+    expect(seen).toHaveLength(3);
+  } finally {
+    server.close();
+  }
+});

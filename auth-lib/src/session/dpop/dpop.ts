@@ -1,0 +1,128 @@
+import { importOnce } from '../importOnce';
+import { decodeClaims } from '../tokenSet';
+import { generateDpopKeyPair, storedDpopKeyPair } from './keyPair';
+
+/** panva's `dpop` (RFC 9449 proofs over WebCrypto), loaded the first time a proof is made: no page pays for it before. */
+const importDpop = importOnce(() => import(/* webpackChunkName: "dpop" */ 'dpop'));
+
+export interface DpopDependencies {
+  /** where the key pair is kept (every tab of the origin shares it); absent or failing: a key of this tab alone */
+  readonly indexedDB?: IDBFactory | null;
+  readonly subtle?: SubtleCrypto;
+  /** makes a key of this tab alone (no IndexedDB); default a non-extractable ECDSA P-256 pair from WebCrypto */
+  readonly generateKeyPair?: () => Promise<CryptoKeyPair>;
+  /** signs a proof; default `dpop`'s generateProof */
+  readonly generateProof?: (keyPair: CryptoKeyPair, htu: string, htm: string, nonce?: string, accessToken?: string) => Promise<string>;
+  readonly warn?: (message: string) => void;
+}
+
+/** The `cnf.jkt` of a DPoP-bound access token (its key's thumbprint), or null for a bearer token. */
+export function boundKeyOf(token: string | null | undefined): string | null {
+  const cnf = decodeClaims(token)?.cnf as { jkt?: unknown } | undefined;
+  return typeof cnf?.jkt === 'string' ? cnf.jkt : null;
+}
+
+/** `url` as a proof's `htu`: without its query and fragment (RFC 9449 4.2). */
+export function proofTarget(url: string | URL): string {
+  const target = new URL(url);
+  target.search = '';
+  target.hash = '';
+  return target.href;
+}
+
+function base64url(bytes: ArrayBuffer): string {
+  return btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/** The nonce a DPoP answer asks for (`use_dpop_nonce` with a `DPoP-Nonce` header), or null. */
+export async function nonceAskedFor(response: Response): Promise<string | null> {
+  const nonce = response.headers?.get('DPoP-Nonce');
+  if (!nonce) return null;
+  if (response.status === 401) return /use_dpop_nonce/.test(response.headers.get('WWW-Authenticate') ?? '') ? nonce : null;
+  if (response.status !== 400) return null;
+  try {
+    const body = (await response.clone().json()) as { error?: unknown };
+    return body.error === 'use_dpop_nonce' ? nonce : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The page's proof of possession (decisions/0110): proofs signed with the browser's DPoP key, for the provider's token
+ * endpoint (which then binds the tokens it issues to the key, `cnf.jkt`) and for every request a bound token goes
+ * with. The last nonce each server asked for is sent with its next proofs.
+ */
+export class Dpop {
+  private keyPair: Promise<CryptoKeyPair> | null = null;
+  private thumbprint: Promise<string> | null = null;
+  private readonly nonces = new Map<string, string>();
+
+  constructor(
+    /** provider, realm and client: one key per session kind */
+    private readonly name: string,
+    private readonly deps: DpopDependencies = {},
+  ) {}
+
+  private key(): Promise<CryptoKeyPair> {
+    if (!this.keyPair) {
+      const idb = this.deps.indexedDB === undefined ? globalThis.indexedDB : this.deps.indexedDB;
+      const stored = idb ? storedDpopKeyPair(this.name, idb, this.deps.subtle) : Promise.reject(new Error('no IndexedDB'));
+      this.keyPair = stored.catch((error: unknown) => {
+        (this.deps.warn ?? console.warn)(
+          `Gatehouse: this browser's IndexedDB could not keep the DPoP key (${error instanceof Error ? error.message : String(error)}); ` +
+            'this tab proves with a key of its own, so tokens another tab obtained do not work here and this tab asks for its own.',
+        );
+        return this.deps.generateKeyPair ? this.deps.generateKeyPair() : generateDpopKeyPair(this.deps.subtle);
+      });
+      this.keyPair.catch(() => (this.keyPair = null));
+    }
+    return this.keyPair;
+  }
+
+  /** The RFC 7638 thumbprint of this browser's DPoP key: the `cnf.jkt` of the tokens bound to it. */
+  jkt(): Promise<string> {
+    this.thumbprint ??= this.key().then(async ({ publicKey }) => {
+      const subtle = this.deps.subtle ?? globalThis.crypto.subtle;
+      const { crv, kty, x, y } = await subtle.exportKey('jwk', publicKey);
+      const canonical = JSON.stringify({ crv, kty, x, y }); // the required members, in lexicographic order
+      return base64url(await subtle.digest('SHA-256', new TextEncoder().encode(canonical)));
+    });
+    return this.thumbprint;
+  }
+
+  /** A fresh proof for one request (`accessToken`: the token it goes with, whose hash becomes `ath`). */
+  async proof(method: string, url: string | URL, accessToken?: string): Promise<string> {
+    const htu = proofTarget(url);
+    const nonce = this.nonces.get(new URL(htu).origin);
+    const keyPair = await this.key();
+    const generate = this.deps.generateProof ?? (await importDpop()).generateProof;
+    return generate(keyPair, htu, method.toUpperCase(), nonce, accessToken);
+  }
+
+  /** Notes the nonce a server sent (`DPoP-Nonce`), for the next proofs to it. */
+  heard(url: string | URL, response: Response): void {
+    const nonce = response.headers?.get('DPoP-Nonce'); // optional: a test's fake answer may have none
+    if (nonce) this.nonces.set(new URL(url).origin, nonce);
+  }
+
+  /**
+   * Sends a request with a proof (and `Authorization: DPoP <token>` when `accessToken` is given); asked for a nonce,
+   * sends it again once with one.
+   */
+  async send(send: typeof fetch, url: string, init: RequestInit & { method: string }, accessToken?: string): Promise<Response> {
+    const attempt = async () => {
+      const headers = new Headers(init.headers);
+      headers.set('DPoP', await this.proof(init.method, url, accessToken));
+      if (accessToken) headers.set('Authorization', `DPoP ${accessToken}`);
+      const response = await send(url, { ...init, headers });
+      this.heard(url, response);
+      return response;
+    };
+    const response = await attempt();
+    return (await nonceAskedFor(response)) ? attempt() : response;
+  }
+}
