@@ -5,6 +5,7 @@
 
 // The session core (no framework)
 export { createSession, getSession, whenSession } from './session/createSession';
+export { remoteView } from './session/remoteView';
 export { preloadIdentityClient } from './session/keycloak';
 export { authFetch } from './pageAuthFetch';
 

@@ -27,6 +27,7 @@ test("the public entry exports exactly these types and values, and the testing e
       'createSession',
       'getSession',
       'preloadIdentityClient',
+      'remoteView',
       'useAuth',
       'useRoles',
       'useSessionExpiry',

@@ -10,7 +10,8 @@ afterEach(() => clearPageSession());
 test('creates the page session and starts keycloak-js once', async () => {
   const { factory, instances } = fakeKeycloakFactory();
   const session = createSession(CONFIG, { keycloakFactory: factory, tabChannel: null });
-  expect(getSession()).toBe(session);
+  // the page view (decisions/0109): the root session stays with createSession's caller
+  expect(getSession().getSnapshot()).toBe(session.getSnapshot());
   await session.ready();
   expect(factory).toHaveBeenCalledTimes(1);
   expect(instances[0]?.initCalls).toHaveLength(1);
@@ -74,8 +75,10 @@ test('whenSession resolves when the shell creates the session (a remote that sta
   const waiting = whenSession();
   const { factory } = fakeKeycloakFactory();
   const session = createSession(CONFIG, { keycloakFactory: factory, tabChannel: null });
-  await expect(waiting).resolves.toBe(session);
-  await expect(whenSession()).resolves.toBe(session);
+  // the page view, as getSession() gives (decisions/0109)
+  await expect(waiting).resolves.toBe(getSession());
+  await expect(whenSession()).resolves.toBe(getSession());
+  expect(getSession()).not.toBe(session);
 });
 
 test('two bundled copies of auth-lib on one page share the session through globalThis', async () => {
@@ -90,8 +93,10 @@ test('two bundled copies of auth-lib on one page share the session through globa
   expect(copyA).not.toBe(copyB);
   const { factory } = fakeKeycloakFactory();
   const session = copyA!.createSession(CONFIG, { keycloakFactory: factory, tabChannel: null });
-  expect(copyB!.getSession()).toBe(session);
-  expect(copyB!.createSession(CONFIG, { keycloakFactory: factory })).toBe(session);
+  // the other copy finds the page view, never the root session copy A's caller holds (decisions/0109)
+  expect(copyB!.getSession()).toBe(copyA!.getSession());
+  expect(copyB!.getSession()).not.toBe(session);
+  expect(copyB!.createSession(CONFIG, { keycloakFactory: factory })).toBe(copyA!.getSession());
   await session.ready();
   expect(factory).toHaveBeenCalledTimes(1);
   expect(Object.getOwnPropertySymbols(globalThis)).toContain(REGISTRY_KEY);

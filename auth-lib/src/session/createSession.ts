@@ -4,6 +4,13 @@ import { configDifferences, resolveConfig } from './config';
 import { KeycloakSession, type SessionDependencies } from './KeycloakSession';
 import { publicSession } from './publicSession';
 import { pageRegistry, registerSession } from './registry';
+import { remoteView } from './remoteView';
+
+/**
+ * The session this copy of auth-lib created, which only `createSession` returns (decisions/0109): the page
+ * registry, which any script and any copy of auth-lib reads, holds its page view instead.
+ */
+let created: { readonly root: Session; readonly page: Session } | null = null;
 
 /**
  * Creates the page's one session and starts keycloak-js (check-sso: no redirect on public pages).
@@ -24,7 +31,7 @@ export function createSession(config: SessionConfig, dependencies: SessionDepend
   const existing = pageRegistry().session;
   if (existing) {
     const differences = configDifferences(existing.config, resolved);
-    if (differences.length === 0) return existing;
+    if (differences.length === 0) return created?.page === existing ? created.root : existing;
     throw new AuthError(
       'invalid-config',
       `This page already has a session (realm "${existing.config.realm}", client "${existing.config.clientId}") and ` +
@@ -34,12 +41,18 @@ export function createSession(config: SessionConfig, dependencies: SessionDepend
   }
   // the contract only: the KeycloakSession (and its keycloak-js) is not reachable from the registry entry
   const session = publicSession(new KeycloakSession(resolved, dependencies));
-  registerSession(session);
+  // the registry gets the page view: getSession(), whenSession(), authFetch and the hooks without a provider give
+  // no script the root session (whose forApi mints a token for any API), only its creator has it
+  const page = remoteView(session, null);
+  created = { root: session, page };
+  registerSession(page);
   return session;
 }
 
 /**
- * The page's session, for code outside React (a remote's API module, the shell's router).
+ * The page's session, for code outside React (a remote's API module, the shell's router). What it gives is a view
+ * (decisions/0109): inside a remote the shell gives, the remote's own (its API's tokens, or the page's where its
+ * registry entry names no API); elsewhere the page session, whose `forApi` refuses every API.
  *
  * @example
  * const response = await getSession().authFetch('/api/reports');
@@ -59,7 +72,8 @@ export function getSession(): Session {
 }
 
 /**
- * Resolves with the page's session as soon as the shell has created it (at once if it already has).
+ * Resolves with the page's session as soon as the shell has created it (at once if it already has): the same
+ * view `getSession()` gives.
  * For a remote whose code can start before the shell is ready.
  *
  * @example
