@@ -172,3 +172,20 @@ test("the provider's word arriving another way while a sign-out is checked (the 
   expect(leader.session.getSnapshot()).toMatchObject({ status: 'anonymous', signOutReason: 'idle' });
   await jest.advanceTimersByTimeAsync(ALL_RETRIES_MS);
 });
+
+test("an API's token of this very session, posted as the session's token, replaces nothing (issue 47, item 6)", async () => {
+  const b = browser();
+  const tab = await b.open();
+  const before = await tab.session.getToken();
+  const access = decodeClaims(before) ?? {};
+  const now = Math.floor(Date.now() / 1000);
+  // what a downscoped refresh answers: the session's user, session, issuer and client, for one API, without openid
+  const apiToken = signed({ ...access, aud: 'profile-api', scope: 'profile-api', name: 'API', iat: now + 1, exp: now + 300 });
+
+  post(b, { type: 'gatehouse-auth:tokens', tokens: { token: apiToken, idToken: null, timeSkew: 0, refreshExpiresAt: now + 1800 } });
+  await jest.advanceTimersByTimeAsync(0);
+  await flush();
+
+  expect(await tab.session.getToken()).toBe(before);
+  expect(tab.session.getSnapshot().user?.name).not.toBe('API');
+});

@@ -130,6 +130,20 @@ export function sessionDeadline(kc: KeycloakLike | null, sharedExp: number | nul
 }
 
 /**
+ * What makes `access` an API's token rather than the session's, or null: a downscoped refresh's token (decisions/0054)
+ * is of the session's user, session, issuer and client and verifies like the session's, but it is for one API alone
+ * (its `aud` is one API of the registry) and was asked for without `openid` (the session's always has it). Posted as
+ * the session's token it is refused (issue 47, item 6).
+ */
+function apiTokenOf(access: Claims, config: ResolvedConfig): string | null {
+  const aud = typeof access.aud === 'string' ? [access.aud] : Array.isArray(access.aud) ? access.aud : [];
+  const only = aud.length === 1 ? config.apis?.find((api) => api.audience === aud[0]) : undefined;
+  if (only) return `audience ${only.audience} alone`;
+  if (typeof access.scope === 'string' && !access.scope.split(' ').includes('openid')) return `scope "${access.scope}" without openid`;
+  return null;
+}
+
+/**
  * Why tokens from another tab cannot seed this one, or null when they can: they must be for this
  * provider, realm and client (`iss`, `azp`), and the access token must still be valid. Their signatures are
  * checked apart from this (tokenVerifier.ts), against the provider's published keys.
@@ -139,6 +153,8 @@ export function seedProblem(set: TokenSet, config: ResolvedConfig, now: number):
   if (!access) return 'not JWTs';
   if (access.iss !== `${config.url}/realms/${config.realm}`) return `issuer ${String(access.iss)} is not this realm`;
   if (access.azp !== config.clientId) return `issued to ${String(access.azp)}, not ${config.clientId}`;
+  const api = apiTokenOf(access, config);
+  if (api !== null) return `an API's token (${api}), not the session's`;
   if (!Number.isFinite(set.timeSkew)) return 'no clock skew';
   const accessExpiry = expiryOf(set.token, set.timeSkew);
   if (accessExpiry === null || accessExpiry <= now) return 'access token expired';
