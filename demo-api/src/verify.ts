@@ -1,19 +1,38 @@
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
 
+import { DPOP_PROOF_WINDOW_SECONDS, MemoryReplayStore, checkDpopProof } from './dpop.js';
+import type { ProofTarget, ReplayStore } from './dpop.js';
+import { Refusal } from './refusal.js';
+
+export { Refusal } from './refusal.js';
+
 /** Asymmetric algorithms only: a token signed with a shared secret (HS*) or unsigned (`none`) is never accepted. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
-/** Why a token is not accepted, in words a developer reads in the 401's body and `WWW-Authenticate`. */
-export class Refusal extends Error {
-  constructor(
-    readonly reason: string,
-    /** 401: the token is the problem; 503: the identity provider could not be asked for its keys */
-    readonly status: 401 | 503 = 401,
-  ) {
-    super(reason);
-    this.name = 'Refusal';
-  }
+/**
+ * Whether the APIs take only DPoP-bound tokens (issue 43): the default of {@link VerifierOptions.requireDpop} and of
+ * `startDemoApi`'s option of that name (`--allow-bearer` on the command line turns it off). With it off, an unbound
+ * token is taken as `Authorization: Bearer` as before; a DPoP-bound one still needs its proof either way.
+ */
+export const REQUIRE_DPOP = true;
+
+export interface VerifierOptions {
+  /** take only DPoP-bound tokens (`cnf.jkt`) with a valid proof; default {@link REQUIRE_DPOP} */
+  requireDpop?: boolean;
+  /** how far a proof's `iat` may be from now, either way (default 60 s) */
+  dpopWindowSeconds?: number;
+  /** where proofs' `jti` are remembered (default: in this process's memory, bounded) */
+  replays?: ReplayStore;
+}
+
+/** How a request presents its token: the `Authorization` scheme, the token, its `DPoP` headers and what they must name. */
+export interface Presentation {
+  scheme: 'Bearer' | 'DPoP';
+  token: string;
+  /** every `DPoP` header of the request */
+  proofs: readonly string[];
+  target: ProofTarget;
 }
 
 /** The client the shell signs in with (the realm file's): the one client whose access tokens the APIs take. */
@@ -25,8 +44,11 @@ export interface Verifier {
   readonly jwksUrl: string;
   /** the client the token must be issued to (`azp`) */
   readonly clientId: string;
-  /** the verified claims of a token for `audience` alone, or a Refusal */
+  readonly requireDpop: boolean;
+  /** the verified claims of an access token for `audience` alone, or a Refusal; says nothing of its binding */
   verify(token: string, audience: string): Promise<JWTPayload>;
+  /** {@link verify}, then the binding: a DPoP-bound token only as `DPoP` with a valid proof, an unbound one only when DPoP is not required */
+  verifyPresented(presented: Presentation, audience: string): Promise<JWTPayload>;
 }
 
 /**
@@ -37,17 +59,50 @@ export interface Verifier {
  *
  * Only an access token of the shell's client is taken (issue 47, item 5): it must carry `exp` (a token that never
  * expires is refused, not trusted forever), `typ: "Bearer"` (Keycloak's and the dev provider's access-token type: an
- * ID token, `typ: "ID"`, whose `aud` names a client called like the API, or a refresh token is refused), no DPoP
- * binding (`cnf.jkt`, `typ: "DPoP"`: this API takes `Authorization: Bearer` and checks no proof, RFC 9449 7.2), and
- * `azp` = `clientId` (a token another client of the realm obtained is not the shell's session).
+ * ID token, `typ: "ID"`, whose `aud` names a client called like the API, or a refresh token is refused; `"DPoP"` is
+ * taken too, for a provider that types its DPoP-bound access tokens so), and `azp` = `clientId` (a token another
+ * client of the realm obtained is not the shell's session).
+ *
+ * Then its binding (issue 43, RFC 9449): a token bound to a key (`cnf.jkt`) only as `Authorization: DPoP` with a
+ * proof of that key for this request (`dpop.ts`), never as a bearer token (7.2); an unbound token only when
+ * `requireDpop` is off.
  */
-export function createVerifier(issuer: string, clientId: string = SHELL_CLIENT_ID): Verifier {
+export function createVerifier(issuer: string, clientId: string = SHELL_CLIENT_ID, options: VerifierOptions = {}): Verifier {
   const jwksUrl = `${issuer}/protocol/openid-connect/certs`;
   const keys = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
-  return {
+  const requireDpop = options.requireDpop ?? REQUIRE_DPOP;
+  const replays = options.replays ?? new MemoryReplayStore();
+  const windowSeconds = options.dpopWindowSeconds ?? DPOP_PROOF_WINDOW_SECONDS;
+  const verifier: Verifier = {
     issuer,
     jwksUrl,
     clientId,
+    requireDpop,
+    async verifyPresented({ scheme, token, proofs, target }, audience) {
+      const claims = await verifier.verify(token, audience);
+      const jkt = (claims['cnf'] as { jkt?: unknown } | undefined)?.jkt;
+      if (jkt !== undefined) {
+        if (typeof jkt !== 'string' || jkt === '') throw new Refusal("this token's cnf.jkt is not a key thumbprint");
+        if (scheme === 'Bearer') {
+          throw new Refusal(
+            'this token is bound to a DPoP key (cnf.jkt): send it as Authorization: DPoP with a DPoP proof, not as a bearer token',
+            401,
+            'invalid_token',
+            true,
+          );
+        }
+        await checkDpopProof(proofs, target, token, jkt, { replays, windowSeconds });
+        return claims;
+      }
+      if (claims['typ'] === 'DPoP') throw new Refusal('this token says typ "DPoP" but names no key (no cnf.jkt)');
+      if (requireDpop) {
+        throw new Refusal(
+          `this token is not bound to a DPoP key (no cnf.jkt); ${audience} accepts only DPoP-bound tokens, sent as Authorization: DPoP with a proof`,
+        );
+      }
+      if (scheme === 'DPoP') throw new Refusal('this token is not bound to a DPoP key (no cnf.jkt): send it as Authorization: Bearer');
+      return claims;
+    },
     async verify(token, audience) {
       let payload: JWTPayload;
       try {
@@ -55,11 +110,7 @@ export function createVerifier(issuer: string, clientId: string = SHELL_CLIENT_I
       } catch (error) {
         throw refusalOf(error, issuer, jwksUrl);
       }
-      const cnf = payload['cnf'] as { jkt?: unknown } | undefined;
-      if (payload['typ'] === 'DPoP' || (typeof cnf === 'object' && cnf !== null && cnf.jkt !== undefined)) {
-        throw new Refusal(`this token is bound to a DPoP key; ${audience} takes bearer tokens only and checks no DPoP proof`);
-      }
-      if (payload['typ'] !== 'Bearer') {
+      if (payload['typ'] !== 'Bearer' && payload['typ'] !== 'DPoP') {
         throw new Refusal(
           `this is not an access token (typ ${JSON.stringify(payload['typ'] ?? null)}, not "Bearer"): ${audience} accepts no ID or refresh token`,
         );
@@ -84,6 +135,7 @@ export function createVerifier(issuer: string, clientId: string = SHELL_CLIENT_I
       return payload;
     },
   };
+  return verifier;
 }
 
 /** A token's `aud` as a list (Keycloak writes a single audience as a string). */

@@ -2,57 +2,28 @@
 // expires, `typ: "Bearer"`, `azp` gatehouse-shell — over real HTTP. Two providers: the dev provider (started here),
 // whose ID token for a client named like the API has that API as its `aud`; and a stub realm this test signs for
 // (its keys published over HTTP at `{issuer}/protocol/openid-connect/certs`, as a realm does), for the tokens no
-// provider issues: without `exp`, without `typ`, DPoP-bound, of another client.
+// provider issues: without `exp`, without `typ`, DPoP-bound presented as Bearer, of another client.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import KcAdminClient from '@keycloak/keycloak-admin-client';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { JWTPayload } from 'jose';
 
-import { startDevIdp } from '@gatehouse/dev-idp';
-import type { RealmRepresentation } from '@gatehouse/dev-idp';
-import { authorizationUrl, FormBrowser } from '@gatehouse/dev-idp/testing';
 import { startDemoApi } from '../src/index.js';
 import type { DemoApi } from '../src/index.js';
+import { APP, bearerCall as call, dpopCall, dpopKey, refusal, signIn, startProvider } from './support/provider.js';
+import type { DpopKey, Provider } from './support/provider.js';
 
-const REALM_FILE = fileURLToPath(new URL('../../deploy/keycloak/gatehouse-realm.json', import.meta.url));
-const APP = 'http://localhost:3000';
 const REALM = 'demo-api-typ-test';
 
-/** A 401's reason (the body; `WWW-Authenticate` carries the same). */
-async function refusal(response: Response): Promise<string> {
-  assert.equal(response.status, 401, 'the API refuses the token');
-  const reason = await response.text();
-  assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer realm="profile-api", error="invalid_token"/);
-  return reason;
-}
-
-const call = (url: string, token: string) => fetch(url, { headers: { authorization: `Bearer ${token}` } });
-
 describe('a real provider: the ID token of a client called like the API', () => {
-  let base: string;
-  let closeIdp = async () => {};
-  let admin: KcAdminClient;
+  let provider: Provider;
   let api: DemoApi;
 
   before(async () => {
-    if (process.env.DEMO_API_IDP_URL) {
-      base = process.env.DEMO_API_IDP_URL.replace(/\/$/, '');
-    } else {
-      const idp = await startDevIdp({ quiet: true });
-      base = idp.url;
-      closeIdp = () => idp.close();
-    }
-    admin = new KcAdminClient({ baseUrl: base, realmName: 'master' });
-    await admin.auth({ grantType: 'password', clientId: 'admin-cli', username: 'admin', password: 'admin' });
-    const rep = JSON.parse(
-      readFileSync(REALM_FILE, 'utf8').replaceAll('default-roles-gatehouse', `default-roles-${REALM}`),
-    ) as RealmRepresentation;
+    provider = await startProvider();
     // Another client of the realm whose id is the API's audience: its ID tokens say `aud: "profile-api"`.
     const named = {
       clientId: 'profile-api',
@@ -62,36 +33,20 @@ describe('a real provider: the ID token of a client called like the API', () => 
       webOrigins: [APP],
       attributes: { 'pkce.code.challenge.method': 'S256' },
     };
-    const clients = [...((rep as { clients?: unknown[] }).clients ?? []), named];
-    await admin.realms.del({ realm: REALM }).catch(() => {});
-    await admin.realms.create({ ...rep, realm: REALM, clients } as Parameters<KcAdminClient['realms']['create']>[0]);
-    api = await startDemoApi({ port: 0, issuer: `${base}/realms/${REALM}`, quiet: true });
+    await provider.createRealm(REALM, (rep) => ({ ...rep, clients: [...(rep.clients ?? []), named] }));
+    api = await startDemoApi({ port: 0, issuer: `${provider.base}/realms/${REALM}`, quiet: true });
   });
 
   after(async () => {
     await api?.close();
-    await admin?.realms.del({ realm: REALM }).catch(() => {});
-    await closeIdp();
+    await provider?.close();
   });
 
   test('its ID token (typ ID, aud profile-api, signed by the realm) is refused at /profile: not an access token', async () => {
-    const { url, verifier } = authorizationUrl(base, REALM, { client_id: 'profile-api', scope: 'openid' });
-    const browser = new FormBrowser();
-    const page = await browser.fetch(url);
-    const { url: back } = await browser.signIn(new URL(url), await page.text(), 'alice', 'alice', (u) => u.origin === APP);
-    const code = new URLSearchParams(back.hash.slice(1)).get('code') ?? '';
-    const response = await fetch(`${base}/realms/${REALM}/protocol/openid-connect/token`, {
-      method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: 'profile-api',
-        redirect_uri: `${APP}/`,
-        code,
-        code_verifier: verifier,
-      }),
+    const { id_token: idToken = '', access_token: accessToken } = await signIn(provider.base, REALM, {
+      clientId: 'profile-api',
+      scope: 'openid',
     });
-    assert.equal(response.status, 200, await response.clone().text());
-    const { id_token: idToken, access_token: accessToken } = (await response.json()) as { id_token: string; access_token: string };
     assert.deepEqual(
       { typ: decodeJwt(idToken).typ, aud: decodeJwt(idToken).aud },
       { typ: 'ID', aud: 'profile-api' },
@@ -115,8 +70,11 @@ describe('a stub realm signing the tokens no provider issues', () => {
   let server: ReturnType<typeof createServer>;
   let issuer: string;
   let api: DemoApi;
+  /** the key the stub's tokens are bound to (`cnf.jkt`), as the provider binds the shell's to its DPoP key */
+  let key: DpopKey;
 
   before(async () => {
+    key = await dpopKey();
     keys = await generateKeyPair('RS256');
     const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
     server = createServer((req, res) => {
@@ -135,9 +93,16 @@ describe('a stub realm signing the tokens no provider issues', () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  /** An access token as Keycloak writes it for the shell, downscoped to profile-api, with `claims` over it. */
+  /** An access token as Keycloak writes it for the shell, downscoped to profile-api and bound to `key`, with `claims` over it. */
   async function token(claims: JWTPayload, { exp = true } = {}): Promise<string> {
-    const body: JWTPayload = { typ: 'Bearer', azp: 'gatehouse-shell', aud: 'profile-api', sub: 'alice-id', preferred_username: 'alice' };
+    const body: JWTPayload = {
+      typ: 'Bearer',
+      azp: 'gatehouse-shell',
+      aud: 'profile-api',
+      sub: 'alice-id',
+      preferred_username: 'alice',
+      cnf: { jkt: key.jkt },
+    };
     for (const [key, value] of Object.entries(claims)) if (value === undefined) delete body[key];
     const jwt = new SignJWT({ ...body, ...Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== undefined)) })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: 'k1' })
@@ -148,13 +113,22 @@ describe('a stub realm signing the tokens no provider issues', () => {
   }
 
   test('the access token of the shell for profile-api is answered (the stub signs what a realm signs)', async () => {
-    const response = await call(`${api.url}/profile`, await token({}));
+    const response = await dpopCall(`${api.url}/profile`, await token({}), key);
     assert.equal(response.status, 200, await response.clone().text());
+  });
+
+  test('a DPoP-bound token typed "DPoP" is answered as one typed "Bearer"; "DPoP" without cnf.jkt is refused', async () => {
+    const response = await dpopCall(`${api.url}/profile`, await token({ typ: 'DPoP' }), key);
+    assert.equal(response.status, 200, await response.clone().text());
+    assert.equal(
+      await refusal(await dpopCall(`${api.url}/profile`, await token({ typ: 'DPoP', cnf: undefined }), key)),
+      'this token says typ "DPoP" but names no key (no cnf.jkt)',
+    );
   });
 
   test('a token without exp is refused: it would be good forever', async () => {
     assert.equal(
-      await refusal(await call(`${api.url}/profile`, await token({}, { exp: false }))),
+      await refusal(await dpopCall(`${api.url}/profile`, await token({}, { exp: false }), key)),
       'this token has no expiry (exp); only tokens that expire are accepted',
     );
   });
@@ -162,28 +136,34 @@ describe('a stub realm signing the tokens no provider issues', () => {
   for (const typ of ['ID', 'Refresh', undefined]) {
     test(`a token with typ ${String(typ)} whose aud names the API is refused: not an access token`, async () => {
       assert.equal(
-        await refusal(await call(`${api.url}/profile`, await token({ typ }))),
+        await refusal(await dpopCall(`${api.url}/profile`, await token({ typ }), key)),
         `this is not an access token (typ ${JSON.stringify(typ ?? null)}, not "Bearer"): profile-api accepts no ID or refresh token`,
       );
     });
   }
 
-  test('a DPoP-bound token presented as Bearer is refused (this API checks no proof)', async () => {
-    for (const claims of [{ cnf: { jkt: 'abc' } }, { typ: 'DPoP' }]) {
+  test('a DPoP-bound token presented as Bearer is refused (RFC 9449 7.2), a cnf.jkt that is no thumbprint too', async () => {
+    for (const claims of [{}, { typ: 'DPoP' }]) {
       assert.equal(
         await refusal(await call(`${api.url}/profile`, await token(claims))),
-        'this token is bound to a DPoP key; profile-api takes bearer tokens only and checks no DPoP proof',
+        'this token is bound to a DPoP key (cnf.jkt): send it as Authorization: DPoP with a DPoP proof, not as a bearer token',
+      );
+    }
+    for (const cnf of [{ jkt: 42 }, { jkt: '' }]) {
+      assert.equal(
+        await refusal(await dpopCall(`${api.url}/profile`, await token({ cnf }), key)),
+        "this token's cnf.jkt is not a key thumbprint",
       );
     }
   });
 
   test("another client's token, or one that names no client, is refused: azp must be the shell's", async () => {
     assert.equal(
-      await refusal(await call(`${api.url}/profile`, await token({ azp: 'reports' }))),
+      await refusal(await dpopCall(`${api.url}/profile`, await token({ azp: 'reports' }), key)),
       'this token was issued to the client reports, not to gatehouse-shell',
     );
     assert.equal(
-      await refusal(await call(`${api.url}/profile`, await token({ azp: undefined }))),
+      await refusal(await dpopCall(`${api.url}/profile`, await token({ azp: undefined }), key)),
       'this token was issued to no client (no azp), not to gatehouse-shell',
     );
   });

@@ -1,60 +1,37 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import KcAdminClient from '@keycloak/keycloak-admin-client';
 import { decodeJwt } from 'jose';
 
-import { startDevIdp } from '@gatehouse/dev-idp';
-import type { RealmRepresentation } from '@gatehouse/dev-idp';
-import { authorizationUrl, FormBrowser } from '@gatehouse/dev-idp/testing';
 import { startDemoApi } from '../src/index.js';
 import type { DemoApi } from '../src/index.js';
+import { ALGS, dpopCall, dpopKey, refusal, signIn, startProvider, tokenFor as refreshFor } from './support/provider.js';
+import type { DpopKey, Provider, TokenResponse } from './support/provider.js';
 
 // The demo API over real HTTP, with real tokens of a real identity provider: the dev IdP started here, or the one
 // DEMO_API_IDP_URL names (a Keycloak 26 from `npm run keycloak`, admin/admin), with the demo realm file imported
-// under test names through the admin API. Tokens come as the shell gets them (decisions/0055): a sign-in asking for
-// every API's scope, then a refresh downscoped to one API.
+// under test names through the admin API. Tokens come as the shell gets them (decisions/0055, issue 43): a sign-in
+// asking for every API's scope with a DPoP proof, then a refresh downscoped to one API, each bound to the key.
 
-const REALM_FILE = fileURLToPath(new URL('../../deploy/keycloak/gatehouse-realm.json', import.meta.url));
-const CLIENT = 'gatehouse-shell';
 const APP = 'http://localhost:3000';
-const SIGN_IN_SCOPE = 'openid role-audiences profile-api admin-api reports-api';
 const REALM = 'demo-api-test';
 /** the same realm with 1 s access tokens, for an expired one */
 const SHORT_REALM = 'demo-api-short';
 
+let provider: Provider;
 let base: string;
-let closeIdp = async () => {};
 let api: DemoApi;
 let shortApi: DemoApi;
-let admin: KcAdminClient;
-
-function demoRealm(name: string, accessTokenLifespan?: number): RealmRepresentation {
-  // The users' default roles are named after the realm.
-  const rep = JSON.parse(
-    readFileSync(REALM_FILE, 'utf8').replaceAll('default-roles-gatehouse', `default-roles-${name}`),
-  ) as RealmRepresentation;
-  return { ...rep, realm: name, ...(accessTokenLifespan ? { accessTokenLifespan } : {}) };
-}
+let key: DpopKey;
 
 before(async () => {
-  if (process.env.DEMO_API_IDP_URL) {
-    base = process.env.DEMO_API_IDP_URL.replace(/\/$/, '');
-  } else {
-    const idp = await startDevIdp({ quiet: true });
-    base = idp.url;
-    closeIdp = () => idp.close();
-  }
-  admin = new KcAdminClient({ baseUrl: base, realmName: 'master' });
-  await admin.auth({ grantType: 'password', clientId: 'admin-cli', username: 'admin', password: 'admin' });
-  for (const rep of [demoRealm(REALM), demoRealm(SHORT_REALM, 1)]) {
-    await admin.realms.del({ realm: rep.realm ?? '' }).catch(() => {});
-    await admin.realms.create(rep as Parameters<KcAdminClient['realms']['create']>[0]);
-  }
+  provider = await startProvider();
+  base = provider.base;
+  await provider.createRealm(REALM);
+  await provider.createRealm(SHORT_REALM, (rep) => ({ ...rep, accessTokenLifespan: 1 }));
+  key = await dpopKey();
   const origins = [APP, 'http://localhost:3001', 'http://localhost:3002', 'http://localhost:3003'];
   api = await startDemoApi({ port: 0, issuer: `${base}/realms/${REALM}`, origins, quiet: true });
   shortApi = await startDemoApi({ port: 0, issuer: `${base}/realms/${SHORT_REALM}`, origins, quiet: true });
@@ -63,42 +40,18 @@ before(async () => {
 after(async () => {
   await api?.close();
   await shortApi?.close();
-  for (const realm of [REALM, SHORT_REALM]) await admin?.realms.del({ realm }).catch(() => {});
-  await closeIdp();
+  await provider?.close();
 });
 
-const tokenEndpoint = (realm: string) => `${base}/realms/${realm}/protocol/openid-connect/token`;
+/** Signs alice in as the shell does (all API scopes, a DPoP proof of `key`) and returns the token response. */
+const signInBound = (realm = REALM): Promise<TokenResponse> => signIn(base, realm, { key });
 
-/** Signs alice in as the shell does (all API scopes) and returns the token response. */
-async function signIn(realm = REALM): Promise<{ access_token: string; refresh_token: string }> {
-  const { url, verifier } = authorizationUrl(base, realm, { client_id: CLIENT, scope: SIGN_IN_SCOPE });
-  const browser = new FormBrowser();
-  const page = await browser.fetch(url);
-  const { url: back } = await browser.signIn(new URL(url), await page.text(), 'alice', 'alice', (u) => u.origin === APP);
-  const code = new URLSearchParams(back.hash.slice(1)).get('code') ?? '';
-  const response = await fetch(tokenEndpoint(realm), {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      client_id: CLIENT,
-      redirect_uri: `${APP}/`,
-      code,
-      code_verifier: verifier,
-    }),
-  });
-  assert.equal(response.status, 200, await response.clone().text());
-  return (await response.json()) as { access_token: string; refresh_token: string };
-}
+/** The downscoped refresh: an access token for one API's scope, bound to `key`. */
+const tokenFor = (scope: string, refreshToken: string, realm = REALM) => refreshFor(base, realm, scope, refreshToken, key);
 
-/** The downscoped refresh: an access token for one API's scope. */
-async function tokenFor(scope: string, refreshToken: string, realm = REALM): Promise<string> {
-  const response = await fetch(tokenEndpoint(realm), {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: CLIENT, refresh_token: refreshToken, scope }),
-  });
-  assert.equal(response.status, 200, await response.clone().text());
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+/** `GET url` with a DPoP-bound token and a fresh proof; without a token, no Authorization at all. */
+const call = (url: string, token?: string, headers: Record<string, string> = {}) =>
+  token ? dpopCall(url, token, key) : fetch(url, { headers });
 
 /** A port nothing listens on: one the system gave out and took back. */
 async function closedPort(): Promise<number> {
@@ -109,24 +62,10 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const call = (url: string, token?: string, headers: Record<string, string> = {}) =>
-  fetch(url, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
-
-/** A 401's reason, which the body and `WWW-Authenticate` both carry. */
-async function refusal(response: Response): Promise<string> {
-  assert.equal(response.status, 401);
-  const reason = await response.text();
-  assert.equal(
-    response.headers.get('www-authenticate'),
-    `Bearer realm="profile-api", error="invalid_token", error_description="${reason}"`,
-  );
-  return reason;
-}
-
 describe('demo API', () => {
-  let session: { access_token: string; refresh_token: string };
+  let session: TokenResponse;
   before(async () => {
-    session = await signIn();
+    session = await signInBound();
   });
 
   for (const [name, audience] of [
@@ -136,6 +75,7 @@ describe('demo API', () => {
   ] as const) {
     test(`/${name} answers a token downscoped to ${audience} with what the token says`, async () => {
       const token = await tokenFor(audience, session.refresh_token);
+      assert.equal((decodeJwt(token).cnf as { jkt?: string } | undefined)?.jkt, key.jkt, 'the token is bound to the DPoP key');
       const response = await call(`${api.url}/${name}/anything/below`, token);
       assert.equal(response.status, 200, await response.clone().text());
       const body = (await response.json()) as { api: string; audience: string; aud: string[]; user: string; scope: string };
@@ -147,11 +87,11 @@ describe('demo API', () => {
     });
   }
 
-  test('no token: 401 "no bearer token", the challenge without an error code (RFC 6750 3.1)', async () => {
+  test('no token: 401 and the DPoP challenge without an error code (RFC 6750 3.1, RFC 9449 7.1)', async () => {
     const response = await call(`${api.url}/profile`);
     assert.equal(response.status, 401);
-    assert.equal(await response.text(), 'no bearer token');
-    assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="profile-api"');
+    assert.equal(await response.text(), 'no access token: send Authorization: DPoP <token> with a DPoP proof');
+    assert.equal(response.headers.get('www-authenticate'), `DPoP realm="profile-api", algs="${ALGS}"`);
   });
 
   test("another API's token: 401 naming both audiences", async () => {
@@ -170,7 +110,7 @@ describe('demo API', () => {
   });
 
   test('an expired token: 401 "token expired"', async () => {
-    const short = await signIn(SHORT_REALM);
+    const short = await signInBound(SHORT_REALM);
     const token = await tokenFor('profile-api', short.refresh_token, SHORT_REALM);
     // The token lives 1 s: wait until its `exp` has passed (jose allows no clock skew by default).
     const exp = Number(decodeJwt(token).exp) * 1000;
@@ -195,7 +135,7 @@ describe('demo API', () => {
   });
 
   test('a token of another realm: 401, signed with a key this realm does not publish', async () => {
-    const short = await signIn(SHORT_REALM);
+    const short = await signInBound(SHORT_REALM);
     const token = await tokenFor('profile-api', short.refresh_token, SHORT_REALM);
     assert.equal(
       await refusal(await call(`${api.url}/profile`, token)),
@@ -203,19 +143,19 @@ describe('demo API', () => {
     );
   });
 
-  test('CORS: a preflight from a remote origin for GET with Authorization is allowed', async () => {
+  test('CORS: a preflight from a remote origin for GET with Authorization and DPoP is allowed', async () => {
     const response = await fetch(`${api.url}/profile`, {
       method: 'OPTIONS',
       headers: {
         origin: 'http://localhost:3001',
         'access-control-request-method': 'GET',
-        'access-control-request-headers': 'authorization',
+        'access-control-request-headers': 'authorization,dpop',
       },
     });
     assert.equal(response.status, 204);
     assert.equal(response.headers.get('access-control-allow-origin'), 'http://localhost:3001');
     assert.equal(response.headers.get('access-control-allow-methods'), 'GET');
-    assert.equal(response.headers.get('access-control-allow-headers'), 'Authorization');
+    assert.equal(response.headers.get('access-control-allow-headers'), 'Authorization, DPoP');
     assert.equal(response.headers.get('vary'), 'Origin');
   });
 
@@ -223,7 +163,13 @@ describe('demo API', () => {
     for (const [origin, method, headers, reason] of [
       ['http://evil.example', 'GET', 'authorization', 'origin http://evil.example may not call the Gatehouse demo API'],
       ['http://localhost:3001', 'DELETE', 'authorization', 'method DELETE is not allowed (GET only)'],
-      ['http://localhost:3001', 'GET', 'authorization, x-debug', 'request headers x-debug are not allowed (Authorization only)'],
+      [
+        'http://localhost:3001',
+        'GET',
+        'authorization, dpop, x-debug',
+        'request headers x-debug are not allowed (Authorization and DPoP only)',
+      ],
+      ['http://localhost:3001', 'GET', 'dpop-nonce', 'request headers dpop-nonce are not allowed (Authorization and DPoP only)'],
     ] as const) {
       const response = await fetch(`${api.url}/profile`, {
         method: 'OPTIONS',
