@@ -1,4 +1,4 @@
-import { AuthProvider, createSession, type SessionEvent } from '@gatehouse/auth-lib';
+import { AuthProvider, createSession, remoteView, VERSION, type SessionEvent } from '@gatehouse/auth-lib';
 import { sessionConfigOf } from './config/sessionConfig';
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import { StrictMode } from 'react';
@@ -13,6 +13,8 @@ import { codeOriginPlugin } from './registry/codeOriginPlugin';
 import { compatibilityPlugin } from './registry/compatibilityPlugin';
 import { loadErrorPlugin } from './registry/loadErrorPlugin';
 import { redeployRecoveryPlugin } from './registry/redeployRecoveryPlugin';
+import { remoteAuthPlugin } from './registry/remoteAuthPlugin';
+import { authModuleFor } from './auth/remoteAuthModule';
 import { RemoteRegistry } from './registry/RemoteRegistry';
 import type { RemoteEvent } from './registry/RemoteTimeline';
 import { remoteToFetchEarly } from './routing/access';
@@ -58,6 +60,8 @@ async function start(): Promise<void> {
     loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name), registry),
     compatibilityPlugin(failures),
     redeployRecoveryPlugin(() => config.remotes),
+    // each remote's code gets its own @gatehouse/auth-lib, bound to its view of the session (decisions/0109)
+    remoteAuthPlugin((name) => authModuleFor(remoteView(session, config.remotes.find((r) => r.name === name)?.api ?? null)), VERSION),
   ]);
   // Telemetry for any script on the page, one line: window.addEventListener('gatehouse:telemetry', (e) => …).
   // Session events carry the user and times, remote events phases and durations; never a token.

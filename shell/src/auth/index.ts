@@ -1,7 +1,8 @@
 /**
- * The shell's federated `./auth` module: the page's one session and the contract around it.
- * It re-exports the shared singleton @gatehouse/auth-lib, so a remote that imports `gatehouse_shell/auth`
- * and one that imports `@gatehouse/auth-lib` reach the same session object.
+ * The shell's federated `./auth` module: the contract around the page's session. It re-exports the shared
+ * @gatehouse/auth-lib, whose `getSession()`, `whenSession()` and `authFetch` give the page view of the session
+ * (decisions/0109): the page's token, without any API audience, and a `forApi` that refuses every API. The root
+ * session stays in the shell; a remote gets its own API's view through its own `@gatehouse/auth-lib` import.
  */
 export { authFetch, AuthError, getSession, VERSION, whenSession } from '@gatehouse/auth-lib';
 export type { Session, SessionSnapshot, User } from '@gatehouse/auth-lib';

@@ -1,4 +1,4 @@
-import { AuthProvider, useAuth } from '@gatehouse/auth-lib';
+import { AuthProvider, remoteView, useAuth } from '@gatehouse/auth-lib';
 import { useLocation } from 'react-router-dom';
 import type { RemoteConfig } from '../config/types';
 import { AccessDeniedPage } from '../pages/AccessDeniedPage';
@@ -52,8 +52,9 @@ export function RemoteRoute({ remote }: { remote: RemoteConfig }) {
         );
       // Keyed: going from one remote's route to another's must not carry over the slot's state (a failure).
       const slot = <RemoteSlot key={remote.name} remote={remote} registry={registry} navigation={location.key} />;
-      // A remote that names its API gets its view of the session: tokens for that API alone (decisions/0054).
-      return remote.api ? <AuthProvider session={snapshot.session.forApi(remote.api)}>{slot}</AuthProvider> : slot;
+      // Each remote gets its own view of the session (decisions/0109): a remote that names its API, tokens for that API
+      // alone (decisions/0054); one that names none, the page session; either way forApi reaches no other API.
+      return <AuthProvider session={remoteView(snapshot.session, remote.api ?? null)}>{slot}</AuthProvider>;
     }
   }
 }
