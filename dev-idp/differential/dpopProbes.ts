@@ -15,25 +15,45 @@ type Key = ReturnType<typeof generateKeyPairSync>;
 /** What the shell asks for at sign-in (decisions/0055). */
 const SIGN_IN_SCOPE = 'openid role-audiences profile-api admin-api reports-api';
 
-async function proof(key: Key, method: string, url: string, accessToken?: string): Promise<string> {
+/** What a bad proof gets wrong: each field replaces the right one. */
+interface ProofFaults {
+  htm?: string;
+  htu?: string;
+  /** seconds from now */
+  iatOffset?: number;
+  jti?: string | null;
+  typ?: string;
+  /** signs with this key while the header names the proof key */
+  signer?: Key;
+}
+
+async function proof(key: Key, method: string, url: string, accessToken?: string, faults: ProofFaults = {}): Promise<string> {
+  const jti = faults.jti === undefined ? randomUUID() : faults.jti;
   return new SignJWT({
-    htm: method,
-    htu: url,
-    jti: randomUUID(),
+    htm: faults.htm ?? method,
+    htu: faults.htu ?? url,
+    ...(jti === null ? {} : { jti }),
     ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
   })
-    .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: await exportJWK(key.publicKey) })
-    .setIssuedAt()
-    .sign(key.privateKey);
+    .setProtectedHeader({ typ: faults.typ ?? 'dpop+jwt', alg: 'ES256', jwk: await exportJWK(key.publicKey) })
+    .setIssuedAt(Math.floor(Date.now() / 1000) + (faults.iatOffset ?? 0))
+    .sign((faults.signer ?? key).privateKey);
 }
 
 const thumbprint = async (key: Key): Promise<string> => calculateJwkThumbprint(await exportJWK(key.publicKey));
 
-async function tokenRequest(base: string, realm: string, body: Record<string, string>, key?: Key): Promise<Response> {
+async function tokenRequest(
+  base: string,
+  realm: string,
+  body: Record<string, string>,
+  key?: Key,
+  faults?: ProofFaults | string,
+): Promise<Response> {
   const url = endpoint(base, realm, 'token');
+  const dpop = typeof faults === 'string' ? faults : key ? await proof(key, 'POST', url, undefined, faults) : undefined;
   return fetch(url, {
     method: 'POST',
-    headers: key ? { dpop: await proof(key, 'POST', url) } : {},
+    headers: dpop ? { dpop } : {},
     body: new URLSearchParams({ client_id: CLIENT, ...body }),
   });
 }
@@ -93,6 +113,13 @@ export const DPOP_PROBES: Record<string, Probe> = {
       key,
     );
     Object.assign(out, page.out);
+    const audiences = await answer(
+      'refresh "openid role-audiences", proof',
+      await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken, scope: 'openid role-audiences' }, key),
+      base,
+      key,
+    );
+    Object.assign(out, audiences.out);
     const api = await answer(
       'refresh "profile-api", proof',
       await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken, scope: 'profile-api' }, key),
@@ -191,6 +218,58 @@ export const DPOP_PROBES: Record<string, Probe> = {
           'refresh, no proof',
           await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken }),
           base,
+        )
+      ).out,
+    );
+    return out;
+  },
+
+  async 'DPoP: proofs the token endpoint refuses'({ provider, realm }) {
+    await createRealm(provider, scopedRealm(realm));
+    const base = provider.url;
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const out: Observation = {};
+    // a code exchange with a proof for another method: the code is spent either way
+    const { code, verifier } = await signIn(base, realm, 'alice', new FormBrowser(), { scope: SIGN_IN_SCOPE });
+    const wrongMethod = await proof(key, 'POST', endpoint(base, realm, 'token'), undefined, { htm: 'GET' });
+    Object.assign(
+      out,
+      (await answer('exchange, proof for GET', await exchange(base, realm, code, verifier, { dpop: wrongMethod }), base)).out,
+    );
+    const unbound = (await signedIn(base, realm)).body.refresh_token ?? '';
+    const refresh = { grant_type: 'refresh_token', refresh_token: unbound };
+    const cases: Array<[string, ProofFaults]> = [
+      ['proof for GET', { htm: 'GET' }],
+      ['proof for userinfo', { htu: endpoint(base, realm, 'userinfo') }],
+      ['proof for the token URL with a query', { htu: `${endpoint(base, realm, 'token')}?a=b` }],
+      ['proof 15 s old', { iatOffset: -15 }],
+      ['proof 5 min old', { iatOffset: -300 }],
+      ['proof 15 s ahead', { iatOffset: 15 }],
+      ['proof without jti', { jti: null }],
+      ['proof of typ JWT', { typ: 'JWT' }],
+      ['proof signed by another key', { signer: other }],
+    ];
+    for (const [label, faults] of cases) {
+      Object.assign(out, (await answer(`refresh, ${label}`, await tokenRequest(base, realm, refresh, key, faults), base, key)).out);
+    }
+    const once = await proof(key, 'POST', endpoint(base, realm, 'token'));
+    Object.assign(out, (await answer('refresh, a proof', await tokenRequest(base, realm, refresh, key, once), base, key)).out);
+    Object.assign(out, (await answer('refresh, the same proof again', await tokenRequest(base, realm, refresh, key, once), base, key)).out);
+    Object.assign(
+      out,
+      (await answer('refresh, a malformed proof', await tokenRequest(base, realm, refresh, key, 'not-a-jwt'), base, key)).out,
+    );
+    // a bound refresh token with a bad proof of its own key: which check answers first
+    const bound = (await signedIn(base, realm, key)).body.refresh_token ?? '';
+    Object.assign(
+      out,
+      (
+        await answer(
+          'bound refresh, its key, proof for GET',
+          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: bound }, key, { htm: 'GET' }),
+          base,
+          key,
         )
       ).out,
     );

@@ -10,14 +10,7 @@ const IDENTITY_COOKIE =
  * does not notice (or why it is out of the dev IdP's scope). dev-idp/README.md shows the same table; the
  * differential test fails on any difference not listed here.
  */
-const NO_AUDIENCE =
-  "a token whose client scopes name no audience: Keycloak leaves `aud` out, oidc-provider's JWT access tokens must have one, so the dev IdP names the client itself; no API accepts either (an API checks for its own audience)";
-
 export const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
-  'downscoped refresh': {
-    'refresh "address" access.aud': NO_AUDIENCE,
-    'not granted "admin-api" access.aud': NO_AUDIENCE,
-  },
   discovery: {
     'token_endpoint_auth_methods_supported ∋ none':
       'Keycloak does not list `none` though its public clients use it; clients do not read this list',

@@ -21,6 +21,7 @@ export function userOut(user: User): Record<string, unknown> {
 export function clientOut(client: Client): Record<string, unknown> {
   const attributes: Record<string, string> = {};
   if (client.pkceMethod) attributes['pkce.code.challenge.method'] = client.pkceMethod;
+  if (client.dpopBoundAccessTokens) attributes['dpop.bound.access.tokens'] = 'true';
   if (client.postLogoutRedirectUris.join() !== '+') attributes['post.logout.redirect.uris'] = client.postLogoutRedirectUris.join('##');
   return {
     id: client.id,

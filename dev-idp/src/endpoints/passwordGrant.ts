@@ -24,7 +24,8 @@ function basicCredentials(req: IncomingMessage): [string, string] | undefined {
 /**
  * Keycloak's direct access grant (`grant_type=password`), which oidc-provider does not
  * implement. Used by the admin client (`admin-cli` in realm `master`) and by clients with
- * `directAccessGrantsEnabled`. The tokens it answers cannot be refreshed (see decisions/0001).
+ * `directAccessGrantsEnabled`. The tokens it answers cannot be refreshed (see decisions/0001). `jkt`: the key of the
+ * request's DPoP proof (checked by the token endpoint), to which the tokens are then bound, as Keycloak binds them.
  */
 export async function passwordGrant(
   runtime: RealmRuntime,
@@ -32,6 +33,7 @@ export async function passwordGrant(
   res: ServerResponse,
   params: URLSearchParams,
   client: Client | undefined,
+  jkt?: string,
 ): Promise<void> {
   if (!client || !client.enabled || client.bearerOnly) {
     return sendOAuthError(res, 401, 'invalid_client', 'Invalid client or Invalid client credentials');
@@ -57,7 +59,7 @@ export async function passwordGrant(
   const refreshExp = runtime.sessions.expiresAt(session);
   const now = Math.floor(Date.now() / 1000);
   sendJson(res, 200, {
-    access_token: await signAccessToken(runtime, user, client, session, requested),
+    access_token: await signAccessToken(runtime, user, client, session, requested, jkt),
     expires_in: runtime.realm.accessTokenLifespan,
     refresh_expires_in: refreshExp - now,
     refresh_token: await signRefreshToken(runtime, {
@@ -67,8 +69,9 @@ export async function passwordGrant(
       azp: client.clientId,
       scope: refreshTokenScope(runtime.realm, client, requested),
       exp: refreshExp,
+      jkt: client.publicClient ? jkt : undefined,
     }),
-    token_type: 'Bearer',
+    token_type: jkt ? 'DPoP' : 'Bearer',
     'not-before-policy': 0,
     session_state: session.id,
     scope,

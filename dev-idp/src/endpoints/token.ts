@@ -12,6 +12,7 @@ import { keycloakGrantDescription } from '../provider/grantErrors.js';
 import type { Client } from '../realm/model.js';
 import type { RealmRuntime } from '../server/RealmRuntime.js';
 import { originAllowed } from '../sessions/redirect.js';
+import { DPOP_KEY_MISMATCH, DPOP_PROOF_MISSING, checkDpopProof, dpopHeader } from '../tokens/dpop.js';
 import { refreshTokenIssued, refreshTokenReuseError } from '../tokens/refreshTokenReuse.js';
 import { signRefreshToken, verifyRefreshToken } from '../tokens/tokens.js';
 import { basicClientId, passwordGrant } from './passwordGrant.js';
@@ -21,8 +22,11 @@ import type { RealmRequest } from './RealmRequest.js';
  * The token endpoint. oidc-provider does the authorization_code and refresh_token grants;
  * around it we add Keycloak's CORS, unwrap our JWT refresh tokens into oidc-provider's opaque
  * ones, refuse grants of ended sessions ("Session not active") and reshape the response.
+ * DPoP (RFC 9449) as Keycloak 26: a proof, when sent, is checked first (`invalid_request` with Keycloak's reason); a
+ * client with `dpop.bound.access.tokens` must send one; a public client's refresh token is bound to the proof's key
+ * (`cnf.jkt`) and then works only with a proof of that key (`invalid_grant`).
  */
-export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest): Promise<void> {
+export async function tokenEndpoint({ runtime, req, res, url, forward }: RealmRequest): Promise<void> {
   if (req.method === 'OPTIONS') {
     answerPreflight(req, res, (o) => runtime.realm.clients.some((c) => originAllowed(c, o)), 'POST, OPTIONS');
     return;
@@ -35,12 +39,16 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
   // A browser call from an origin the client does not allow is refused before the grant (the code stays unused).
   const origin = req.headers.origin;
   if (origin && !originAllowed(client, origin)) return sendJson(res, 403, { error: 'Invalid origin' });
+  // oidc-provider checks the proof again (and binds the access token to its key); Keycloak's checks and words go first.
+  const proof = dpopHeader(req) === undefined ? undefined : await checkDpopProof(req, url, runtime.dpopProofs);
+  if (proof && 'error' in proof) return sendOAuthError(res, 400, 'invalid_request', proof.error);
+  if (!proof && client.dpopBoundAccessTokens) return sendOAuthError(res, 400, 'invalid_request', DPOP_PROOF_MISSING);
 
   const grantType = params.get('grant_type');
   /** the scope of the refresh token a refresh presents: Keycloak's new refresh token keeps it, also when downscoped */
   let presented: string | undefined;
   if (grantType === 'password') {
-    await passwordGrant(runtime, req, res, params, client);
+    await passwordGrant(runtime, req, res, params, client, proof?.jkt);
     return;
   }
   if (grantType === 'refresh_token') {
@@ -49,6 +57,9 @@ export async function tokenEndpoint({ runtime, req, res, forward }: RealmRequest
     if (client && refresh.azp !== client.clientId) {
       return sendOAuthError(res, 400, 'invalid_grant', "Invalid refresh token. Token client and authorized client don't match");
     }
+    // A bound refresh token (its own `cnf.jkt`, whatever the opaque one under it is bound to) needs a proof of its key.
+    if (refresh.jkt && !proof) return sendOAuthError(res, 400, 'invalid_grant', DPOP_PROOF_MISSING);
+    if (refresh.jkt && proof && proof.jkt !== refresh.jkt) return sendOAuthError(res, 400, 'invalid_grant', DPOP_KEY_MISMATCH);
     if (!runtime.sessions.active(refresh.sid)) return sendOAuthError(res, 400, 'invalid_grant', 'Session not active');
     if (refresh.exp <= Math.floor(Date.now() / 1000)) return sendOAuthError(res, 400, 'invalid_grant', 'Token is not active');
     const invalidScope = downscopeRefresh(req, params, client, refresh.scope);
@@ -105,6 +116,8 @@ async function keycloakTokenResponse(
           azp: String(access.azp),
           scope: presented ?? refreshTokenScope(runtime.realm, client, issuedFor),
           exp: refreshExp,
+          // RFC 9449 §5: a public client's refresh token is bound to the key of the request's proof, as the access token
+          jkt: client.publicClient ? boundKey(access) : undefined,
         })
       : undefined;
   return {
@@ -122,4 +135,10 @@ async function keycloakTokenResponse(
       scope,
     },
   };
+}
+
+/** The `cnf.jkt` of a DPoP-bound access token. */
+function boundKey(access: Record<string, unknown>): string | undefined {
+  const jkt = (access.cnf as { jkt?: unknown } | undefined)?.jkt;
+  return typeof jkt === 'string' ? jkt : undefined;
 }

@@ -24,6 +24,8 @@ export function toClientMetadata(client: Client): AdapterPayload | undefined {
     grant_types: grantTypes,
     response_types: responseTypes,
     require_auth_time: true,
+    // oidc-provider refuses a token request without a proof too; token.ts answers it first, in Keycloak's words.
+    dpop_bound_access_tokens: client.dpopBoundAccessTokens,
   };
 }
 

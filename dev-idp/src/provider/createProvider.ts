@@ -20,6 +20,11 @@ import { trackSsoSession } from './trackSsoSession.js';
 /** The single resource every access token is for: makes oidc-provider issue JWT access tokens. */
 export const ACCOUNT_RESOURCE = 'urn:gatehouse:dev-idp:account';
 const BUILTIN_SCOPES = 'openid profile email offline_access roles web-origins acr basic address phone';
+/**
+ * An `aud` that is there for oidc-provider's check (a JWT access token must have an audience) and absent from the
+ * token: JSON.stringify leaves out a value whose toJSON returns undefined. test/dpop.test.ts checks that it is absent.
+ */
+const NO_AUDIENCE = Object.freeze({ toJSON: (): undefined => undefined });
 const PROFILE_CLAIMS = ['preferred_username', 'name', 'given_name', 'family_name', 'email', 'email_verified'];
 
 /**
@@ -145,8 +150,9 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
               acr: runtime.clientAcr.get(`${sid} ${client.clientId}`),
             }),
           });
-          // Keycloak omits `aud` when no other client's roles are in the token; oidc-provider requires one.
-          jwt.payload.aud ??= client.clientId;
+          // Keycloak omits `aud` when the token's client scopes name no audience; oidc-provider refuses to sign a JWT
+          // access token without one, so it gets a value that passes that check and is left out of the signed JSON.
+          jwt.payload.aud ??= NO_AUDIENCE;
           const { grantId } = token as TokenInstance & { grantId?: string };
           if (grantId && typeof jwt.payload.jti === 'string') runtime.revoked.issued(grantId, jwt.payload.jti, Number(jwt.payload.exp));
           return jwt;

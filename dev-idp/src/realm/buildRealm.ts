@@ -113,6 +113,8 @@ export function toClient(rep: ClientRepresentation, realm: RealmScopes = BUILTIN
     redirectUris: rep.redirectUris ?? [],
     webOrigins: rep.webOrigins ?? [],
     pkceMethod: attributes['pkce.code.challenge.method'] || undefined,
+    // Keycloak reads it with Boolean.parseBoolean: "true" in any case, anything else is false.
+    dpopBoundAccessTokens: attributes['dpop.bound.access.tokens']?.toLowerCase() === 'true',
     // Keycloak: no attribute (as the admin API creates clients) means `+`, the valid redirect URIs.
     postLogoutRedirectUris: logoutUris ? logoutUris.split('##').filter(Boolean) : ['+'],
     roles: [],

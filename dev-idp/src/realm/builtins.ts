@@ -25,6 +25,7 @@ export function builtinClients(): Omit<Client, 'defaultClientScopes' | 'optional
     webOrigins: [],
     postLogoutRedirectUris: [],
     acrLoaMap: {},
+    dpopBoundAccessTokens: false,
   };
   return [
     {

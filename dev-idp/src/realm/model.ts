@@ -24,6 +24,11 @@ export interface Client {
   /** `attributes["pkce.code.challenge.method"]`; undefined = PKCE optional. */
   pkceMethod?: string;
   /**
+   * `attributes["dpop.bound.access.tokens"]` ("true", any case): every token request needs a DPoP proof (RFC 9449),
+   * so each token is bound to the client's key; without one Keycloak answers `invalid_request` "DPoP proof is missing".
+   */
+  dpopBoundAccessTokens: boolean;
+  /**
    * `attributes["post.logout.redirect.uris"]`, split on `##`, `+` kept as written; absent = `+`
    * (the valid redirect URIs, Keycloak's default); `-` = none.
    */

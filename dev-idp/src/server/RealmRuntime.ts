@@ -5,7 +5,7 @@ import type Provider from 'oidc-provider';
 import type { LoaMap } from '../sessions/acr.js';
 
 import { BruteForceProtector } from '../sessions/bruteForce.js';
-import { DPOP_PROOF_LIFETIME } from '../tokens/dpop.js';
+import { DPOP_REPLAY_WINDOW } from '../tokens/dpop.js';
 import { createRealmKeys } from '../tokens/keys.js';
 import type { RealmKeys } from '../tokens/keys.js';
 import { MemoryStore } from '../provider/MemoryStore.js';
@@ -36,8 +36,8 @@ export class RealmRuntime {
   /** Failed sign-ins and lockouts (Keycloak's brute-force detection; off unless the admin API turns it on). */
   readonly bruteForce = new BruteForceProtector();
   readonly logoutConfirmations = new OneTimeCodes(1800);
-  /** `jti`s of the DPoP proofs accepted, so none is replayed (Keycloak: within the proof's lifetime). */
-  readonly dpopProofs = new OneTimeCodes(DPOP_PROOF_LIFETIME * 2);
+  /** `jti`s (with `htu`) of the DPoP proofs accepted, so none is replayed while it could still be active (as Keycloak). */
+  readonly dpopProofs = new OneTimeCodes(DPOP_REPLAY_WINDOW);
   readonly sessions: SessionRegistry;
   readonly #baseUrl: () => string;
   readonly #providers = new Map<string, Provider>();

@@ -82,6 +82,8 @@ export interface RefreshTokenFields {
   scope: string;
   exp: number;
   iat: number;
+  /** `cnf.jkt`: the thumbprint of the DPoP key the token is bound to (a public client's, refreshed with a proof) */
+  jkt?: string;
 }
 
 /**
@@ -90,7 +92,13 @@ export interface RefreshTokenFields {
  */
 export async function signRefreshToken(runtime: RealmRuntime, fields: Omit<RefreshTokenFields, 'iat'>): Promise<string> {
   return (
-    new SignJWT({ typ: 'Refresh', azp: fields.azp, sid: fields.sid, scope: fields.scope })
+    new SignJWT({
+      typ: 'Refresh',
+      azp: fields.azp,
+      sid: fields.sid,
+      scope: fields.scope,
+      ...(fields.jkt ? { cnf: { jkt: fields.jkt } } : {}),
+    })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: runtime.keys.kid })
       .setIssuer(runtime.issuer)
       .setAudience(runtime.issuer)
@@ -121,21 +129,30 @@ export async function verifyRefreshToken(runtime: RealmRuntime, token: string): 
       scope: String(payload.scope ?? ''),
       exp: payload.exp ?? 0,
       iat: payload.iat ?? 0,
+      jkt: typeof (payload.cnf as { jkt?: unknown } | undefined)?.jkt === 'string' ? (payload.cnf as { jkt: string }).jkt : undefined,
     };
   } catch {
     return undefined;
   }
 }
 
-/** An access token minted here for the password grant (oidc-provider has no password grant). */
+/**
+ * An access token minted here for the password grant (oidc-provider has no password grant); bound to the key of the
+ * request's DPoP proof (`cnf.jkt`) when it came with one.
+ */
 export async function signAccessToken(
   runtime: RealmRuntime,
   user: User,
   client: Client,
   session: SsoSession,
   scope: string,
+  jkt?: string,
 ): Promise<string> {
-  return new SignJWT({ auth_time: session.started, ...accessTokenClaims({ realm: runtime.realm, user, client, sid: session.id, scope }) })
+  return new SignJWT({
+    auth_time: session.started,
+    ...accessTokenClaims({ realm: runtime.realm, user, client, sid: session.id, scope }),
+    ...(jkt ? { cnf: { jkt } } : {}),
+  })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: runtime.keys.kid })
     .setIssuer(runtime.issuer)
     .setSubject(user.id)
