@@ -8,7 +8,7 @@ import { FormBrowser } from '../test/support/FormBrowser.js';
 import { normalise } from './normalise.js';
 import type { Observation } from './normalise.js';
 import type { Probe } from './probes.js';
-import { createRealm } from './providers.js';
+import { adminOf, createRealm } from './providers.js';
 
 type Key = ReturnType<typeof generateKeyPairSync>;
 
@@ -273,6 +273,25 @@ export const DPOP_PROBES: Record<string, Probe> = {
         )
       ).out,
     );
+    return out;
+  },
+
+  async 'DPoP: a bound refresh token after its session ended, and a proof with a refresh token that is none'({ provider, realm }) {
+    await createRealm(provider, scopedRealm(realm));
+    const base = provider.url;
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const out: Observation = {};
+    const garbage = { grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token' };
+    Object.assign(out, (await answer('no refresh token, a proof', await tokenRequest(base, realm, garbage, key), base, key)).out);
+    const bound = (await signedIn(base, realm, key)).body.refresh_token ?? '';
+    const admin = await adminOf(provider);
+    const [alice] = await admin.users.find({ realm, username: 'alice' });
+    await admin.users.logout({ realm, id: alice?.id ?? '' });
+    const refresh = { grant_type: 'refresh_token', refresh_token: bound };
+    Object.assign(out, (await answer('ended, no proof', await tokenRequest(base, realm, refresh), base)).out);
+    Object.assign(out, (await answer('ended, another key', await tokenRequest(base, realm, refresh, other), base, other)).out);
+    Object.assign(out, (await answer('ended, its key', await tokenRequest(base, realm, refresh, key), base, key)).out);
     return out;
   },
 };
