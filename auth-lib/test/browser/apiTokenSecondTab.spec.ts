@@ -36,12 +36,16 @@ test("a second tab gets the API's token the leading tab holds, at once and witho
     const noAnswer = new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 3 s'), 3_000));
     const token = await Promise.race([window.gatehouse!.session.forApi(binding).getToken(), noAnswer]);
     const payload = token.split('.')[1];
-    const claims = payload ? (JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { aud?: unknown }) : null;
-    return { token, aud: claims?.aud ?? null, ms: Math.round(performance.now() - started) };
+    const claims = payload
+      ? (JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { aud?: unknown; cnf?: { jkt?: unknown } })
+      : null;
+    return { token, aud: claims?.aud ?? null, jkt: claims?.cnf?.jkt ?? null, ms: Math.round(performance.now() - started) };
   }, api);
 
   test.info().annotations.push({ type: 'second tab: API token after (ms)', description: String(answer.ms) });
   expect(answer.token === first ? 'the leading tab’s token' : tokenLabel(answer.token)).toBe('the leading tab’s token');
   expect(answer.aud).toBe('profile-api');
+  // bound to the browser's DPoP key (decisions/0110), which both tabs hold through IndexedDB
+  expect(answer.jkt).toMatch(/^[\w-]{43}$/);
   expect(log.refreshes).toBe(1); // served from the leading tab's cache
 });
