@@ -1,0 +1,182 @@
+import { expect, test, type Page } from '@playwright/test';
+import { openWithSession } from '../../support/flows';
+
+// Issue 43, item 3, decisions/0109: from inside a remote's container, every documented entry point of auth-lib gives
+// that remote's own view of the session (its API's token alone, aud decoded) and forApi of another API is refused;
+// the page-wide entry points (the global registry, the shell's `./auth`) give the page view, whose forApi refuses
+// every API. The remote's auth-lib is fetched the way its code's `import … from '@gatehouse/auth-lib'` is: through
+// its own federation instance's loadShare (what its bundler's runtime calls), in the page.
+
+const API = 'http://localhost:3010';
+const APIS = {
+  profile: { url: `${API}/profile`, audience: 'profile-api', scope: 'profile-api' },
+  reports: { url: `${API}/reports`, audience: 'reports-api', scope: 'reports-api' },
+  admin: { url: `${API}/admin`, audience: 'admin-api', scope: 'admin-api' },
+} as const;
+
+interface Refusal {
+  readonly name: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+interface EntryPoints {
+  /** the audience of each entry point's token: getSession, whenSession, createSession, the AuthProvider's default */
+  readonly audiences: Record<string, string[]>;
+  /** what authFetch sent to the remote's API, as the demo API read it */
+  readonly authFetch: { readonly status: number; readonly aud: readonly string[] };
+  /** forApi of each other API */
+  readonly refusals: readonly (Refusal | null)[];
+  /** forApi of its own API gives its own view back */
+  readonly ownApiIsItself: boolean;
+}
+
+/** Calls each entry point of `remote`'s own `@gatehouse/auth-lib` in the page. */
+async function entryPointsOf(page: Page, remote: keyof typeof APIS): Promise<EntryPoints> {
+  const others = Object.entries(APIS)
+    .filter(([name]) => name !== remote)
+    .map(([, api]) => api);
+  return page.evaluate(
+    async ({ remote, own, others }) => {
+      type Session = {
+        api: { audience: string } | null;
+        config: unknown;
+        getToken(): Promise<string>;
+        forApi(api: unknown): Session;
+      };
+      type AuthLib = {
+        getSession(): Session;
+        whenSession(): Promise<Session>;
+        createSession(config: unknown): Session;
+        authFetch(input: string): Promise<Response>;
+        AuthProvider(props: { children: null }): { props: { session: Session } };
+      };
+      type Instance = { name: string; loadShare(pkg: string): Promise<false | (() => AuthLib)> };
+      const instances = (globalThis as unknown as { __FEDERATION__: { __INSTANCES__: Instance[] } }).__FEDERATION__.__INSTANCES__;
+      const instance = instances.find((candidate) => candidate.name === remote);
+      if (!instance) throw new Error(`no federation instance "${remote}" on the page`);
+      const factory = await instance.loadShare('@gatehouse/auth-lib');
+      if (!factory) throw new Error(`"${remote}" has no shared @gatehouse/auth-lib`);
+      const lib = factory();
+      const aud = (token: string): string[] => {
+        const claims = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { aud?: string | string[] };
+        return typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
+      };
+      const session = lib.getSession();
+      const sessions: Record<string, Session> = {
+        getSession: session,
+        whenSession: await lib.whenSession(),
+        createSession: lib.createSession(session.config),
+        AuthProvider: lib.AuthProvider({ children: null }).props.session,
+      };
+      const audiences: Record<string, string[]> = {};
+      for (const [entry, view] of Object.entries(sessions)) audiences[entry] = aud(await view.getToken());
+      const response = await lib.authFetch(own.url);
+      const answer = response.ok ? ((await response.json()) as { aud: string[] }) : { aud: [] };
+      const refusals = others.map((api) => {
+        try {
+          session.forApi(api);
+          return null;
+        } catch (error) {
+          const { name, code, message } = error as { name: string; code: string; message: string };
+          return { name, code, message };
+        }
+      });
+      return {
+        audiences,
+        authFetch: { status: response.status, aud: answer.aud },
+        refusals,
+        ownApiIsItself: session.forApi(own) === session,
+      };
+    },
+    { remote, own: APIS[remote], others },
+  );
+}
+
+function expectRefused(refusals: readonly (Refusal | null)[], own: string): void {
+  for (const refusal of refusals) {
+    expect(refusal, 'forApi of another API was granted').not.toBeNull();
+    expect(refusal!.name).toBe('AuthError');
+    expect(refusal!.code).toBe('invalid-argument');
+    expect(refusal!.message).toContain(own);
+    expect(refusal!.message).toMatch(/registry entry \(config\.json, remotes\[\]\.api/);
+  }
+}
+
+test("from inside each remote, every auth-lib entry point gives that remote's API token alone and forApi of another API is refused @idp", async ({
+  page,
+}) => {
+  await openWithSession(page, 'alice', '/profile');
+  // the React hooks in the profile slot: its ApiCard's useAuth().authFetch
+  await expect(page.locator('[data-remote="profile"]').getByTestId('api-answer')).toHaveText('Signed in as alice', { timeout: 15_000 });
+  await expect(page.locator('[data-remote="profile"]').getByTestId('api-audience')).toHaveText('profile-api');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+  await expect(page.locator('[data-remote="reports"]').getByTestId('api-audience')).toHaveText('reports-api', { timeout: 15_000 });
+
+  for (const remote of ['profile', 'reports'] as const) {
+    const audience = APIS[remote].audience;
+    const found = await entryPointsOf(page, remote);
+    for (const [entry, audiences] of Object.entries(found.audiences)) expect(audiences, `${remote}: ${entry}`).toEqual([audience]);
+    expect(found.authFetch, `${remote}: authFetch`).toEqual({ status: 200, aud: [audience] });
+    expect(found.ownApiIsItself).toBe(true);
+    expectRefused(found.refusals, `"${audience}"`);
+  }
+});
+
+test("the page-wide entry points, the global registry and the shell's ./auth, give the page view: forApi refuses every API @idp", async ({
+  page,
+}) => {
+  await openWithSession(page, 'alice', '/profile');
+  await expect(page.locator('[data-remote="profile"]').getByTestId('api-audience')).toHaveText('profile-api', { timeout: 15_000 });
+  const found = await page.evaluate(
+    async ({ apis, shell }) => {
+      type Session = { api: unknown; getToken(): Promise<string>; forApi(api: unknown): Session };
+      type Auth = { getSession(): Session; whenSession(): Promise<Session> };
+      const refusalsOf = (session: Session) =>
+        apis.map((api) => {
+          try {
+            session.forApi(api);
+            return null;
+          } catch (error) {
+            const { name, code, message } = error as { name: string; code: string; message: string };
+            return { name, code, message };
+          }
+        });
+      const registry = (globalThis as unknown as Record<symbol, { session: Session } | undefined>)[
+        Symbol.for('gatehouse.auth-lib.session')
+      ]!.session;
+      // the shell's federated ./auth: the shell's container entry, started with the shell's own share scope (so its
+      // auth-lib is the shell's, not a copy a runtime plugin made), as any script on the page can
+      type Container = {
+        init(scope: unknown, initScope: unknown[], options: unknown): Promise<unknown>;
+        get(module: string): Promise<() => Auth>;
+      };
+      type Host = { name: string; shareScopeMap: Record<string, unknown> };
+      const host = (globalThis as unknown as { __FEDERATION__: { __INSTANCES__: Host[] } }).__FEDERATION__.__INSTANCES__.find(
+        (instance) => instance.name === 'gatehouse_shell',
+      )!;
+      await new Promise((resolve, reject) => {
+        const script = document.createElement('script');
+        script.src = `${shell}/remoteEntry.js`;
+        script.onload = resolve;
+        script.onerror = reject;
+        document.head.append(script);
+      });
+      const container = (globalThis as unknown as { gatehouse_shell: Container }).gatehouse_shell;
+      const options = { version: '', shareScopeKeys: 'default' };
+      Object.defineProperty(options, 'shareScopeMap', { value: host.shareScopeMap, enumerable: false });
+      await container.init(host.shareScopeMap['default'], [], options);
+      const auth = (await container.get('./auth'))();
+      const fromAuth = [auth.getSession(), await auth.whenSession()];
+      return {
+        registry: { api: registry.api, refusals: refusalsOf(registry) },
+        auth: fromAuth.map((session) => ({ api: session.api, refusals: refusalsOf(session) })),
+      };
+    },
+    { apis: Object.values(APIS), shell: new URL(page.url()).origin },
+  );
+  for (const view of [found.registry, ...found.auth]) {
+    expect(view.api).toBeNull();
+    expectRefused(view.refusals, 'the page session without any API audience');
+  }
+});
