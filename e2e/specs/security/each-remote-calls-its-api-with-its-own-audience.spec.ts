@@ -1,16 +1,37 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+
+import { expect, test, type Page, type Request, type Response } from '@playwright/test';
+import { SignJWT, calculateJwkThumbprint, decodeProtectedHeader, exportJWK, type JWK } from 'jose';
+
 import { openWithSession, requestsTo, stepUpAtProvider } from '../../support/flows';
 
 // Issue 28, decisions/0054: each demo remote calls its own API (demo-api/, :3010 under `npm start`) through authFetch
 // with the view of the session the shell gave it. Every call carries a token whose audience is that API alone, and a
 // token replayed at another remote's API is refused with 401 and a plain reason.
+// Issue 43, decisions/0110: each of those tokens is bound to the browser's DPoP key (`cnf.jkt`) and goes with a proof
+// of it; captured from the page's traffic and replayed from here, with its proof, as a bearer token or with a proof of
+// another key, it is refused.
 
 const API = 'http://localhost:3010';
 
-function audienceOf(authorization: string | undefined): string[] {
-  const token = authorization?.replace(/^Bearer /, '') ?? '';
-  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { aud?: string | string[] };
-  return typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
+function claimsOf(token: string): { aud?: string | string[]; cnf?: { jkt?: string } } {
+  const part = token.split('.')[1];
+  if (!part) throw new Error(`not a JWT: ${token.slice(0, 20)}…`);
+  return JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as { aud?: string | string[]; cnf?: { jkt?: string } };
+}
+
+function audienceOf(token: string): string[] {
+  const { aud } = claimsOf(token);
+  return typeof aud === 'string' ? [aud] : (aud ?? []);
+}
+
+/** A proof a replaying attacker can make: signed by a key of their own. */
+async function proofOfAnotherKey(method: string, url: string, token: string): Promise<string> {
+  const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return new SignJWT({ htm: method, htu: url, jti: randomUUID(), ath: createHash('sha256').update(token).digest('base64url') })
+    .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: await exportJWK(key.publicKey) })
+    .setIssuedAt()
+    .sign(key.privateKey);
 }
 
 async function apiAnswer(page: Page, remote: string): Promise<void> {
@@ -22,9 +43,23 @@ test('each remote calls its own API with a token for that API alone; replayed at
   request,
 }) => {
   const calls: Request[] = requestsTo(page, API);
+  // every token answer the page gets (read below, in the test's flow, while the page is open)
+  const tokenAnswers: Response[] = [];
+  page.on('response', (response) => {
+    if (response.url().endsWith('/protocol/openid-connect/token') && response.request().method() === 'POST') tokenAnswers.push(response);
+  });
 
   await openWithSession(page, 'alice', '/profile');
   await apiAnswer(page, 'profile');
+  // the page's own access tokens (the code exchange's), taken from the page's traffic before the step-up navigates away
+  // (a body is readable only while its document is): below, no API takes one
+  const pageTokens: string[] = [];
+  for (const answer of tokenAnswers) {
+    const body = (await answer.json()) as { access_token?: unknown };
+    if (typeof body.access_token !== 'string') continue;
+    const audiences = audienceOf(body.access_token);
+    if (!(audiences.length === 1 && /-api$/.test(audiences[0]!))) pageTokens.push(body.access_token);
+  }
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await apiAnswer(page, 'reports');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
@@ -33,30 +68,59 @@ test('each remote calls its own API with a token for that API alone; replayed at
   await apiAnswer(page, 'admin');
 
   const sent = calls.filter((call) => call.method() === 'GET');
-  const byPath = new Map<string, string>();
+  const byPath = new Map<string, { token: string; proof: string }>();
   for (const call of sent) {
     const path = new URL(call.url()).pathname;
-    const authorization = call.headers().authorization;
-    expect(authorization, `${path} was called without a token`).toMatch(/^Bearer /);
-    byPath.set(path, authorization!);
+    const headers = call.headers();
+    expect(headers.authorization, `${path} was called without a DPoP-bound token`).toMatch(/^DPoP /);
+    expect(headers.dpop, `${path} was called without a proof`).toBeTruthy();
+    byPath.set(path, { token: headers.authorization!.slice('DPoP '.length), proof: headers.dpop! });
   }
   expect([...byPath.keys()].sort()).toEqual(['/admin', '/profile', '/reports']);
-  for (const [path, authorization] of byPath) expect(audienceOf(authorization), path).toEqual([`${path.slice(1)}-api`]);
+  const keys = new Set<string>();
+  for (const [path, { token, proof }] of byPath) {
+    expect(audienceOf(token), path).toEqual([`${path.slice(1)}-api`]);
+    // bound to the key the proof shows (one key for the browser)
+    const jkt = await calculateJwkThumbprint(decodeProtectedHeader(proof).jwk as JWK);
+    expect(claimsOf(token).cnf?.jkt, path).toBe(jkt);
+    keys.add(jkt);
+    test.info().annotations.push({ type: 'binding', description: `${path}: aud ${audienceOf(token).join(' ')}, cnf.jkt ${jkt}` });
+  }
+  expect(keys.size).toBe(1);
   await expect(page.locator('[data-remote="admin"]').getByTestId('api-audience')).toHaveText('admin-api');
 
-  // the profile remote's token, replayed at the reports and admin APIs
-  const profileToken = byPath.get('/profile')!;
-  for (const other of ['/reports', '/admin']) {
-    const replayed = await request.get(`${API}${other}`, { headers: { authorization: profileToken } });
-    expect(replayed.status()).toBe(401);
-    expect(await replayed.text()).toContain('profile-api');
+  const { token: profileToken, proof: profileProof } = byPath.get('/profile')!;
+  const replays: Record<string, { authorization: string; dpop?: string }> = {
+    'its own request again (the same proof)': { authorization: `DPoP ${profileToken}`, dpop: profileProof },
+    'as a bearer token': { authorization: `Bearer ${profileToken}` },
+    'with a proof of another key': {
+      authorization: `DPoP ${profileToken}`,
+      dpop: await proofOfAnotherKey('GET', `${API}/profile`, profileToken),
+    },
+  };
+  for (const [how, headers] of Object.entries(replays)) {
+    const replayed = await request.get(`${API}/profile`, { headers });
+    expect(replayed.status(), `the profile API's token replayed ${how}`).toBe(401);
+    test.info().annotations.push({ type: 'replay', description: `${how}: ${replayed.status()} ${await replayed.text()}` });
   }
-  // the page's own token, which carries every API's audience, never went to an API
-  const pageToken = await page.evaluate(() => {
-    const entry = (globalThis as unknown as Record<symbol, { session: { getToken(): Promise<string> } } | undefined>)[
-      Symbol.for('gatehouse.auth-lib.session')
-    ];
-    return entry!.session.getToken();
-  });
-  expect(sent.map((call) => call.headers().authorization)).not.toContain(`Bearer ${pageToken}`);
+  // the profile remote's token, replayed at the reports and admin APIs (with a proof the browser never made for them)
+  for (const other of ['/reports', '/admin']) {
+    const replayed = await request.get(`${API}${other}`, {
+      headers: { authorization: `DPoP ${profileToken}`, dpop: await proofOfAnotherKey('GET', `${API}${other}`, profileToken) },
+    });
+    expect(replayed.status()).toBe(401);
+  }
+
+  expect(pageTokens.length).toBeGreaterThan(0);
+  for (const token of pageTokens) {
+    for (const path of ['/profile', '/reports', '/admin']) {
+      for (const headers of <Record<string, string>[]>[
+        { authorization: `Bearer ${token}` },
+        { authorization: `DPoP ${token}`, dpop: await proofOfAnotherKey('GET', `${API}${path}`, token) },
+      ]) {
+        const answer = await request.get(`${API}${path}`, { headers });
+        expect(answer.status(), `the page's own token at ${path} (${(headers.authorization ?? '').split(' ')[0]})`).toBe(401);
+      }
+    }
+  }
 });
