@@ -120,6 +120,17 @@ test('the tokens of this session, as the provider signs them, are adopted', asyn
   expect(await verdicts('gatehouse', [{ token: jwt(access()), idToken: jwt(id()) }])).toEqual([null]);
 });
 
+test('an access token bound to a DPoP key, typed `DPoP` as Keycloak types it, is adopted; `DPoP` without a binding is not', async () => {
+  const bound = access('gatehouse', { typ: 'DPoP', cnf: { jkt: 'aBcD' } });
+  const unbound = access('gatehouse', { typ: 'DPoP' });
+  expect(
+    await verdicts('gatehouse', [
+      { token: jwt(bound), idToken: null },
+      { token: jwt(unbound), idToken: null },
+    ]),
+  ).toEqual([null, 'access token: typ "DPoP", not "Bearer"']);
+});
+
 test('an ID token, another client’s token or an access token in the ID token’s place is never adopted', async () => {
   const sets: Set[] = [
     // the session's own ID token (signed by the realm, aud this client) offered as the access token

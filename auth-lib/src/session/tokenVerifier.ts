@@ -160,11 +160,14 @@ export function providerKeyVerifier(config: Pick<ResolvedConfig, 'url' | 'realm'
 
 /**
  * Why a verified token is not the kind it is taken as, or null: its `typ` (Keycloak's: `Bearer` for an access token,
- * `ID` for an ID token) and the client it was issued to (`azp`: required of an access token, checked where an ID
+ * `DPoP` for one bound to a DPoP key, `ID` for an ID token) and the client it was issued to (`azp`: required of an access token, checked where an ID
  * token names one; its `aud` is checked by jose).
  */
 function claimProblem(payload: Record<string, unknown>, typ: 'Bearer' | 'ID', clientId: string, azpRequired: boolean): string | null {
-  if (payload['typ'] !== typ) return `typ ${JSON.stringify(payload['typ'] ?? null)}, not "${typ}"`;
+  // Keycloak types an access token bound to a DPoP key (`cnf.jkt`) `DPoP` (decisions/0110)
+  const cnf = payload['cnf'] as { jkt?: unknown } | undefined;
+  const dpopBound = typ === 'Bearer' && payload['typ'] === 'DPoP' && typeof cnf?.jkt === 'string';
+  if (payload['typ'] !== typ && !dpopBound) return `typ ${JSON.stringify(payload['typ'] ?? null)}, not "${typ}"`;
   const azp = payload['azp'];
   if (azp === undefined && !azpRequired) return null;
   return azp === clientId
