@@ -81,6 +81,18 @@ const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 const proofRefusal = (reason: string) => new Refusal(reason, 401, 'invalid_dpop_proof');
 
+/**
+ * A value of the proof (the client's words) inside a reason, which goes into a response header and a log line: as
+ * JSON, printable ASCII only (anything else as `\uXXXX`), at most 200 characters.
+ */
+function shown(value: unknown): string {
+  const json = (JSON.stringify(value ?? null) ?? 'null').replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return json.length > 200 ? `${json.slice(0, 197)}...` : json;
+}
+
 /** `url` without query and fragment, normalised as the WHATWG URL parser does (scheme and host in lower case, no default port, no dot segments). */
 export function htuOf(url: string | URL): string | undefined {
   if (!URL.canParse(url)) return undefined;
@@ -117,10 +129,10 @@ export async function checkDpopProof(
     throw proofRefusal('the DPoP proof is not a JWT');
   }
   if (header.typ !== 'dpop+jwt') {
-    throw proofRefusal(`the DPoP proof's typ is ${JSON.stringify(header.typ ?? null)}, not "dpop+jwt"`);
+    throw proofRefusal(`the DPoP proof's typ is ${shown(header.typ)}, not "dpop+jwt"`);
   }
   if (!(DPOP_ALGORITHMS as readonly unknown[]).includes(header.alg)) {
-    throw proofRefusal(`the DPoP proof is signed with ${JSON.stringify(header.alg ?? null)}; this API takes ${DPOP_ALGORITHMS.join(' ')}`);
+    throw proofRefusal(`the DPoP proof is signed with ${shown(header.alg)}; this API takes ${DPOP_ALGORITHMS.join(' ')}`);
   }
   const jwk = header.jwk as JWK | undefined;
   if (typeof jwk !== 'object' || jwk === null) throw proofRefusal("the DPoP proof's header carries no public key (jwk)");
@@ -138,12 +150,12 @@ export async function checkDpopProof(
     throw proofRefusal('the DPoP proof is signed by another key than the one this token is bound to (cnf.jkt)');
   }
   if (payload['htm'] !== target.method) {
-    throw proofRefusal(`the DPoP proof is for ${JSON.stringify(payload['htm'] ?? null)} (htm), this request is ${target.method}`);
+    throw proofRefusal(`the DPoP proof is for ${shown(payload['htm'])} (htm), this request is ${target.method}`);
   }
   const expected = htuOf(target.url);
   const htu = typeof payload['htu'] === 'string' ? htuOf(payload['htu']) : undefined;
   if (htu === undefined || htu !== expected) {
-    throw proofRefusal(`the DPoP proof is for ${JSON.stringify(payload['htu'] ?? null)} (htu), this request is ${expected}`);
+    throw proofRefusal(`the DPoP proof is for ${shown(payload['htu'])} (htu), this request is ${expected}`);
   }
   const now = (options.now ?? Date.now)() / 1000;
   if (typeof payload.iat !== 'number') throw proofRefusal('the DPoP proof has no iat');

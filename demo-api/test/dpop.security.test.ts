@@ -95,6 +95,21 @@ describe('a DPoP-bound token', () => {
     }
   });
 
+  test('a URL the proof names is shown in the reason as printable ASCII, at most 200 characters (it goes into a header)', async () => {
+    assert.equal(
+      await refusal(
+        await withProof(await dpopProof(key, 'GET', profile, token, { htu: 'http://x/€\r\nX-Injected: 1' })),
+        'invalid_dpop_proof',
+      ),
+      `the DPoP proof is for "http://x/\\u20ac\\r\\nX-Injected: 1" (htu), this request is ${profile}`,
+    );
+    const long = `http://x/${'a'.repeat(300)}`;
+    assert.equal(
+      await refusal(await withProof(await dpopProof(key, 'GET', profile, token, { htu: long })), 'invalid_dpop_proof'),
+      `the DPoP proof is for "${long.slice(0, 196)}... (htu), this request is ${profile}`,
+    );
+  });
+
   test('htu is compared without query and fragment, normalised (scheme and host in any case, the default port): 200', async () => {
     const port = new URL(api.url).port;
     for (const [requested, htu] of [
