@@ -25,6 +25,8 @@ interface ProofFaults {
   typ?: string;
   /** signs with this key while the header names the proof key */
   signer?: Key;
+  /** the algorithm, for a key that is no P-256 one */
+  alg?: string;
 }
 
 async function proof(key: Key, method: string, url: string, accessToken?: string, faults: ProofFaults = {}): Promise<string> {
@@ -35,7 +37,7 @@ async function proof(key: Key, method: string, url: string, accessToken?: string
     ...(jti === null ? {} : { jti }),
     ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
   })
-    .setProtectedHeader({ typ: faults.typ ?? 'dpop+jwt', alg: 'ES256', jwk: await exportJWK(key.publicKey) })
+    .setProtectedHeader({ typ: faults.typ ?? 'dpop+jwt', alg: faults.alg ?? 'ES256', jwk: await exportJWK(key.publicKey) })
     .setIssuedAt(Math.floor(Date.now() / 1000) + (faults.iatOffset ?? 0))
     .sign((faults.signer ?? key).privateKey);
 }
@@ -292,6 +294,27 @@ export const DPOP_PROBES: Record<string, Probe> = {
     Object.assign(out, (await answer('ended, no proof', await tokenRequest(base, realm, refresh), base)).out);
     Object.assign(out, (await answer('ended, another key', await tokenRequest(base, realm, refresh, other), base, other)).out);
     Object.assign(out, (await answer('ended, its key', await tokenRequest(base, realm, refresh, key), base, key)).out);
+    return out;
+  },
+
+  async 'DPoP: proofs signed with other algorithms'({ provider, realm }) {
+    await createRealm(provider, scopedRealm(realm));
+    const base = provider.url;
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const keys: Array<[string, Key]> = [
+      ['RS256', rsa],
+      ['PS256', rsa],
+      ['RS512', rsa],
+      ['ES384', generateKeyPairSync('ec', { namedCurve: 'P-384' })],
+      ['ES512', generateKeyPairSync('ec', { namedCurve: 'P-521' })],
+      ['EdDSA', generateKeyPairSync('ed25519')],
+      ['Ed25519', generateKeyPairSync('ed25519')],
+    ];
+    const out: Observation = {};
+    const refresh = { grant_type: 'refresh_token', refresh_token: (await signedIn(base, realm)).body.refresh_token ?? '' };
+    for (const [alg, key] of keys) {
+      Object.assign(out, (await answer(`refresh, ${alg} proof`, await tokenRequest(base, realm, refresh, key, { alg }), base, key)).out);
+    }
     return out;
   },
 };

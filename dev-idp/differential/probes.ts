@@ -25,6 +25,7 @@ const DISCOVERY_FIELDS = [
   'jwks_uri',
   'check_session_iframe',
   'revocation_endpoint',
+  'dpop_signing_alg_values_supported',
 ];
 const DISCOVERY_MEMBERSHIP: Record<string, string[]> = {
   code_challenge_methods_supported: ['S256'],

@@ -32,6 +32,7 @@ interface Faults {
   typ?: string;
   signer?: Key;
   jwk?: Record<string, unknown> | null;
+  alg?: string;
 }
 
 async function proof(key: Key, htm: string, htu: string, accessToken?: string, faults: Faults = {}): Promise<string> {
@@ -43,7 +44,7 @@ async function proof(key: Key, htm: string, htu: string, accessToken?: string, f
     ...(jti === null ? {} : { jti }),
     ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
   })
-    .setProtectedHeader({ typ: faults.typ ?? 'dpop+jwt', alg: 'ES256', ...(jwk === null ? {} : { jwk }) })
+    .setProtectedHeader({ typ: faults.typ ?? 'dpop+jwt', alg: faults.alg ?? 'ES256', ...(jwk === null ? {} : { jwk }) })
     .setIssuedAt(Math.floor(Date.now() / 1000) + (faults.iatOffset ?? 0))
     .sign((faults.signer ?? key).privateKey);
 }
@@ -192,6 +193,27 @@ describe('DPoP at the token endpoint (Keycloak 26.7.3)', () => {
     assert.equal((await token(refreshBody(refreshToken), once)).status, 200);
     const replayed = await token(refreshBody(refreshToken), once);
     assert.deepEqual(replayed.body, { error: 'invalid_request', error_description: 'DPoP proof has already been used' });
+  });
+
+  test("proofs in Keycloak's algorithms are taken, RSA and P-384 included (not only oidc-provider's ES256 and EdDSA)", async () => {
+    const refreshToken = (await signedIn()).body.refresh_token ?? '';
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const keys: Array<[string, Key]> = [
+      ['RS256', rsa],
+      ['PS256', rsa],
+      ['ES384', generateKeyPairSync('ec', { namedCurve: 'P-384' })],
+      ['EdDSA', generateKeyPairSync('ed25519')],
+    ];
+    for (const [alg, key] of keys) {
+      const answer = await token(refreshBody(refreshToken), await proof(key, 'POST', tokenUrl(), undefined, { alg }));
+      assert.equal(answer.status, 200, `${alg}: ${JSON.stringify(answer.body)}`);
+      assert.equal(cnf(answer.body.refresh_token), await thumbprint(key), alg);
+    }
+    const ed25519 = await token(
+      refreshBody(refreshToken),
+      await proof(generateKeyPairSync('ed25519'), 'POST', tokenUrl(), undefined, { alg: 'Ed25519' }),
+    );
+    assert.deepEqual(ed25519.body, { error: 'invalid_request', error_description: 'Unsupported DPoP algorithm: Ed25519' });
   });
 
   test('a client with dpop.bound.access.tokens needs a proof for every token request', async () => {

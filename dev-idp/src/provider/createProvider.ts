@@ -2,6 +2,7 @@ import type { KoaContext, TokenInstance } from 'oidc-provider';
 import Provider from 'oidc-provider';
 
 import { accessTokenClaims, idTokenClaims } from '../tokens/claims.js';
+import { DPOP_ALGORITHMS } from '../tokens/dpop.js';
 import { downscopedTo } from '../tokens/downscope.js';
 import { PAGE_SECURITY_HEADERS } from '../http/respond.js';
 import { errorPage } from '../pages/errorPage.js';
@@ -60,6 +61,8 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
       url: (_ctx: unknown, interaction: InteractionInfo) => loginActionUrl(runtime, interaction),
       policy: interactionPolicyWithStepUp(runtime),
     },
+    // The DPoP proof algorithms Keycloak 26 takes (and lists in discovery); oidc-provider's default is ES256 and EdDSA.
+    enabledJWA: { dPoPSigningAlgValues: DPOP_ALGORITHMS },
     // Keycloak reads `claims` (an essential acr) without oidc-provider's claims-parameter feature.
     extraParams: ['claims'],
     features: {
