@@ -27,6 +27,8 @@ interface ProofFaults {
   signer?: Key;
   /** the algorithm, for a key that is no P-256 one */
   alg?: string;
+  /** claims besides RFC 9449's */
+  extra?: Record<string, unknown>;
 }
 
 async function proof(key: Key, method: string, url: string, accessToken?: string, faults: ProofFaults = {}): Promise<string> {
@@ -36,6 +38,7 @@ async function proof(key: Key, method: string, url: string, accessToken?: string
     htu: faults.htu ?? url,
     ...(jti === null ? {} : { jti }),
     ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
+    ...faults.extra,
   })
     .setProtectedHeader({ typ: faults.typ ?? 'dpop+jwt', alg: faults.alg ?? 'ES256', jwk: await exportJWK(key.publicKey) })
     .setIssuedAt(Math.floor(Date.now() / 1000) + (faults.iatOffset ?? 0))
@@ -251,6 +254,9 @@ export const DPOP_PROBES: Record<string, Probe> = {
       ['proof without jti', { jti: null }],
       ['proof of typ JWT', { typ: 'JWT' }],
       ['proof signed by another key', { signer: other }],
+      ['proof with a nonce nobody asked for', { extra: { nonce: 'n-0S6_WzA2Mj' } }],
+      ['proof with an ath', { extra: { ath: 'x' } }],
+      ['proof for post (lower case)', { htm: 'post' }],
     ];
     for (const [label, faults] of cases) {
       Object.assign(out, (await answer(`refresh, ${label}`, await tokenRequest(base, realm, refresh, key, faults), base, key)).out);
