@@ -3,7 +3,7 @@ import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { SignJWT, calculateJwkThumbprint, exportJWK } from 'jose';
 
 import { decodeJwt, endpoint, exchange, signIn } from '../test/support/codeFlow.js';
-import { CLIENT, scopedRealm } from '../test/support/fixtures.js';
+import { APP, CLIENT, scopedRealm } from '../test/support/fixtures.js';
 import { FormBrowser } from '../test/support/FormBrowser.js';
 import { normalise } from './normalise.js';
 import type { Observation } from './normalise.js';
@@ -321,6 +321,39 @@ export const DPOP_PROBES: Record<string, Probe> = {
     for (const [alg, key] of keys) {
       Object.assign(out, (await answer(`refresh, ${alg} proof`, await tokenRequest(base, realm, refresh, key, { alg }), base, key)).out);
     }
+    return out;
+  },
+
+  async 'DPoP: a confidential client'({ provider, realm }) {
+    const rep = scopedRealm(realm);
+    const secret = 'conf-secret';
+    rep.clients?.push({
+      clientId: 'conf',
+      enabled: true,
+      publicClient: false,
+      secret,
+      standardFlowEnabled: true,
+      redirectUris: [`${APP}/*`],
+      webOrigins: ['+'],
+    });
+    await createRealm(provider, rep);
+    const base = provider.url;
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const url = endpoint(base, realm, 'token');
+    const basic = `Basic ${Buffer.from(`conf:${secret}`).toString('base64')}`;
+    const call = async (body: Record<string, string>, withProof: boolean): Promise<Response> =>
+      fetch(url, {
+        method: 'POST',
+        headers: { authorization: basic, ...(withProof ? { dpop: await proof(key, 'POST', url) } : {}) },
+        body: new URLSearchParams(body),
+      });
+    const { code, verifier } = await signIn(base, realm, 'alice', new FormBrowser(), { client_id: 'conf', scope: 'openid' });
+    const exchange = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: `${APP}/` };
+    const first = await answer('exchange with a proof', await call(exchange, true), base, key);
+    const out: Observation = { ...first.out };
+    const refresh = { grant_type: 'refresh_token', refresh_token: first.body.refresh_token ?? '' };
+    Object.assign(out, (await answer('refresh, no proof', await call(refresh, false), base)).out);
+    Object.assign(out, (await answer('refresh, proof', await call(refresh, true), base, key)).out);
     return out;
   },
 };
