@@ -145,7 +145,7 @@ test("from inside each remote, every auth-lib entry point gives that remote's AP
   }
 });
 
-test("the page-wide entry points, the global registry and the shell's ./auth, give the page view: forApi refuses every API @idp", async ({
+test("the page-wide entry points, the global registry and the shell's ./auth, give the page view: forApi refuses every API", async ({
   page,
 }) => {
   await openWithSession(page, 'alice', '/profile');
