@@ -44,6 +44,7 @@ const { APPS, BASELINE_APPS, BUILDS_PER_APP, buildAll, buildDirOf } = await impo
 const { launchBrowser } = await import('./lib/browser.mjs');
 const {
   BASELINE,
+  apiCalls,
   concurrentTokens,
   configWithRemotes,
   copiesOnPage,
@@ -85,6 +86,10 @@ const { startTopology } = await import('./lib/topology.mjs');
  * @property {{ per_cycle: number[], failed_get_token: string[][] }} [tokens_5_tabs]
  * @property {{ version: string, started_in_ms: number }} [keycloak] the Keycloak of the sign-in keys on Keycloak
  * @property {Record<string, { gatehouse: number, baseline: number }>} [cross_site_provider_pages] provider pages per cross-site load
+ * @property {import('./lib/measure.mjs').ApiCheck[]} [second_tab_api] each second tab's own API call: its answer and how the token went
+ * @property {{ first: number[], warm: number[][], preflights: number[][], requests: import('./lib/measure.mjs').ApiCheck[], proof_sign_ms: number[] }} [api_calls]
+ *   every timed call (ms, per load), the CORS preflights during each call, how the last load's calls carried the token,
+ *   Gatehouse: one DPoP proof's signing (hash and ES256) in the page apart from a call, per load
  */
 
 /**
@@ -95,6 +100,8 @@ const { startTopology } = await import('./lib/topology.mjs');
  */
 
 const LOADS = Math.max(10, Number(args.loads));
+/** Timed API calls per load of api_call_ms: the first, then the warm ones. */
+const API_CALLS_PER_LOAD = 6;
 
 const log = (/** @type {string} */ message) => process.stderr.write(`[bench] ${message}\n`);
 /** @param {readonly (number | null)[]} values @param {number} digits @returns {Summary} */
@@ -231,14 +238,52 @@ async function main() {
     recordVisibleTimes(results, publicTimes, remoteTimes, 'Gatehouse');
     recordVisibleTimes(baseline, basePublicTimes, baseRemoteTimes, 'baseline');
 
-    // 4b. A second tab of a browser that is signed in (a live tab on /profile) opens /profile.
-    const secondTab = spreadOf(await secondTabLoads(browser, session, LOADS), 0);
+    // 4b. A second tab of a browser that is signed in (a live tab on /profile) opens /profile; each one's own API call
+    // (Gatehouse: a DPoP proof with the key from IndexedDB) is checked after its paint.
+    results.details.second_tab_api = [];
+    baseline.details.second_tab_api = [];
+    const secondTab = spreadOf(await secondTabLoads(browser, session, LOADS, undefined, results.details.second_tab_api), 0);
     results.time_to_remote_visible_second_tab_ms = secondTab.median;
     results.spread.time_to_remote_visible_second_tab_ms = secondTab;
-    const baseSecondTab = spreadOf(await secondTabLoads(browser, session, LOADS, BASELINE), 0);
+    const baseSecondTab = spreadOf(await secondTabLoads(browser, session, LOADS, BASELINE, baseline.details.second_tab_api), 0);
     baseline.time_to_remote_visible_second_tab_ms = baseSecondTab.median;
     baseline.spread.time_to_remote_visible_second_tab_ms = baseSecondTab;
-    log(`second tab: ${secondTab.median} ms (baseline ${baseSecondTab.median} ms)`);
+    const answered = (/** @type {import('./lib/measure.mjs').ApiCheck[]} */ checks) =>
+      checks.filter((c) => c.answer.startsWith('Signed in as')).length;
+    log(
+      `second tab: ${secondTab.median} ms (baseline ${baseSecondTab.median} ms); its API answered ${answered(results.details.second_tab_api)}/${LOADS}` +
+        ` (baseline ${answered(baseline.details.second_tab_api)}/${LOADS})`,
+    );
+
+    // 4c. A remote's API call with its token warm, as the visitor feels it: the profile remote's own caller, timed in
+    // the page; the two setups' loads alternate. The first call of a load apart (its CORS preflight), then the rest.
+    /** @type {Array<[Figures, import('./lib/measure.mjs').Origins | undefined]>} */
+    const apiSetups = [
+      [baseline, BASELINE],
+      [results, undefined],
+    ];
+    for (const [target] of apiSetups) target.details.api_calls = { first: [], warm: [], preflights: [], requests: [], proof_sign_ms: [] };
+    for (let i = 0; i < LOADS; i++) {
+      for (const [target, origins] of apiSetups) {
+        const calls = await apiCalls(browser, session, origins ? { origins, calls: API_CALLS_PER_LOAD } : { calls: API_CALLS_PER_LOAD });
+        const details = /** @type {NonNullable<Details['api_calls']>} */ (target.details.api_calls);
+        details.first.push(round(calls.times[0] ?? NaN, 1));
+        details.warm.push(calls.times.slice(1).map((ms) => round(ms, 1)));
+        details.preflights.push(calls.preflights);
+        details.requests = calls.requests;
+        if (calls.signMs !== null) details.proof_sign_ms.push(round(calls.signMs, 2));
+      }
+    }
+    for (const [target, origins] of apiSetups) {
+      const details = /** @type {NonNullable<Details['api_calls']>} */ (target.details.api_calls);
+      const first = spreadOf(details.first, 1);
+      const warm = spreadOf(details.warm.flat(), 1);
+      target.api_call_first_ms = first.median;
+      target.spread.api_call_first_ms = first;
+      target.api_call_ms = warm.median;
+      target.spread.api_call_ms = warm;
+      log(`API call (${origins ? 'baseline' : 'Gatehouse'}): first ${first.median} ms, then ${warm.median} ms`);
+    }
 
     // 5. One copy of React and keycloak-js with every remote visited.
     const copies = await copiesOnPage(browser, session, dists);

@@ -38,6 +38,7 @@ export { CHROMIUM_ARGS };
  * @property {Response[]} responses every response of the page, in order
  * @property {number} paint when the element painted
  * @property {number | null} fcp first contentful paint
+ * @property {import('playwright-core').CDPSession} cdp the page's DevTools session (it disabled the cache)
  */
 
 /**
@@ -103,7 +104,7 @@ export async function coldLoad(browser, url, { elementId, storageState, context:
   );
   // waitForFunction resolves with the function's first truthy value: never the null
   const { paint, fcp } = /** @type {{ paint: number, fcp: number | null }} */ (await handle.jsonValue());
-  return { page, context, responses, paint, fcp };
+  return { page, context, responses, paint, fcp, cdp };
 }
 
 /**

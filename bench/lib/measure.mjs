@@ -17,7 +17,7 @@ import { ORIGINS } from './topology.mjs';
 /**
  * The origins one setup is measured on: Gatehouse's, or the baseline's (bench/baseline) under the same names.
  *
- * @typedef {{ shell: string, profile: string, expose: string }} Origins
+ * @typedef {{ shell: string, profile: string, expose: string, api: string }} Origins
  */
 
 /**
@@ -104,9 +104,9 @@ async function settledResponses(load) {
 }
 
 /** Gatehouse's origins, or the baseline's (bench/baseline) under the same names. @type {Origins} */
-export const BASELINE = { shell: ORIGINS.baselineHost, profile: ORIGINS.baselineRemote, expose: './Profile' };
+export const BASELINE = { shell: ORIGINS.baselineHost, profile: ORIGINS.baselineRemote, expose: './Profile', api: ORIGINS.baselineApi };
 /** @type {Origins} */
-const GATEHOUSE = { shell: ORIGINS.shell, profile: ORIGINS.profile, expose: './App' };
+const GATEHOUSE = { shell: ORIGINS.shell, profile: ORIGINS.profile, expose: './App', api: ORIGINS.demoApi };
 
 const originOf = (/** @type {string} */ url) => new URL(url).origin;
 const pathOf = (/** @type {string} */ url) => new URL(url).pathname;
@@ -367,28 +367,211 @@ export async function startupWithConfig(browser, configJson, session) {
 }
 
 /**
+ * How one tab's own call to its remote's API went (the profile remote's, on mount): the answer it shows and how the
+ * token went with the request (`Authorization` scheme, a `DPoP` proof header or none).
+ *
+ * @typedef {{ answer: string, scheme: string | null, proof: boolean }} ApiCheck
+ */
+
+/**
+ * Waits for the profile remote's own call to its API (made on mount: Gatehouse's ApiCard, the baseline's Profile) to
+ * show its answer, and reads how the first request to the API carried the token.
+ *
+ * @param {Page} page
+ * @param {import('playwright-core').Request[]} apiRequests the page's requests to the API so far
+ * @returns {Promise<ApiCheck>}
+ */
+async function apiCheck(page, apiRequests) {
+  const answer = page.getByTestId('api-answer');
+  await answer.filter({ hasText: /Signed in as|Refused/ }).waitFor({ timeout: 30_000 });
+  const text = ((await answer.textContent()) ?? '').trim();
+  const first = apiRequests[0];
+  const headers = first ? await first.allHeaders() : {};
+  return { answer: text, scheme: headers['authorization']?.split(' ')[0] ?? null, proof: 'dpop' in headers };
+}
+
+/**
  * time_to_remote_visible_second_tab_ms: a browser already signed in, with /profile open in one tab,
  * opens /profile in a second tab (cache disabled, as every cold load here): ms to the remote's heading.
- * Returns the times of `loads` second tabs, each closed before the next one opens.
+ * Returns the times of `loads` second tabs, each closed before the next one opens. Once its heading painted, each
+ * second tab's own API call (its profile remote's, on mount: with Gatehouse a DPoP proof signed by the key the first
+ * tab put in IndexedDB) must be answered; how it went is pushed to `apiChecks`.
  *
  * @param {Browser} browser
  * @param {StorageState} session
  * @param {number} loads
  * @param {Origins} [origins]
+ * @param {ApiCheck[]} [apiChecks]
  * @returns {Promise<number[]>}
  */
-export async function secondTabLoads(browser, session, loads, origins = GATEHOUSE) {
+export async function secondTabLoads(browser, session, loads, origins = GATEHOUSE, apiChecks = []) {
   const first = await coldLoad(browser, `${origins.shell}/profile`, { elementId: PROFILE, storageState: session });
   /** @type {number[]} */
   const times = [];
   try {
     for (let i = 0; i < loads; i++) {
-      const load = await coldLoad(browser, `${origins.shell}/profile`, { elementId: PROFILE, context: first.context });
+      /** @type {import('playwright-core').Request[]} */
+      const apiRequests = [];
+      const load = await coldLoad(browser, `${origins.shell}/profile`, {
+        elementId: PROFILE,
+        context: first.context,
+        beforeGoto: (page) =>
+          page.on('request', (request) => {
+            if (request.url().startsWith(`${origins.api}/`)) apiRequests.push(request);
+          }),
+      });
       times.push(load.paint);
+      // after the paint: the wait is not in the figure
+      apiChecks.push(await apiCheck(load.page, apiRequests));
       await load.page.close();
     }
   } finally {
     await first.context.close();
+  }
+  return times;
+}
+
+/**
+ * api_call_ms, api_call_first_ms: what one call of a remote to its API costs the visitor once its token is warm.
+ * A cold load of /profile with a session at the provider; once the profile remote's own call on mount has answered
+ * (its token is then in the page: with Gatehouse the API token's downscoped refresh has run, with the first DPoP proof,
+ * so the `dpop` chunk and the key from IndexedDB are loaded), the bench makes `calls` calls through the remote's own
+ * caller, one after the other, each timed inside the page (`performance.now()`) from the call to the answer's body
+ * read. The first one with the cache still disabled, so that it pays the CORS preflight (`Authorization`, and
+ * Gatehouse's `DPoP`: one preflight either way) as a page's first call does; then the browser's cache is enabled again,
+ * as a visitor's is, and it keeps the preflight's answer (`Access-Control-Max-Age`) for the other calls. Gatehouse: the profile remote's view of the session, `authFetch(api.url)` (its API token,
+ * `Authorization: DPoP` and a fresh proof), found as the `session` of the `<AuthProvider>` around its ApiCard;
+ * the baseline: its remote's `callApi()` (keycloak-js `updateToken(30)`, then `fetch` with `Authorization: Bearer`).
+ *
+ * @param {Browser} browser
+ * @param {StorageState} session
+ * @param {{ origins?: Origins, calls?: number }} [options]
+ * @returns {Promise<{ times: number[], preflights: number[], requests: ApiCheck[], signMs: number | null }>} each call's
+ *   ms; the CORS preflights to the API during each call; how each call carried its token; Gatehouse: one proof's
+ *   signing in this page apart from a call (proofSignMs)
+ */
+export async function apiCalls(browser, session, { origins = GATEHOUSE, calls = 6 } = {}) {
+  /** @type {import('playwright-core').Request[]} */
+  const apiRequests = [];
+  const load = await coldLoad(browser, `${origins.shell}/profile`, {
+    elementId: PROFILE,
+    storageState: session,
+    beforeGoto: (page) =>
+      page.on('request', (request) => {
+        if (request.url().startsWith(`${origins.api}/`)) apiRequests.push(request);
+      }),
+  });
+  try {
+    const mounted = await apiCheck(load.page, apiRequests);
+    if (!mounted.answer.startsWith('Signed in as'))
+      throw new Error(`bench: the profile remote's API call on ${origins.shell}: ${mounted.answer}`);
+    // CORS preflights, which Playwright does not report; the DevTools protocol names them (type Preflight)
+    /** @type {number[]} */
+    const preflightsAt = [];
+    load.cdp.on('Network.requestWillBeSent', (event) => {
+      if ((event.request.method === 'OPTIONS' || event.initiator.type === 'preflight') && event.request.url.startsWith(`${origins.api}/`))
+        preflightsAt.push(performance.now());
+    });
+    const before = apiRequests.length;
+    /** @type {number[]} */
+    const ends = [];
+    /** @type {number[]} */
+    const times = [];
+    for (let i = 0; i < calls; i++) {
+      // the first call with the cache still disabled: it pays the CORS preflight, as a page's first call to the API
+      // does (the one the remote made on mount was not kept: DevTools' disabled cache skips the preflight cache); then
+      // the visitor's cache, which keeps the preflight's answer (the demo API's Access-Control-Max-Age: 600 s)
+      if (i === 1) await load.cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
+      const [ms] = await load.page.evaluate(timedApiCalls, { calls: 1, baselineCall: origins === BASELINE ? BASELINE_CALL : null });
+      times.push(/** @type {number} */ (ms));
+      ends.push(performance.now());
+    }
+    const preflights = ends.map((end, i) => preflightsAt.filter((at) => at <= end && (i === 0 || at > (ends[i - 1] ?? 0))).length);
+    const requests = await Promise.all(
+      apiRequests.slice(before).map(async (request) => {
+        const headers = await request.allHeaders();
+        return {
+          answer: String((await request.response())?.status() ?? 'no answer'),
+          scheme: headers['authorization']?.split(' ')[0] ?? null,
+          proof: 'dpop' in headers,
+        };
+      }),
+    );
+    const signMs = origins === GATEHOUSE ? await load.page.evaluate(proofSignMs, 20) : null;
+    return { times, preflights, requests, signMs };
+  } finally {
+    await load.context.close();
+  }
+}
+
+/**
+ * In the page: what signing one DPoP proof costs in this browser, apart from the call: a non-extractable P-256 key
+ * made by WebCrypto (as auth-lib's), then `rounds` times the access token's hash (`ath`: SHA-256 of a token-sized
+ * string) and an ES256 signature over a proof-sized JWS input. The median ms of one proof.
+ *
+ * @param {number} rounds
+ * @returns {Promise<number>}
+ */
+async function proofSignMs(rounds) {
+  const { privateKey } = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+  const encoder = new TextEncoder();
+  const token = 'x'.repeat(1200);
+  const input = encoder.encode('e'.repeat(420));
+  /** @type {number[]} */
+  const times = [];
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    await crypto.subtle.digest('SHA-256', encoder.encode(`${token}${i}`));
+    await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privateKey, input);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? NaN;
+}
+
+/** Where the baseline's remote puts its API call on the page (bench/baseline/remote/src/Profile.tsx). */
+const BASELINE_CALL = 'gatehouse.bench.baseline-api';
+
+/**
+ * In the page: `calls` calls of the profile remote to its API, one after the other; each one's ms from the call to
+ * the answer's body read. Gatehouse's remote's caller is its view of the session (the nearest `session` prop with an
+ * `api` above its ApiCard: the `<AuthProvider>` the shell wraps the remote in, decisions/0109); the baseline's, the
+ * function its remote registered under `baselineCall`.
+ *
+ * @param {{ calls: number, baselineCall: string | null }} options
+ * @returns {Promise<number[]>}
+ */
+async function timedApiCalls({ calls, baselineCall }) {
+  /** @type {() => Promise<Response>} */
+  let call;
+  if (baselineCall) {
+    const found = Reflect.get(globalThis, Symbol.for(baselineCall));
+    if (typeof found !== 'function') throw new Error('bench: the baseline remote put no API call on the page');
+    call = found;
+  } else {
+    /** @typedef {{ api: { url: string } | null, authFetch(url: string): Promise<Response> }} View */
+    /** @typedef {{ memoizedProps?: { session?: Partial<View> } | null, return: Fiber | null }} Fiber */
+    const card = document.querySelector('[data-testid="api-answer"]');
+    const fiberKey = card ? Object.keys(card).find((key) => key.startsWith('__reactFiber$')) : undefined;
+    /** @type {Fiber | null} */
+    let fiber = card && fiberKey ? Reflect.get(card, fiberKey) : null;
+    while (fiber && !fiber.memoizedProps?.session?.api) fiber = fiber.return;
+    const view = fiber?.memoizedProps?.session;
+    if (!view?.api || typeof view.authFetch !== 'function')
+      throw new Error("bench: no view of the session above the profile remote's ApiCard");
+    const { url } = view.api;
+    const authFetch = view.authFetch;
+    call = () => authFetch(url);
+  }
+  /** @type {number[]} */
+  const times = [];
+  for (let i = 0; i < calls; i++) {
+    const started = performance.now();
+    const response = await call();
+    const body = await response.text();
+    const ms = performance.now() - started;
+    if (!response.ok) throw new Error(`bench: the API answered ${response.status}: ${body.slice(0, 200)}`);
+    times.push(ms);
   }
   return times;
 }

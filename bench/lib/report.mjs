@@ -28,6 +28,9 @@ export const GOALS = {
   },
   auth_overhead_ratio: { what: 'remote visible ÷ public visible', max: 1.5 },
   auth_overhead_ms: { what: 'remote visible − public visible (ms)' },
+  // a remote's API call with its token warm, timed in the page (Gatehouse: authFetch, DPoP proof included)
+  api_call_ms: { what: "profile remote's API call, token warm, after the first (ms)" },
+  api_call_first_ms: { what: "profile remote's first API call from the bench, token warm (ms)" },
   // the same sign-in keys with Keycloak 26 as the identity provider (bench/lib/keycloak.mjs)
   time_to_public_visible_keycloak_ms: { what: 'cold load to Home painted, Keycloak (ms)' },
   time_to_remote_visible_keycloak_ms: { what: 'cold load of /profile, signed in at Keycloak (ms)' },

@@ -1,7 +1,9 @@
 // The production topology for the benchmark: the bench's builds behind real nginx, one origin per
-// app, with the server blocks that a deployment uses (deploy/nginx/render.mjs), and the dev identity
-// provider in its own process. It listens on its own ports (shell 4100, remotes 4101-4103, provider
-// 8180), so it can run while `npm start` (3000-3003, 8080) or `npm run preview` (4000-4003) are up.
+// app, with the server blocks that a deployment uses (deploy/nginx/render.mjs), the dev identity
+// provider in its own process, and the remotes' demo APIs (demo-api/) in two more: Gatehouse's, which takes
+// DPoP-bound tokens only (port 4120), and the baseline's, which takes bearer tokens (4121). It listens on its own
+// ports (shell 4100, remotes 4101-4103, provider 8180, APIs 4120-4121), so it can run while `npm start`
+// (3000-3003, 3010, 8080) or `npm run preview` (4000-4003, 4010) are up.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -22,6 +24,9 @@ export const PORTS = {
   identityProvider: 8180,
   baselineHost: 4110,
   baselineRemote: 4111,
+  // the demo APIs (demo-api/): Gatehouse's remotes' (DPoP-bound tokens only, its default) and the baseline's (bearer)
+  demoApi: 4120,
+  baselineApi: 4121,
 };
 /** @typedef {keyof typeof PORTS} Listener */
 
@@ -47,6 +52,8 @@ export function benchConfig(repoRoot) {
   for (const remote of config.remotes) {
     if (!hasPort(remote.name)) throw new Error(`bench: no port for remote "${remote.name}" of config.preview.json`);
     remote.manifest = `${ORIGINS[remote.name]}/mf-manifest.json`;
+    // the same path on the bench's demo API (the preview's is on :4010)
+    if (remote.api) remote.api = { ...remote.api, url: `${ORIGINS.demoApi}${new URL(remote.api.url).pathname}` };
   }
   return config;
 }
@@ -135,6 +142,21 @@ export async function startTopology({ repoRoot, workDir, dirs, log, devIdp = tru
       : null;
     if (idp) children.push(idp);
 
+    // The demo APIs: tokens of the realm at the provider's port (whichever provider answers there), CORS for the
+    // setup's own origins. Their own processes, as in a deployment: the page's event loop and the bench's are not theirs.
+    const issuer = `${ORIGINS.identityProvider}/realms/${config.identityProvider.realm}`;
+    /** @type {Array<[Listener, Listener[], string[]]>} */
+    const apis = [
+      ['demoApi', ['shell', 'profile', 'admin', 'reports'], []],
+      ['baselineApi', ['baselineHost', 'baselineRemote'], ['--allow-bearer']],
+    ];
+    for (const [name, callers, extra] of apis) {
+      const origins = callers.map((caller) => ORIGINS[caller]).join(',');
+      const args = [join(repoRoot, 'demo-api/bin/gatehouse-demo-api.mjs'), '--port', String(PORTS[name]), '--issuer', issuer];
+      args.push('--origins', origins, ...extra);
+      children.push(startProcess(process.execPath, args, { cwd: join(repoRoot, 'demo-api'), stdio: ['ignore', 'ignore', 'inherit'] }));
+    }
+
     const nginxDir = join(workDir, 'nginx');
     for (const dir of ['conf.d', 'logs', 'tmp']) mkdirSync(join(nginxDir, dir), { recursive: true });
     writeFiles(
@@ -176,7 +198,12 @@ export async function startTopology({ repoRoot, workDir, dirs, log, devIdp = tru
       ...(idp ? { child: idp.child } : {}),
       name: idp ? 'the dev identity provider' : 'the identity provider',
     });
-    log(`serving: shell ${ORIGINS.shell}, remotes ${PORTS.profile}-${PORTS.reports}, identity provider ${ORIGINS.identityProvider}`);
+    for (const name of /** @type {const} */ (['demoApi', 'baselineApi']))
+      await waitForUrl(`${ORIGINS[name]}/health`, { name: `the demo API (${name})` });
+    log(
+      `serving: shell ${ORIGINS.shell}, remotes ${PORTS.profile}-${PORTS.reports}, identity provider ${ORIGINS.identityProvider}, ` +
+        `demo APIs ${ORIGINS.demoApi} (DPoP) and ${ORIGINS.baselineApi} (bearer, the baseline's)`,
+    );
     // frees the provider's port for another provider (bench/lib/keycloak.mjs) while nginx keeps serving
     const stopIdentityProvider = async () => idp?.stop();
     return { config, configFile, realmFile, stopIdentityProvider, stop };

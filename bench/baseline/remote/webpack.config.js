@@ -1,6 +1,10 @@
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { DefinePlugin } = require('webpack');
 const { baseConfig, shared } = require('../shared');
+
+// The remote's API: the bench's demo API that takes bearer tokens (bench/lib/topology.mjs, port 4121; API_URL overrides it).
+const apiUrl = process.env.API_URL ?? 'http://localhost:4121/profile';
 
 /**
  * @param {unknown} _env
@@ -19,6 +23,7 @@ module.exports = (_env, argv) => ({
       manifest: true,
       dts: false,
     }),
+    new DefinePlugin({ API_URL: JSON.stringify(apiUrl) }),
     new HtmlWebpackPlugin(),
   ],
 });

@@ -36,8 +36,14 @@ function App() {
   );
 }
 
+// `scope`: the remote's API (demo-api/) takes a token for its audience alone, so the token is asked for with its scope
 keycloak
-  .init({ onLoad: 'check-sso', silentCheckSsoRedirectUri: `${location.origin}/silent-check-sso.html`, pkceMethod: 'S256' })
+  .init({
+    onLoad: 'check-sso',
+    silentCheckSsoRedirectUri: `${location.origin}/silent-check-sso.html`,
+    pkceMethod: 'S256',
+    scope: 'profile-api',
+  })
   .then((authenticated) => {
     auth.authenticated = authenticated;
     auth.username = keycloak.tokenParsed?.['preferred_username'] ?? null;
