@@ -83,6 +83,7 @@ async function answer(
     out[`${prefix} ${kind}.cnf.jkt`] = cnf?.jkt === undefined ? 'none' : cnf.jkt === jkt ? 'the proof key' : 'another';
   }
   if (body.access_token) out[`${prefix} access.aud`] = normalise(decodeJwt(body.access_token).payload.aud, base, 'aud');
+  if (body.access_token) out[`${prefix} access.typ`] = decodeJwt(body.access_token).payload.typ as string;
   return { out, body };
 }
 

@@ -16,7 +16,7 @@ const NONCE_PROOF = 'refresh, proof with a nonce nobody asked for';
  */
 export const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
   'DPoP: proofs the token endpoint refuses': Object.fromEntries(
-    ['status', 'error', 'error_description', 'token_type', 'access.cnf.jkt', 'refresh.cnf.jkt', 'access.aud'].map((field) => [
+    ['status', 'error', 'error_description', 'token_type', 'access.cnf.jkt', 'refresh.cnf.jkt', 'access.aud', 'access.typ'].map((field) => [
       `${NONCE_PROOF} ${field}`,
       UNASKED_DPOP_NONCE,
     ]),

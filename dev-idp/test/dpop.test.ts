@@ -108,6 +108,8 @@ describe('DPoP at the token endpoint (Keycloak 26.7.3)', () => {
     const jkt = await thumbprint(key);
     assert.equal(cnf(first.body.access_token), jkt);
     assert.equal(cnf(first.body.refresh_token), jkt, 'the refresh token carries cnf.jkt');
+    assert.equal(decodeJwt(first.body.access_token ?? '').payload.typ, 'DPoP', 'a bound access token is typed DPoP, as Keycloak types it');
+    assert.equal(decodeJwt(first.body.refresh_token ?? '').payload.typ, 'Refresh');
 
     const without = await token(refreshBody(first.body.refresh_token ?? ''));
     assert.deepEqual([without.status, without.body.error, without.body.error_description], [400, 'invalid_grant', 'DPoP proof is missing']);
@@ -127,6 +129,7 @@ describe('DPoP at the token endpoint (Keycloak 26.7.3)', () => {
     const first = await signedIn();
     assert.equal(first.body.token_type, 'Bearer');
     assert.equal(cnf(first.body.refresh_token), undefined);
+    assert.equal(decodeJwt(first.body.access_token ?? '').payload.typ, 'Bearer');
     const key = newKey();
     const bound = await token(refreshBody(first.body.refresh_token ?? '', 'openid'), await proof(key, 'POST', tokenUrl()));
     assert.equal(bound.status, 200);

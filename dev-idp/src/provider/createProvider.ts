@@ -153,6 +153,9 @@ export function createProvider(runtime: RealmRuntime, issuer: string): Provider 
               acr: runtime.clientAcr.get(`${sid} ${client.clientId}`),
             }),
           });
+          // Keycloak types an access token bound to a DPoP key (`cnf.jkt`, which oidc-provider set) `DPoP`
+          const cnf = jwt.payload.cnf as { jkt?: unknown } | undefined;
+          if (typeof cnf?.jkt === 'string') jwt.payload.typ = 'DPoP';
           // Keycloak omits `aud` when the token's client scopes name no audience; oidc-provider refuses to sign a JWT
           // access token without one, so it gets a value that passes that check and is left out of the signed JSON.
           jwt.payload.aud ??= NO_AUDIENCE;

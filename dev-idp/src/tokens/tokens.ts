@@ -24,14 +24,16 @@ export interface VerifiedAccess {
 }
 
 /**
- * Verifies an access token the realm issued (signature, issuer, expiry, typ "Bearer") and that
+ * Verifies an access token the realm issued (signature, issuer, expiry, typ "Bearer", or "DPoP" when bound) and that
  * its session and user are still there, as Keycloak's userinfo and account endpoints do.
  */
 export async function verifyAccessToken(runtime: RealmRuntime, token: string | undefined): Promise<VerifiedAccess | undefined> {
   if (!token) return undefined;
   try {
     const { payload } = await jwtVerify(token, runtime.keys.publicKey, { issuer: runtime.issuer, algorithms: ['RS256'] });
-    if (payload.typ !== 'Bearer') return undefined;
+    // `DPoP`: bound to a key (`cnf.jkt`), whose proof the endpoint checks (dpop.ts)
+    const bound = typeof (payload.cnf as { jkt?: unknown } | undefined)?.jkt === 'string';
+    if (payload.typ !== 'Bearer' && !(payload.typ === 'DPoP' && bound)) return undefined;
     const session = runtime.sessions.active(typeof payload.sid === 'string' ? payload.sid : undefined);
     const user = runtime.user(payload.sub);
     if (!session || !user || !user.enabled || session.userId !== user.id) return undefined;
@@ -151,7 +153,7 @@ export async function signAccessToken(
   return new SignJWT({
     auth_time: session.started,
     ...accessTokenClaims({ realm: runtime.realm, user, client, sid: session.id, scope }),
-    ...(jkt ? { cnf: { jkt } } : {}),
+    ...(jkt ? { cnf: { jkt }, typ: 'DPoP' } : {}), // Keycloak types a bound access token `DPoP`
   })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: runtime.keys.kid })
     .setIssuer(runtime.issuer)
