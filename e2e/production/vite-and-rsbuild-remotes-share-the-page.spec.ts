@@ -120,3 +120,51 @@ test("bob is stopped by the shell's role gate before anything of the Vite or Rsb
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
   expect(fetched.map((request) => request.url())).toEqual([]);
 });
+
+// decisions/0109: each container gets its own @gatehouse/auth-lib from the shell, whatever built it. These remotes name
+// no `api`: their view is the page session, forApi of any API refused; and the module is the shell's per-remote one
+// (its <AuthProvider> without a session provides the view), not the shared singleton every script reads.
+test("inside the Vite and the Rsbuild remote, auth-lib is the remote's own: the page session's view, forApi refused", async ({
+  page,
+}) => {
+  await page.goto(`${SHELL}/`);
+  await signIn(page, 'alice');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const { title, name } of ALL) {
+    await nav.getByRole('link', { name: title }).click();
+    await expect(page.getByTestId(`${name}-user`)).toHaveText('Alice Anders');
+    const found = await page.evaluate(async (remote) => {
+      type Session = { api: unknown; getToken(): Promise<string>; forApi(api: unknown): Session };
+      type AuthLib = {
+        getSession(): Session;
+        whenSession(): Promise<Session>;
+        AuthProvider(props: { children: null }): { props: { session?: Session } };
+      };
+      type Instance = { name: string; loadShare(pkg: string): Promise<false | (() => AuthLib)> };
+      const instances = (globalThis as unknown as { __FEDERATION__: { __INSTANCES__: Instance[] } }).__FEDERATION__.__INSTANCES__;
+      const factory = await instances.find((instance) => instance.name === remote)!.loadShare('@gatehouse/auth-lib');
+      if (!factory) throw new Error(`"${remote}" has no shared @gatehouse/auth-lib`);
+      const lib = factory();
+      const session = lib.getSession();
+      let refusal = '';
+      try {
+        session.forApi({ url: 'http://localhost:3010/admin', audience: 'admin-api', scope: 'admin-api' });
+      } catch (error) {
+        refusal = `${(error as { code: string }).code}: ${(error as Error).message}`;
+      }
+      const provided = lib.AuthProvider({ children: null }).props.session;
+      return {
+        api: session.api,
+        same: (await lib.whenSession()) === session && provided === session,
+        pageToken: (await session.getToken()) === (await provided?.getToken()),
+        refusal,
+      };
+    }, name);
+    expect(found, name).toEqual({
+      api: null,
+      same: true,
+      pageToken: true,
+      refusal: expect.stringMatching(/^invalid-argument: .*page session without any API audience/),
+    });
+  }
+});
