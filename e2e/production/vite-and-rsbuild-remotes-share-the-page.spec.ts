@@ -124,9 +124,7 @@ test("bob is stopped by the shell's role gate before anything of the Vite or Rsb
 // decisions/0109: each container gets its own @gatehouse/auth-lib from the shell, whatever built it. These remotes name
 // no `api`: their view is the page session, forApi of any API refused; and the module is the shell's per-remote one
 // (its <AuthProvider> without a session provides the view), not the shared singleton every script reads.
-test("inside the Vite and the Rsbuild remote, auth-lib is the remote's own: the page session's view, forApi refused", async ({
-  page,
-}) => {
+test("inside the Vite and the Rsbuild remote, auth-lib is the remote's own: the page session's view, forApi refused", async ({ page }) => {
   await page.goto(`${SHELL}/`);
   await signIn(page, 'alice');
   const nav = page.getByRole('navigation', { name: 'Main' });
