@@ -14,7 +14,7 @@ import { compatibilityPlugin } from './registry/compatibilityPlugin';
 import { loadErrorPlugin } from './registry/loadErrorPlugin';
 import { redeployRecoveryPlugin } from './registry/redeployRecoveryPlugin';
 import { remoteAuthPlugin } from './registry/remoteAuthPlugin';
-import { authModuleFor } from './auth/remoteAuthModule';
+import { authModuleFor, type AuthLibModule } from './auth/remoteAuthModule';
 import { RemoteRegistry } from './registry/RemoteRegistry';
 import type { RemoteEvent } from './registry/RemoteTimeline';
 import { remoteToFetchEarly } from './routing/access';
@@ -61,7 +61,14 @@ async function start(): Promise<void> {
     compatibilityPlugin(failures),
     redeployRecoveryPlugin(() => config.remotes),
     // each remote's code gets its own @gatehouse/auth-lib, bound to its view of the session (decisions/0109)
-    remoteAuthPlugin((name) => authModuleFor(remoteView(session, config.remotes.find((r) => r.name === name)?.api ?? null)), VERSION),
+    remoteAuthPlugin(
+      (name, shellsModule) =>
+        authModuleFor(
+          remoteView(session, config.remotes.find((r) => r.name === name)?.api ?? null),
+          shellsModule as AuthLibModule | undefined,
+        ),
+      VERSION,
+    ),
   ]);
   // Telemetry for any script on the page, one line: window.addEventListener('gatehouse:telemetry', (e) => …).
   // Session events carry the user and times, remote events phases and durations; never a token.

@@ -137,8 +137,9 @@ test.describe('with access tokens shorter than the check interval', () => {
     const checks = watchSessionChecks(context, `${idp.url}/realms/${realm}`, since);
     const stopUsing = visitorUsing(tabs[2]!);
     await expect.poll(() => checks.length, { timeout: CHECK_INTERVAL_MS + 5_000 }).toBeGreaterThan(0);
-    const tokens = await Promise.all(tabs.map((tab) => tab.evaluate(() => window.gatehouse!.snapshot().tokenExpiresAt)));
-    expect(new Set(tokens).size).toBe(1); // the leader's refresh reached every tab
+    // the leader's refresh reaches every tab: its request is seen before its answer is shared, so this waits for that
+    const expiries = async () => Promise.all(tabs.map((tab) => tab.evaluate(() => window.gatehouse!.snapshot().tokenExpiresAt)));
+    await expect.poll(async () => new Set(await expiries()).size, { timeout: 5_000, intervals: [100] }).toBe(1);
 
     const revokedAt = await revokeAndWait(tabs, idp.url, realm, since);
     stopUsing();

@@ -14,7 +14,9 @@ const made = new WeakMap<Session, AuthLibModule>();
  * without a `session` provides it, and `createSession` (which in the shell's copy gives its caller the root
  * session) checks the config as ever and gives the view too. The same view gives the same module.
  */
-export function authModuleFor(view: Session, lib: AuthLibModule = authLib): AuthLibModule {
+export function authModuleFor(view: Session, shellsModule?: AuthLibModule): AuthLibModule {
+  // the loaded module the shell provides, whole (the shell's own namespace import may list only what it uses)
+  const lib = shellsModule ?? authLib;
   const existing = made.get(view);
   if (existing) return existing;
   function AuthProvider({ session, children }: AuthProviderProps) {

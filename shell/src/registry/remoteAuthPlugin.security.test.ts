@@ -65,7 +65,7 @@ function container(name: string, bundler: Bundler, version = VERSION) {
 /** Each page a fresh set of containers: the runtime caches a remote entry by its address, page-wide. */
 let pages = 0;
 
-function shell(root: Session, bundler: Bundler, version?: string) {
+function shell(root: Session, bundler: Bundler, version?: string, provided: AuthLibModule = authLib) {
   pages += 1;
   const containers: Record<string, ReturnType<typeof container>> = {};
   const entries: ModuleFederationRuntimePlugin = {
@@ -80,14 +80,18 @@ function shell(root: Session, bundler: Bundler, version?: string) {
     shared: {
       [AUTH_LIB]: {
         version: VERSION,
-        lib: () => authLib,
+        lib: () => provided,
         shareConfig: { singleton: true, requiredVersion: `^${VERSION}`, strictVersion: true },
         strategy: 'loaded-first',
       },
     },
     plugins: [
       entries,
-      remoteAuthPlugin((name) => authModuleFor(remoteView(root, REMOTES.find((r) => r.name === name)?.api ?? null)), VERSION),
+      remoteAuthPlugin(
+        (name, shellsModule) =>
+          authModuleFor(remoteView(root, REMOTES.find((r) => r.name === name)?.api ?? null), shellsModule as AuthLibModule | undefined),
+        VERSION,
+      ),
     ],
   });
   host.initializeSharing('default');
@@ -155,6 +159,16 @@ describe.each<Bundler>(['webpack', 'vite'])('each remote container gets its own 
     const profile = await authLibOf('profile');
     expect(profile).not.toBe(REMOTES_OWN_COPY);
     expect(profile.getSession().api).toEqual(PROFILE);
+  });
+
+  it("the remote's module is made from the whole module the shell provides, not the shell's own namespace import", async () => {
+    // a production build's namespace object for a consumed shared package lists only what the shell itself uses: a
+    // remote's RequireRole was undefined in it (React error #130 in the reports slot)
+    const whole = { ...authLib, OnlyInTheProvidedModule: 'x' } as AuthLibModule;
+    const { authLibOf } = shell(createTestSession(), bundler, undefined, whole);
+    const profile = (await authLibOf('profile')) as AuthLibModule & { OnlyInTheProvidedModule?: string };
+    expect(profile.OnlyInTheProvidedModule).toBe('x');
+    expect(profile.RequireRole).toBe(authLib.RequireRole);
   });
 
   it("the shell's own share scope keeps the shell's auth-lib", async () => {

@@ -51,6 +51,19 @@ function scopeWith(scope: ShareScope, pkg: string, module: unknown, version: str
 }
 
 /**
+ * The auth-lib module object the shell provides and has loaded, whole: every export, whatever the shell itself uses.
+ * The shell's own `import * as` of a shared package is not that: a production build's namespace object for a
+ * consumed shared module lists only the exports the shell's code uses (webpack cannot know the rest), so a remote's
+ * `RequireRole` would be undefined in it.
+ */
+function shellsLoadedModule(scope: ShareScope, shellName: string): Record<string, unknown> | undefined {
+  const providers = Object.values(scope[AUTH_LIB] ?? {}).filter((p) => p.loaded && typeof p.lib === 'function');
+  const provider = providers.find((p) => p.from === shellName) ?? providers[0];
+  const module = provider?.lib?.();
+  return typeof module === 'object' && module !== null ? (module as Record<string, unknown>) : undefined;
+}
+
+/**
  * Gives each remote container its own `@gatehouse/auth-lib` (decisions/0109): when the shell's runtime initialises
  * a remote's container (`beforeInitContainer`, before any of the remote's modules runs), the share scope it hands
  * the container is a copy of the shell's in which auth-lib is `moduleFor(name)`, the remote's module, keyed by the
@@ -62,17 +75,17 @@ function scopeWith(scope: ShareScope, pkg: string, module: unknown, version: str
  * registerPlugins([remoteAuthPlugin((name) => authModuleFor(viewOf(name)), VERSION)]);
  */
 export function remoteAuthPlugin(
-  moduleFor: (remote: string) => unknown,
+  moduleFor: (remote: string, shellsModule: Record<string, unknown> | undefined) => unknown,
   version: string,
   shellName = 'gatehouse_shell',
 ): ModuleFederationRuntimePlugin {
   return {
     name: 'gatehouse-remote-auth',
     beforeInitContainer(args: InitContainerArgs) {
-      const module = moduleFor(args.remoteInfo.name);
       const options = args.remoteEntryInitOptions;
       const hostMap: ShareScopeMap = options.shareScopeMap ?? {};
       const keys = Array.isArray(options.shareScopeKeys) ? options.shareScopeKeys : [options.shareScopeKeys ?? 'default'];
+      const module = moduleFor(args.remoteInfo.name, shellsLoadedModule(hostMap[keys[0] ?? 'default'] ?? args.shareScope, shellName));
       const map: ShareScopeMap = { ...hostMap };
       for (const key of keys)
         map[key] = scopeWith(hostMap[key] ?? (key === keys[0] ? args.shareScope : {}), AUTH_LIB, module, version, shellName);
