@@ -127,8 +127,12 @@ test("from inside each remote, every auth-lib entry point gives that remote's AP
 }) => {
   const calls = requestsTo(page, API);
   await openWithSession(page, 'alice', '/profile');
+  // the profile remote mounted and its API card called its API before the visitor moves on (on a slow machine the
+  // click could otherwise come before the remote's code arrived, and the profile remote would never mount)
+  await expect(page.locator('[data-remote="profile"]').getByTestId('api-answer')).toHaveText('Signed in as alice', { timeout: 15_000 });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reports');
+  await expect(page.locator('[data-remote="reports"]').getByTestId('api-answer')).toHaveText('Signed in as alice', { timeout: 15_000 });
 
   for (const remote of ['profile', 'reports'] as const) {
     const audience = APIS[remote].audience;
