@@ -1,51 +1,20 @@
-import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-
-import { SignJWT, calculateJwkThumbprint, exportJWK } from 'jose';
+import { generateKeyPairSync } from 'node:crypto';
 
 import { decodeJwt, endpoint, exchange, signIn } from '../test/support/codeFlow.js';
 import { APP, CLIENT, scopedRealm } from '../test/support/fixtures.js';
 import { FormBrowser } from '../test/support/FormBrowser.js';
+import { dpopProof, newDpopKey, thumbprint, type DpopKey, type ProofFaults } from '../test/support/dpopProof.js';
 import { normalise } from './normalise.js';
 import type { Observation } from './normalise.js';
 import type { Probe } from './probes.js';
 import { adminOf, createRealm } from './providers.js';
 
-type Key = ReturnType<typeof generateKeyPairSync>;
+type Key = DpopKey;
 
 /** What the shell asks for at sign-in (decisions/0055). */
 const SIGN_IN_SCOPE = 'openid role-audiences profile-api admin-api reports-api';
 
-/** What a bad proof gets wrong: each field replaces the right one. */
-interface ProofFaults {
-  htm?: string;
-  htu?: string;
-  /** seconds from now */
-  iatOffset?: number;
-  jti?: string | null;
-  typ?: string;
-  /** signs with this key while the header names the proof key */
-  signer?: Key;
-  /** the algorithm, for a key that is no P-256 one */
-  alg?: string;
-  /** claims besides RFC 9449's */
-  extra?: Record<string, unknown>;
-}
-
-async function proof(key: Key, method: string, url: string, accessToken?: string, faults: ProofFaults = {}): Promise<string> {
-  const jti = faults.jti === undefined ? randomUUID() : faults.jti;
-  return new SignJWT({
-    htm: faults.htm ?? method,
-    htu: faults.htu ?? url,
-    ...(jti === null ? {} : { jti }),
-    ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
-    ...faults.extra,
-  })
-    .setProtectedHeader({ typ: faults.typ ?? 'dpop+jwt', alg: faults.alg ?? 'ES256', jwk: await exportJWK(key.publicKey) })
-    .setIssuedAt(Math.floor(Date.now() / 1000) + (faults.iatOffset ?? 0))
-    .sign((faults.signer ?? key).privateKey);
-}
-
-const thumbprint = async (key: Key): Promise<string> => calculateJwkThumbprint(await exportJWK(key.publicKey));
+const proof = dpopProof;
 
 async function tokenRequest(
   base: string,
@@ -107,8 +76,8 @@ export const DPOP_PROBES: Record<string, Probe> = {
   async 'DPoP: refreshes of a session signed in with a proof'({ provider, realm }) {
     await createRealm(provider, scopedRealm(realm));
     const base = provider.url;
-    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const key = newDpopKey();
+    const other = newDpopKey();
     const first = await signedIn(base, realm, key);
     const out: Observation = { ...first.out };
     const refreshToken = first.body.refresh_token ?? '';
@@ -160,7 +129,7 @@ export const DPOP_PROBES: Record<string, Probe> = {
   async 'DPoP: a session signed in without a proof, refreshed with one'({ provider, realm }) {
     await createRealm(provider, scopedRealm(realm));
     const base = provider.url;
-    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const key = newDpopKey();
     const first = await signedIn(base, realm);
     const out: Observation = { ...first.out };
     const original = first.body.refresh_token ?? '';
@@ -201,7 +170,7 @@ export const DPOP_PROBES: Record<string, Probe> = {
     }
     await createRealm(provider, rep);
     const base = provider.url;
-    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const key = newDpopKey();
     const out: Observation = { ...(await signedIn(base, realm)).out };
     const withKey = await signedIn(base, realm, key);
     Object.assign(out, withKey.out);
@@ -233,8 +202,8 @@ export const DPOP_PROBES: Record<string, Probe> = {
   async 'DPoP: proofs the token endpoint refuses'({ provider, realm }) {
     await createRealm(provider, scopedRealm(realm));
     const base = provider.url;
-    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const key = newDpopKey();
+    const other = newDpopKey();
     const out: Observation = {};
     // a code exchange with a proof for another method: the code is spent either way
     const { code, verifier } = await signIn(base, realm, 'alice', new FormBrowser(), { scope: SIGN_IN_SCOPE });
@@ -288,8 +257,8 @@ export const DPOP_PROBES: Record<string, Probe> = {
   async 'DPoP: a bound refresh token after its session ended, and a proof with a refresh token that is none'({ provider, realm }) {
     await createRealm(provider, scopedRealm(realm));
     const base = provider.url;
-    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const key = newDpopKey();
+    const other = newDpopKey();
     const out: Observation = {};
     const garbage = { grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token' };
     Object.assign(out, (await answer('no refresh token, a proof', await tokenRequest(base, realm, garbage, key), base, key)).out);
@@ -339,7 +308,7 @@ export const DPOP_PROBES: Record<string, Probe> = {
     });
     await createRealm(provider, rep);
     const base = provider.url;
-    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const key = newDpopKey();
     const url = endpoint(base, realm, 'token');
     const basic = `Basic ${Buffer.from(`conf:${secret}`).toString('base64')}`;
     const call = async (body: Record<string, string>, withProof: boolean): Promise<Response> =>

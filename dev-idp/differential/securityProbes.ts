@@ -1,8 +1,5 @@
-import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-
-import { SignJWT, exportJWK } from 'jose';
-
 import { FormBrowser } from '../test/support/FormBrowser.js';
+import { dpopProof, newDpopKey } from '../test/support/dpopProof.js';
 import { authorizationUrl, callbackParams, decodeJwt, endpoint, exchange, refresh, signIn, tokensFor } from '../test/support/codeFlow.js';
 import type { Observation } from './normalise.js';
 import type { Probe } from './probes.js';
@@ -19,20 +16,6 @@ function formOf(page: string, base: string): { action: URL; fields: URLSearchPar
     if (name) fields.set(name, value.replace(/&amp;/g, '&'));
   }
   return { action: new URL((form?.[1] ?? '').replace(/&amp;/g, '&'), base), fields };
-}
-
-/** A DPoP proof (RFC 9449) for one request, signed by `key`. */
-async function dpopProof(key: ReturnType<typeof generateKeyPairSync>, method: string, url: string, accessToken?: string): Promise<string> {
-  const jwk = await exportJWK(key.publicKey);
-  return new SignJWT({
-    htm: method,
-    htu: url,
-    jti: randomUUID(),
-    ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
-  })
-    .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
-    .setIssuedAt()
-    .sign(key.privateKey);
 }
 
 /** Issue 24's findings, asked of both providers: the dev IdP must answer as Keycloak does. */
@@ -100,7 +83,7 @@ export const SECURITY_PROBES: Record<string, Probe> = {
   },
 
   async DPoP({ provider, realm }) {
-    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const key = newDpopKey();
     const signedIn = await signIn(provider.url, realm, 'alice');
     const tokenUrl = endpoint(provider.url, realm, 'token');
     const response = await exchange(provider.url, realm, signedIn.code, signedIn.verifier, {

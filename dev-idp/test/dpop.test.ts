@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,47 +7,21 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import KcAdminClient from '@keycloak/keycloak-admin-client';
-import { SignJWT, calculateJwkThumbprint, exportJWK } from 'jose';
-
 import { startDevIdp } from '../src/index.js';
 import type { DevIdp, RealmRepresentation } from '../src/index.js';
 import { APP, CLIENT, scopedRealm } from './support/fixtures.js';
 import { decodeJwt, endpoint, exchange, signIn } from './support/codeFlow.js';
 import { FormBrowser } from './support/FormBrowser.js';
+import { dpopProof, newDpopKey, thumbprint, type DpopKey, type ProofFaults } from './support/dpopProof.js';
 
 // DPoP (RFC 9449) at the token endpoint, as Keycloak 26.7.3 answers it (measured by differential/dpopProbes.ts).
 const REALM = 'dpop';
 const REQUIRED = 'dpop-required';
 const SIGN_IN_SCOPE = 'openid role-audiences profile-api admin-api reports-api';
 
-type Key = ReturnType<typeof generateKeyPairSync>;
-const newKey = (): Key => generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const thumbprint = async (key: Key): Promise<string> => calculateJwkThumbprint(await exportJWK(key.publicKey));
-
-interface Faults {
-  htm?: string;
-  htu?: string;
-  iatOffset?: number;
-  jti?: string | null;
-  typ?: string;
-  signer?: Key;
-  jwk?: Record<string, unknown> | null;
-  alg?: string;
-}
-
-async function proof(key: Key, htm: string, htu: string, accessToken?: string, faults: Faults = {}): Promise<string> {
-  const jti = faults.jti === undefined ? randomUUID() : faults.jti;
-  const jwk = faults.jwk === undefined ? await exportJWK(key.publicKey) : faults.jwk;
-  return new SignJWT({
-    htm: faults.htm ?? htm,
-    htu: faults.htu ?? htu,
-    ...(jti === null ? {} : { jti }),
-    ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
-  })
-    .setProtectedHeader({ typ: faults.typ ?? 'dpop+jwt', alg: faults.alg ?? 'ES256', ...(jwk === null ? {} : { jwk }) })
-    .setIssuedAt(Math.floor(Date.now() / 1000) + (faults.iatOffset ?? 0))
-    .sign((faults.signer ?? key).privateKey);
-}
+type Key = DpopKey;
+const newKey = newDpopKey;
+const proof = dpopProof;
 
 let idp: DevIdp;
 const tokenUrl = (realm = REALM): string => endpoint(idp.url, realm, 'token');
@@ -164,7 +138,7 @@ describe('DPoP at the token endpoint (Keycloak 26.7.3)', () => {
 
     const refreshToken = (await signedIn()).body.refresh_token ?? '';
     const other = newKey();
-    const cases: Array<[Faults, string]> = [
+    const cases: Array<[ProofFaults, string]> = [
       [{ htm: 'GET' }, 'DPoP HTTP method mismatch'],
       [{ htu: endpoint(idp.url, REALM, 'userinfo') }, 'DPoP HTTP URL mismatch'],
       [{ htu: ':::*;' }, 'Malformed HTTP URL in DPoP proof'],
