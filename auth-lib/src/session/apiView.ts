@@ -1,4 +1,4 @@
-import { createAuthFetch } from '../authFetch';
+import { createAuthFetch, type AuthFetchDependencies } from '../authFetch';
 import type { ApiBinding, Session, TokenOptions } from '../types';
 
 /** Whether `url` is `base` or under it (a path-segment boundary: `/profile` covers `/profile/me`, not `/profiles`). */
@@ -8,14 +8,12 @@ export function isUnder(url: URL, base: URL): boolean {
   return url.pathname === base.pathname || url.pathname.startsWith(root);
 }
 
-export interface ApiViewDependencies {
+/** `authorize`, `askedForNonce`: how a token goes with a request (a DPoP-bound one with a proof, decisions/0110). */
+export interface ApiViewDependencies extends Pick<AuthFetchDependencies, 'authorize' | 'askedForNonce'> {
   readonly getToken: (api: ApiBinding, options?: TokenOptions) => Promise<string>;
   readonly location: Pick<Location, 'origin' | 'href'>;
   readonly fetch?: typeof fetch;
   readonly development?: boolean;
-  /** how a token goes with a request (authFetch's `authorize`): a DPoP-bound one with a proof */
-  readonly authorize?: (token: string, method: string, url: URL) => Promise<Record<string, string>>;
-  readonly askedForNonce?: (url: URL, response: Response) => Promise<boolean>;
 }
 
 /**

@@ -2,7 +2,6 @@ import { AuthError } from '../errors';
 import type { ApiBinding, Session } from '../types';
 import type { ApiTokens, ApiTokenHost } from './apiTokens';
 import { apiView } from './apiView';
-import { boundKeyOf, nonceAskedFor } from './dpop/dpop';
 import { importOnce } from './importOnce';
 
 /**
@@ -71,14 +70,8 @@ export class ApiViews {
         getToken: (binding, options) => this.apiTokens().then((tokens) => tokens.getToken(binding, options)),
         location: this.host.location,
         // a DPoP-bound token goes as `Authorization: DPoP` with a proof of this browser's key; a bearer one as before
-        authorize: async (token, method, url): Promise<Record<string, string>> =>
-          boundKeyOf(token) === null
-            ? { Authorization: `Bearer ${token}` }
-            : { Authorization: `DPoP ${token}`, DPoP: await this.host.dpop.proof(method, url, token) },
-        askedForNonce: async (url, response) => {
-          this.host.dpop.heard(url, response);
-          return (await nonceAskedFor(response)) !== null;
-        },
+        authorize: (token, method, url) => this.host.dpop.authorization(token, method, url),
+        askedForNonce: (url, response) => this.host.dpop.askedForNonce(url, response),
         ...(this.host.fetch ? { fetch: this.host.fetch } : {}),
         ...(this.host.development === undefined ? {} : { development: this.host.development }),
       });

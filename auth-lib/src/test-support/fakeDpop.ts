@@ -1,7 +1,7 @@
 import type { DpopDependencies } from '../session/dpop/dpop';
 
 /**
- * DPoP at the edge of a jsdom unit test: no IndexedDB (a key of the tab's own, from Node's WebCrypto) and a proof that
+ * DPoP at the edge of a jsdom unit test: no IndexedDB, no key, and a proof that
  * is the proof's claims, readable with `proofClaims`, instead of a signature (jsdom's realm and WebCrypto's do not mix;
  * the real proof is tested in dpop.test.ts, in Node, and in the browser specs).
  */

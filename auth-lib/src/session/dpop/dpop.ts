@@ -38,7 +38,7 @@ function base64url(bytes: ArrayBuffer): string {
 }
 
 /** The nonce a DPoP answer asks for (`use_dpop_nonce` with a `DPoP-Nonce` header), or null. */
-export async function nonceAskedFor(response: Response): Promise<string | null> {
+async function nonceAskedFor(response: Response): Promise<string | null> {
   const nonce = response.headers?.get('DPoP-Nonce');
   if (!nonce) return null;
   if (response.status === 401) return /use_dpop_nonce/.test(response.headers.get('WWW-Authenticate') ?? '') ? nonce : null;
@@ -103,10 +103,20 @@ export class Dpop {
     return generate(keyPair, htu, method.toUpperCase(), nonce, accessToken);
   }
 
-  /** Notes the nonce a server sent (`DPoP-Nonce`), for the next proofs to it. */
-  heard(url: string | URL, response: Response): void {
+  /**
+   * The headers that carry `token` on one request: a bound token (`cnf.jkt`) as `Authorization: DPoP` with a fresh proof
+   * for this method and address, a bearer token (a provider without DPoP) as `Authorization: Bearer`.
+   */
+  async authorization(token: string, method: string, url: string | URL): Promise<Record<string, string>> {
+    if (boundKeyOf(token) === null) return { Authorization: `Bearer ${token}` };
+    return { Authorization: `DPoP ${token}`, DPoP: await this.proof(method, url, token) };
+  }
+
+  /** Notes the nonce a server's answer names (`DPoP-Nonce`), for the next proofs to it; true if the answer asks for one. */
+  async askedForNonce(url: string | URL, response: Response): Promise<boolean> {
     const nonce = response.headers?.get('DPoP-Nonce'); // optional: a test's fake answer may have none
     if (nonce) this.nonces.set(new URL(url).origin, nonce);
+    return (await nonceAskedFor(response)) !== null;
   }
 
   /**
@@ -118,11 +128,9 @@ export class Dpop {
       const headers = new Headers(init.headers);
       headers.set('DPoP', await this.proof(init.method, url, accessToken));
       if (accessToken) headers.set('Authorization', `DPoP ${accessToken}`);
-      const response = await send(url, { ...init, headers });
-      this.heard(url, response);
-      return response;
+      return send(url, { ...init, headers });
     };
     const response = await attempt();
-    return (await nonceAskedFor(response)) ? attempt() : response;
+    return (await this.askedForNonce(url, response)) ? attempt() : response;
   }
 }
