@@ -88,3 +88,29 @@ test('a server that asks for a nonce (use_dpop_nonce) gets the request again onc
     server.close();
   }
 });
+
+test('hostile claims make no bound token: a non-string jkt, or cnf hidden behind a __proto__ key, is read as unbound', () => {
+  const token = (json: string) => `e30.${Buffer.from(json).toString('base64url')}.s`;
+  expect(boundKeyOf(token('{"cnf":{"jkt":{"toString":"x"}}}'))).toBeNull();
+  expect(boundKeyOf(token('{"__proto__":{"cnf":{"jkt":"planted"}}}'))).toBeNull();
+  expect(boundKeyOf(token('{"cnf":"jkt"}'))).toBeNull();
+  expect(boundKeyOf('not a jwt')).toBeNull();
+});
+
+test("a server's nonce with quotes and a look-alike address goes into the proof as a value, never as JSON or another htu", async () => {
+  const hostile = '","htu":"https://evil.example/"';
+  const server = createServer((req, res) => {
+    res.writeHead(401, { 'WWW-Authenticate': 'DPoP error="use_dpop_nonce"', 'DPoP-Nonce': hostile }).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    const dpop = new Dpop('n', quiet);
+    await dpop.send(fetch, url, { method: 'GET' }, 'tok');
+    const { payload } = await verified(await dpop.proof('GET', url, 'tok'));
+    expect(payload.nonce).toBe(hostile);
+    expect(payload.htu).toBe(url);
+  } finally {
+    server.close();
+  }
+});
