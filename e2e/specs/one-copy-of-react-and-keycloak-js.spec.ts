@@ -1,4 +1,4 @@
-import { expect, test, type Response } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { navigationLinks, openWithSession, stepUpAtProvider } from '../support/flows';
 import { countReactRenderers, reactRenderers } from '../support/reactRenderers';
 import { USERS } from '../support/system';
@@ -19,9 +19,14 @@ test('after opening every remote, the page has loaded exactly one copy of React,
 
   // Count React renderers the way React DevTools does: every react-dom copy registers with its hook.
   await countReactRenderers(page);
-  const scripts: Response[] = [];
+  // Each script's body is asked for as its answer arrives (awaited below): Chromium keeps a body only for a while, and
+  // read at the end one could be gone ("No resource with given identifier"), more so with every chunk the page loads.
+  const scripts: { url: string; body: Promise<string> }[] = [];
   page.on('response', (response) => {
-    if (response.request().resourceType() === 'script') scripts.push(response);
+    if (response.request().resourceType() !== 'script') return;
+    const body = response.text();
+    body.catch(() => undefined); // failed reads are reported below, in the test's flow
+    scripts.push({ url: response.url(), body });
   });
 
   await page.goto('/');
@@ -34,10 +39,10 @@ test('after opening every remote, the page has loaded exactly one copy of React,
 
   // A script whose body cannot be read fails the test: an empty body would count as "no copy here".
   const bodies = await Promise.all(
-    scripts.map(async (response) => ({
-      url: response.url(),
-      body: await response.text().catch((error: unknown) => {
-        throw new Error(`could not read the body of ${response.url()}: ${String(error)}`);
+    scripts.map(async ({ url, body }) => ({
+      url,
+      body: await body.catch((error: unknown) => {
+        throw new Error(`could not read the body of ${url}: ${String(error)}`);
       }),
     })),
   );
