@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * @typedef {{ name: string, cwd: string, args: string[], command?: string }} Command
- * @typedef {{ code: number, counts: string[], startUps: string[], ms: number }} Outcome
+ * @typedef {{ code: number, counts: string[], failures: string[], startUps: string[], ms: number }} Outcome
  */
 
 /** @param {number} ms */
@@ -48,6 +48,10 @@ export function runSuite(suite, { env = process.env, extraArgs = [], prefix = ''
   const counts = [];
   /** @type {string[]} */
   const startUps = [];
+  /** The tests that failed or were flaky, as the runner names them in its closing lines. @type {string[]} */
+  const failures = [];
+  /** Playwright lists each failed or flaky test under its count; true while such a list is being read. */
+  let listing = false;
   /** @param {NodeJS.ReadableStream | null} stream @param {NodeJS.WriteStream} out */
   const follow = (stream, out) => {
     let partial = '';
@@ -60,6 +64,12 @@ export function runSuite(suite, { env = process.env, extraArgs = [], prefix = ''
         if (startUp) startUps.push(`${startUp[1]}: ${startUp[2]}`);
         const count = /^\s+(\d+ (?:passed|failed|skipped|flaky|did not run|interrupted))\b/.exec(line)?.[1];
         if (count) counts.push(count);
+        if (count) listing = /failed|flaky|interrupted/.test(count);
+        else if (listing && /^\s{4}\S.*›/.test(line)) failures.push(line.replace(/[\s─]+$/, '').trim());
+        else if (listing) listing = false;
+        // jest: "● <suite> › <test>" heads each failure; node --test (spec reporter): "✖ <test> (<ms>ms)"
+        const otherFailure = /^\s*● (.+)$/.exec(line)?.[1]?.trim() ?? /^\s*✖ (?!failing tests:)(.+?) \([\d.]+ms\)$/.exec(line)?.[1];
+        if (otherFailure && !failures.includes(otherFailure)) failures.push(otherFailure);
         const nodeCount = /^(?:ℹ|#) (pass|fail|skipped) (\d+)$/.exec(line);
         if (nodeCount) counts.push(`${nodeCount[2]} ${{ pass: 'passed', fail: 'failed', skipped: 'skipped' }[nodeCount[1] ?? 'pass']}`);
         const jestCount = /^Tests:\s+(.*\d+ total)/.exec(line);
@@ -86,7 +96,7 @@ export function runSuite(suite, { env = process.env, extraArgs = [], prefix = ''
         leaks.push(...left.map(({ pid, command }) => `${suite.name} left process ${pid} running: ${command}`));
         void managed.stop(1000);
       }
-      resolve({ code: code ?? (signal ? 1 : 0), counts, startUps, ms: Date.now() - started });
+      resolve({ code: code ?? (signal ? 1 : 0), counts, failures, startUps, ms: Date.now() - started });
     };
     child.once('close', end);
     // A process left holding the suite's output would keep 'close' from coming: the exit and a moment for the

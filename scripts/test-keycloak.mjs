@@ -224,7 +224,7 @@ async function runLane(lane) {
     }
     say(`${suite.name} suite against Keycloak (${[...suite.args, ...playwrightArgs].join(' ')})`);
     const started = Date.now();
-    const { code, counts, startUps } = await runSuite(suite, {
+    const { code, counts, failures, startUps } = await runSuite(suite, {
       env: { ...process.env, GATEHOUSE_IDP: 'keycloak', ...(url ? { KEYCLOAK_URL: url } : {}) },
       extraArgs: playwrightArgs,
       prefix: lanes.length > 1 ? `[${suite.name}] ` : '',
@@ -232,6 +232,8 @@ async function runLane(lane) {
     if (code !== 0) failed = true;
     summary.push(
       `${suite.name}: ${counts.join(', ') || 'no result line'} in ${seconds(Date.now() - started)}${code === 0 ? '' : ` (exit code ${code})`}${lanes.length > 1 ? ` (from ${seconds(started - began)} on)` : ''}`,
+      // named here too: a CI log shows its last lines, where the runner's own list may be cut off
+      ...failures.map((failure) => `  failed or flaky: ${failure}`),
       ...startUps.map((startUp) => `  its Keycloak ${startUp}`),
     );
   }

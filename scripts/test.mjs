@@ -174,10 +174,12 @@ const lanesBegan = Date.now();
 let failed = false;
 await runLanes(lanes, async (suite, prefix) => {
   say(`${suite.name}: ${suite.command ?? 'npx'} ${suite.args.join(' ')} (in ${suite.cwd.slice(ROOT.length) || '.'})`);
-  const { code, counts, ms } = await runSuite(suite, { prefix });
+  const { code, counts, failures, ms } = await runSuite(suite, { prefix });
   if (code !== 0) failed = true;
   summary.push(
     `${suite.name}: ${counts.join(', ') || (code === 0 ? 'passed' : 'no result line')} in ${seconds(ms)}${code === 0 ? '' : ` (FAILED, exit code ${code})`}${lanes.length > 1 ? ` (from ${seconds(Date.now() - ms - lanesBegan)} on, lane ${suite.lane ?? 'fixed'})` : ''}`,
+    // named here too: a CI log shows its last lines, where the runner's own list may be cut off
+    ...failures.map((failure) => `  failed or flaky: ${failure}`),
   );
 });
 const leftovers = await run.finish();
