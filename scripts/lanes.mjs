@@ -68,7 +68,8 @@ export function runSuite(suite, { env = process.env, extraArgs = [], prefix = ''
         else if (listing && /^\s{4}\S.*›/.test(line)) failures.push(line.replace(/[\s─]+$/, '').trim());
         else if (listing) listing = false;
         // jest: "● <suite> › <test>" heads each failure; node --test (spec reporter): "✖ <test> (<ms>ms)"
-        const otherFailure = /^\s*● (.+)$/.exec(line)?.[1]?.trim() ?? /^\s*✖ (?!failing tests:)(.+?) \([\d.]+ms\)$/.exec(line)?.[1];
+        const otherFailure =
+          /^\s*● (?!Console$)(.+)$/.exec(line)?.[1]?.trim() ?? /^\s*✖ (?!failing tests:)(.+?) \([\d.]+ms\)$/.exec(line)?.[1];
         if (otherFailure && !failures.includes(otherFailure)) failures.push(otherFailure);
         const nodeCount = /^(?:ℹ|#) (pass|fail|skipped) (\d+)$/.exec(line);
         if (nodeCount) counts.push(`${nodeCount[2]} ${{ pass: 'passed', fail: 'failed', skipped: 'skipped' }[nodeCount[1] ?? 'pass']}`);
