@@ -5,7 +5,8 @@
 // (every test there is about the session against the provider), plus what only Keycloak can show. Starts
 // Keycloak once (tooling/testkit/src/keycloak.cjs: fetched with Maven, Java 21+, the demo realm imported), runs
 // each suite with GATEHOUSE_IDP=keycloak, stops Keycloak, and prints what ran on it and how long each part took.
-// `.ci/run` runs it after `npm test`; `npm test` itself needs no Java.
+// `.ci/run` runs it beside `npm test`, in a network namespace of its own (after it where none can be made); `npm test`
+// itself needs no Java.
 //
 // In lanes, side by side (decisions/0080): the suites of one lane run one after the other, the lanes at once. A
 // suite gets a lane of its own only when it shares no fixed port (:3000–3003, :4000–4003) and no file it writes
