@@ -27,72 +27,12 @@ import { signInAsAdmin } from '@gatehouse/testkit/admin';
 import { JavaNotFoundError } from '@gatehouse/testkit/java';
 import { KeycloakRunnerError, adminPassword, obtainKeycloak, startKeycloak } from '@gatehouse/testkit/keycloak';
 import { ensureBuilds, runSuite, seconds, startRun } from './lanes.mjs';
+import { KEYCLOAK_SUITES } from './suites.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/**
- * `ownKeycloak`: the suite starts the Keycloaks it needs itself (not the one on :8080).
- * `lane`: the suites of one lane run one after the other, lanes side by side (default: the first lane). A suite may
- *   have a lane of its own only when it uses no fixed port but the shared Keycloak's (:8080, :9000) and writes no
- *   file another suite writes.
- * `builds`: the suite tests the production builds (made before the lanes start, so two lanes never make them at once).
- * `optIn`: runs only when named, never in the default set.
- * @typedef {{ name: string, cwd: string, args: string[], command?: string, ownKeycloak?: boolean, lane?: string,
- *             builds?: boolean, optIn?: boolean }} Suite
- */
-
-/**
- * The tag of the tests whose assertions depend on the identity provider (sign-in, sessions, refresh, sign-out,
- * step-up, token contents, account and user-info); in the dev and production suites only these run on Keycloak.
- * The rest (headers, CSP, remote failures, builds and installs) proved what they prove in `npm test`.
- */
-const IDP_TAG = '@idp';
-
-/** @type {Suite[]} */
-const SUITES = [
-  // The dev system, its dev servers started once for two projects: `dev`, the dev suite's tests tagged @idp, and
-  // `realm`, what only Keycloak shows of the realm file (its step-up flow, web origins, the frame's /init, brute
-  // force, languages, test realms' keys). `npm run test:keycloak -- dev -- --project realm` runs the latter alone.
-  { name: 'dev', cwd: join(ROOT, 'e2e'), args: ['playwright', 'test', '-c', 'playwright.keycloak.config.ts'] },
-  {
-    name: 'production',
-    cwd: join(ROOT, 'e2e'),
-    args: ['playwright', 'test', '-c', 'playwright.production.config.ts', '--grep', IDP_TAG],
-    builds: true,
-  },
-  // In the first lane, after the dev suite has warmed Keycloak up: in a lane of its own (its page server on a free
-  // port, a realm per test) its first test met a cold Keycloak beside the dev servers' and the HTTPS suite's
-  // start-ups and ran out of its 60 s, twice (decisions/0080).
-  { name: 'auth-lib', cwd: join(ROOT, 'auth-lib'), args: ['playwright', 'test', '-c', 'test/browser/playwright.config.ts'] },
-  // The same requests to both providers, compared (dev-idp/README.md, "Measured against Keycloak").
-  { name: 'differential', cwd: join(ROOT, 'dev-idp'), command: 'npm', args: ['run', 'test:differential'] },
-  // The HTTPS suite with Keycloak behind its TLS nginx: its fixtures start one Keycloak per topology with
-  // --hostname <the topology's public URL, on the suite's free port> and --proxy-headers xforwarded (and
-  // --http-relative-path /auth for the proxied one), from homes of their own (.keycloak/https*), nginx on a free
-  // port, results in .preview/https-results (with --serial last, after the Keycloak on :8080 stopped).
-  {
-    name: 'https',
-    cwd: join(ROOT, 'e2e'),
-    args: ['playwright', 'test', '-c', 'playwright.https.config.ts'],
-    ownKeycloak: true,
-    lane: 'https',
-    builds: true,
-  },
-  // Open pages through a Keycloak cluster's failures and restarts (decisions/0095): two nodes in production mode
-  // on a throwaway PostgreSQL (Debian's postgresql), behind nginx, started by the suite (.keycloak/cluster-a, -b).
-  // Its load balancer, shell and remotes are on free ports, its results in .preview/cluster-results, so it may run
-  // beside the first lane: after the HTTPS suite, in its lane, not in a third one (three lanes at once made the
-  // auth-lib suite's first tests run out of time beside Keycloak start-ups, decisions/0080; the cluster's are the
-  // heaviest: two nodes and six restarts).
-  {
-    name: 'cluster',
-    cwd: join(ROOT, 'e2e'),
-    args: ['playwright', 'test', '-c', 'playwright.cluster.config.ts'],
-    ownKeycloak: true,
-    lane: 'https',
-    builds: true,
-  },
-];
+const SUITES = KEYCLOAK_SUITES;
+/** @typedef {import('./suites.mjs').KeycloakSuite} Suite */
 
 /** @param {string} message */
 function say(message) {

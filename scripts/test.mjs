@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check and every test of the repository, in three lanes side by side (decisions/0081, 0087).
 //
-// First the preflight (always: on a fresh clone it installs the packages), then one after the other lint, format
+// The suites are defined in scripts/suites.mjs. First the preflight (always: on a fresh clone it installs the packages), then one after the other lint, format
 // check, typecheck (the run stops at the first that fails, as before), then the production builds the production,
 // HTTPS and registry suites share (made once, when a source is newer than them). Then three lanes at once, the suites of each one after the other:
 //
@@ -23,7 +23,6 @@
 //                                     these two install from the network)
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,84 +38,13 @@ if (preflight.status !== 0) {
   process.exit(1);
 }
 const { ensureBuilds, runLanes, runSuite, seconds, startRun } = await import('./lanes.mjs');
+// the suites (scripts/suites.mjs), listed after the preflight: it lists the workspaces the preflight installed
+const { npmTestSuites } = await import('./suites.mjs');
+/** @typedef {import('./suites.mjs').Suite} Suite */
 // Everything the run starts is registered; its end lists (and fails on) anything left running (decisions/0107).
 const run = startRun('npm test');
 
-/**
- * `lane`: 'fixed' (the default), 'units' or 'browsers'. A suite may be outside the fixed lane only when it uses no
- *   fixed port (:3000–3003, :3010, :4000–4003, :4010, :8080, :9000) and writes no file a suite of another lane writes.
- * @typedef {{ name: string, cwd: string, args: string[], command?: string, lane?: 'fixed' | 'units' | 'browsers' }} Suite
- */
-
-/**
- * The workspaces' test scripts that `npm test` splits into a unit part (run in the unit step) and browser or e2e
- * suites (run as suites of their own below). Every other workspace's `npm test` runs whole, as its unit tests.
- * @type {Record<string, string | null>} workspace → the script with its unit tests (null: none)
- */
-const SPLIT = {
-  'auth-lib': 'test:unit',
-  'dev-idp': 'test:node',
-  e2e: null,
-};
-
-/** Each workspace with a test script, in the root package.json's order: its unit tests as one suite. */
-function unitSuites() {
-  /** @type {string[]} */
-  const workspaces = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).workspaces;
-  const found = spawnSync('npm', ['query', '.workspace'], { cwd: ROOT, encoding: 'utf8' });
-  if (found.status !== 0) throw new Error(`npm query .workspace failed: ${found.stderr}`);
-  /** @type {Array<{ location: string, scripts?: Record<string, string> }>} */
-  const packages = JSON.parse(found.stdout);
-  // npm query lists the installed tree: none there means no unit test would run, which must not pass as a green run
-  if (packages.length === 0)
-    throw new Error('npm query .workspace found no workspace: node_modules is not installed. Run `npm ci`, then `npm test` again.');
-  const rank = (/** @type {string} */ location) =>
-    workspaces.findIndex((pattern) => (pattern.endsWith('/*') ? location.startsWith(pattern.slice(0, -1)) : location === pattern));
-  return packages
-    .filter((pkg) => pkg.scripts?.test)
-    .sort((a, b) => rank(a.location) - rank(b.location))
-    .flatMap((pkg) => {
-      const script = pkg.location in SPLIT ? SPLIT[pkg.location] : 'test';
-      if (!script) return [];
-      const name = pkg.location.replace(/^(tooling|remotes)\//, '');
-      return [/** @type {Suite} */ ({ name, cwd: join(ROOT, pkg.location), command: 'npm', args: ['run', script], lane: 'units' })];
-    });
-}
-
-const E2E = join(ROOT, 'e2e');
-/** @type {Suite[]} */
-const SUITES = [
-  // The system as `npm start` runs it: the dev servers on :3000–3003, the provider on :8080.
-  { name: 'dev', cwd: E2E, args: ['playwright', 'test'] },
-  // The builds behind nginx on :4000–4003, the provider on :8080.
-  { name: 'production', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.production.config.ts'] },
-  ...unitSuites(),
-  // A provider per worker and a page server, each on a free port; results in dev-idp/test-results.
-  { name: 'dev-idp-browser', cwd: join(ROOT, 'dev-idp'), command: 'npm', args: ['run', 'test:browser'], lane: 'browsers' },
-  // A dev provider per worker and a page server per test, each on a free port; results in auth-lib/test/browser/test-results.
-  { name: 'auth-lib-browser', cwd: join(ROOT, 'auth-lib'), command: 'npm', args: ['run', 'test:browser'], lane: 'browsers' },
-  // nginx and a provider per topology on free ports; results in .preview/https-results.
-  { name: 'https', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.https.config.ts'], lane: 'browsers' },
-  // A fresh clone's `npm run build` and `npm run preview` on the README's ports (:4000–4003, :4010, :8080), installs
-  // from the network.
-  {
-    name: 'fresh-clone',
-    cwd: E2E,
-    args: ['playwright', 'test', '-c', 'playwright.registry.config.ts', 'fresh-clone', '--output', '../.preview/fresh-clone-results'],
-  },
-  // Verdaccio and a production shell on free ports, installs from the network; no browser. After the unit tests, in
-  // their lane: it packs the packages as the production suite does (each `prepack` empties and rebuilds a package's
-  // dist/), and scripts/packages.mjs has one pack wait for the other.
-  {
-    name: 'registry',
-    cwd: E2E,
-    args: ['playwright', 'test', '-c', 'playwright.registry.config.ts', 'remote-installs', '--output', '../.preview/registry-results'],
-    lane: 'units',
-  },
-];
-
-/** The suites that test the production builds (made once before the lanes). */
-const USE_BUILDS = new Set(['production', 'https', 'fresh-clone', 'registry']);
+const SUITES = npmTestSuites();
 
 /** @param {string} message */
 function say(message) {
@@ -155,7 +83,7 @@ if (named.length === 0 || except) {
   }
 }
 
-if (suites.some((suite) => USE_BUILDS.has(suite.name))) {
+if (suites.some((suite) => suite.builds)) {
   const started = Date.now();
   await ensureBuilds('npm test');
   summary.push(`production builds: ready in ${seconds(Date.now() - started)}`);
