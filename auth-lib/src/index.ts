@@ -6,7 +6,7 @@
 // The session core (no framework)
 export { createSession, getSession, whenSession } from './session/createSession';
 export { remoteView } from './session/remoteView';
-export { preloadIdentityClient } from './session/keycloak';
+export { preloadIdentityClient } from './session/preload';
 export { authFetch } from './pageAuthFetch';
 
 // The contract's types and errors

@@ -5,7 +5,6 @@
 import type Keycloak from 'keycloak-js';
 import type { KeycloakConfig, KeycloakInitOptions, KeycloakLoginOptions, KeycloakLogoutOptions } from 'keycloak-js';
 import { importOnce } from './importOnce';
-import { preloadTokenVerifier } from './tokenVerifier';
 
 /** The members of a keycloak-js instance the session uses (tests implement exactly these). */
 export type KeycloakLike = Pick<
@@ -62,22 +61,12 @@ export type KeycloakFactory = (settings: KeycloakServerSettings) => KeycloakLike
 const importKeycloak = importOnce(() => import(/* webpackPreload: true */ 'keycloak-js'));
 
 /**
- * Starts downloading keycloak-js now, so that it is on the page when the session starts instead of being
- * requested only then. Call it as early as the page knows it will sign in (the shell: first thing in its
- * bootstrap, before it fetches its config.json); a session created later uses the same download. It never
- * throws: if the download fails, the session requests keycloak-js again when it starts and reports the
- * failure as its own error. `identityProvider` (config.json's, once it has arrived): a tab that another tab of
- * the origin will seed also fetches the provider's keys it verifies the seed with.
- *
- * @example
- * preloadIdentityClient();
- * const config = await loadConfig();
- * const session = createSession(config.identityProvider);
+ * Starts downloading keycloak-js now; a session created later uses the same download. It never throws: if the
+ * download fails, the session requests keycloak-js again when it starts. `preloadIdentityClient` (preload.ts)
+ * calls it.
  */
-export function preloadIdentityClient(identityProvider?: PromiseLike<{ url: string; realm: string } | null | undefined>): void {
+export function preloadKeycloak(): void {
   importKeycloak().catch(() => undefined);
-  // only when another tab leads, whose tokens this one will verify: jose, and the provider's keys (decisions/0053)
-  preloadTokenVerifier(identityProvider);
 }
 
 /**

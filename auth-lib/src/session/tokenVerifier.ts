@@ -65,7 +65,7 @@ function fetchKeysEarly(certs: string, timeoutMs: number): void {
 /**
  * When another tab of this origin already leads a session (it holds a Gatehouse leader lock), this tab will be
  * seeded by it and verifies the seed: starts downloading jose now, and the provider's keys as soon as
- * `provider` (config.json's identityProvider) is known. Called by `preloadIdentityClient`; never throws.
+ * `provider` (config.json's identityProvider) is known. Called by `preloadIdentityClient` (preload.ts); never throws.
  */
 export function preloadTokenVerifier(
   provider?: PromiseLike<{ readonly url: string; readonly realm: string } | null | undefined>,
