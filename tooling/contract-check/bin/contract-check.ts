@@ -2,19 +2,6 @@
 // gatehouse-contract-check [--remote <dir>] [--shell <url or dir>]   (inside this repository:
 // npm run contract-check -- …, or npm run check -w remotes/<name>: both run this file through tsx, no build needed)
 import { runContractCheckCli } from '../src/deployedShellCli';
+import { runBin } from '../src/runBin';
 
-runContractCheckCli(process.argv.slice(2), {
-  // `npm run doctor` / `npm run contract-check` run at the repository's root: paths mean the folder they were typed in
-  // (only then: INIT_CWD is inherited by anything an npm script starts, e.g. a test that runs this bin elsewhere)
-  cwd: process.env.npm_lifecycle_event === 'contract-check' && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd(),
-  out: (text) => console.log(text),
-  err: (text) => console.error(text),
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 2;
-  },
-);
+runBin(runContractCheckCli, { npmScript: 'contract-check', exitCodeOnThrow: 2 });

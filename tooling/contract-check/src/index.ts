@@ -11,5 +11,7 @@ export { runDoctorCli, formatDiagnosis } from './doctor/doctorCli';
 export { diagnose } from './doctor/diagnose';
 export { DOCTOR_CODES } from './doctor/problems';
 export type { Diagnosis, DoctorCode, Problem } from './doctor/problems';
+export { runBin } from './runBin';
+export type { BinIo, BinOptions } from './runBin';
 export { readUrl, ReadError } from './net/readUrl';
 export type { ReadErrorCode, ReadOptions, ReadResponse } from './net/readUrl';
