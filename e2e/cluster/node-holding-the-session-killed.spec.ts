@@ -1,4 +1,4 @@
-import { expect, expectWorking, open, test, untilTheTokenIsRenewed } from './support/fixtures';
+import { expect, expectWorking, open, test, twoSignedInTabs, untilTheTokenIsRenewed } from './support/fixtures';
 
 // A Keycloak node dies (SIGKILL: no clean shutdown, the other node learns it from JGroups) under three signed-in
 // tabs — the node that answered their sign-in. The pages keep working on the other node: tokens are renewed,
@@ -10,14 +10,10 @@ test('the node holding the session is killed: three open tabs keep working on th
   scenario,
   traffic,
 }) => {
-  const first = await context.newPage();
-  const holder = await scenario.signIn(first, '/profile');
+  const { first, second, holder } = await twoSignedInTabs(context, scenario);
   const survivor = cluster.nodes.find((node) => node !== holder)!;
-  const second = await context.newPage();
-  await second.goto('/reports');
   const third = await context.newPage();
   await third.goto('/');
-  await expectWorking(second, 'Reports');
   await expect(third.getByTestId('user-name')).toHaveText(/alice/i);
 
   await holder.kill();

@@ -1,4 +1,4 @@
-import { expect, expectWorking, open, test, untilTheTokenIsRenewed, untilTheFramesAreChecked } from './support/fixtures';
+import { expect, expectWorking, open, test, twoSignedInTabs, untilTheTokenIsRenewed, untilTheFramesAreChecked } from './support/fixtures';
 
 // A Keycloak on its own (the other node down before the visitor signs in: one process, its sessions in the
 // database) restarted under two open tabs. Afterwards the pages go on with the same session: the token is
@@ -14,11 +14,7 @@ test('a single Keycloak restarted under open pages: they carry on with the same 
 }) => {
   const single = cluster.nodes.find((node) => node.running)!;
   expect(cluster.nodes.filter((node) => node.running)).toEqual([single]);
-  const first = await context.newPage();
-  await scenario.signIn(first, '/profile');
-  const second = await context.newPage();
-  await second.goto('/reports');
-  await expectWorking(second, 'Reports');
+  const { first, second } = await twoSignedInTabs(context, scenario);
   await untilTheFramesAreChecked(traffic, [first, second]);
 
   await single.stop();

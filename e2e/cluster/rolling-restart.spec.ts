@@ -1,15 +1,11 @@
-import { expect, expectWorking, open, test, untilTheTokenIsRenewed } from './support/fixtures';
+import { expect, expectWorking, open, test, twoSignedInTabs, untilTheTokenIsRenewed } from './support/fixtures';
 
 // A rolling upgrade: each node in turn is stopped (cleanly, SIGTERM) and started again, while two signed-in
 // tabs stay open. While one node is down the other answers everything: tokens are renewed, a reload signs in
 // silently; afterwards both serve the same session. Nobody is asked to sign in, no error is shown.
 
 test('both nodes restarted one after the other: the open tabs keep working throughout', async ({ context, cluster, scenario, traffic }) => {
-  const first = await context.newPage();
-  await scenario.signIn(first, '/profile');
-  const second = await context.newPage();
-  await second.goto('/reports');
-  await expectWorking(second, 'Reports');
+  const { first, second } = await twoSignedInTabs(context, scenario);
   const signedInAt = Date.now();
 
   for (const node of cluster.nodes) {

@@ -1,4 +1,4 @@
-import { expect, expectWorking, test, TOKEN_LIFESPAN_S, untilTheFramesAreChecked } from './support/fixtures';
+import { expect, expectWorking, test, TOKEN_LIFESPAN_S, twoSignedInTabs, untilTheFramesAreChecked } from './support/fixtures';
 
 // Every node down (an outage, or an upgrade that stops the whole cluster) for longer than an access token
 // lives. The visitor is told in plain words, at their next navigation, that the sign-in service cannot be
@@ -11,11 +11,7 @@ test('the whole cluster down for longer than a token: the visitor is told, and c
   scenario,
   traffic,
 }) => {
-  const first = await context.newPage();
-  await scenario.signIn(first, '/profile');
-  const second = await context.newPage();
-  await second.goto('/reports');
-  await expectWorking(second, 'Reports');
+  const { first, second } = await twoSignedInTabs(context, scenario);
   await untilTheFramesAreChecked(traffic, [first, second]);
 
   await Promise.all(cluster.nodes.map((node) => node.stop()));

@@ -220,6 +220,22 @@ export async function untilTheFramesAreChecked(traffic: ProviderTraffic, pages: 
 }
 
 /**
+ * Where every scenario starts: alice signs in in a first tab on Profile, and a second tab opens Reports on that
+ * session. `holder`: the node that answered the sign-in (it holds the session).
+ */
+export async function twoSignedInTabs(
+  context: BrowserContext,
+  scenario: Scenario,
+): Promise<{ first: Page; second: Page; holder: ClusterNode }> {
+  const first = await context.newPage();
+  const holder = await scenario.signIn(first, '/profile');
+  const second = await context.newPage();
+  await second.goto('/reports');
+  await expectWorking(second, 'Reports');
+  return { first, second, holder };
+}
+
+/**
  * What "the page keeps working" means: signed in as alice, no sign-in page, no alert, no failed remote, and
  * the route's heading shown.
  */
