@@ -1,11 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { signIn } from './support/browser';
-import { REPO_ROOT } from './support/previewProcess';
 import { containerOf, REMOTE_ORIGINS, SHELL, startTopology, type Topology } from './support/topology';
-import { deployRelease } from './support/remoteBuild';
+import { ReleaseFolders } from './support/remoteBuild';
 
 // A failed slot heals by itself (decisions/0046): once the profile team has fixed its deploy, the visitor's
 // next navigation into Profile — or the browser coming back online — shows it, without Retry. A remote
@@ -14,28 +12,24 @@ import { deployRelease } from './support/remoteBuild';
 
 const MANIFEST = `${REMOTE_ORIGINS.profile}/mf-manifest.json`;
 
-let work: string;
-let live: string;
+let releases: ReleaseFolders;
 let topology: Topology | undefined;
 
 test.beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'gatehouse-heals-'));
-  mkdirSync(join(work, 'releases/empty'), { recursive: true });
-  cpSync(join(REPO_ROOT, 'remotes/profile/dist'), join(work, 'releases/1'), { recursive: true });
+  releases = new ReleaseFolders('profile', 'gatehouse-heals-');
   // a deploy caught half-way: the manifest is there, the remote entry it names is not
-  cpSync(join(work, 'releases/1'), join(work, 'releases/half'), { recursive: true });
-  rmSync(join(work, 'releases/half', containerOf(join(work, 'releases/1')).entry));
-  live = join(work, 'profile-live');
-  symlinkSync(join(work, 'releases/empty'), live);
-  topology = await startTopology({ remotes: { profile: live } });
+  cpSync(releases.dir('1'), releases.dir('half'), { recursive: true });
+  rmSync(join(releases.dir('half'), containerOf(releases.dir('1')).entry));
+  releases.deploy('empty');
+  topology = await startTopology({ remotes: { profile: releases.live } });
 });
 test.afterAll(async () => {
   await topology?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  releases?.remove(); // (unset when beforeAll failed before it)
 });
 
 function deploy(release: '1' | 'half' | 'empty'): void {
-  deployRelease(live, join(work, 'releases', release));
+  releases.deploy(release);
 }
 
 /** Signs in, opens Profile from the menu while its deploy is broken, and counts the manifest requests from then on. */

@@ -1,10 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn } from './support/browser';
-import { REPO_ROOT } from './support/previewProcess';
-import { buildRemote, deployRelease } from './support/remoteBuild';
+import { buildRemote, ReleaseFolders } from './support/remoteBuild';
 import { exposedFiles, IDENTITY_PROVIDER, REMOTE_ORIGINS, SHELL, startTopology, type Topology } from './support/topology';
 
 // Independent deploys reach open pages (decisions/0046): the profile team deploys release 2 (its own build,
@@ -16,30 +13,25 @@ import { exposedFiles, IDENTITY_PROVIDER, REMOTE_ORIGINS, SHELL, startTopology, 
 const RELEASE_NOTE = 'Release 2 of the profile remote';
 const MANIFEST = `${REMOTE_ORIGINS.profile}/mf-manifest.json`;
 
-let work: string;
-let live: string;
+let releases: ReleaseFolders;
 let topology: Topology | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000); // one production build of the remote, on a loaded machine
-  work = mkdtempSync(join(tmpdir(), 'gatehouse-new-release-'));
-  mkdirSync(join(work, 'releases/empty'), { recursive: true });
-  cpSync(join(REPO_ROOT, 'remotes/profile/dist'), join(work, 'releases/1'), { recursive: true });
-  await buildRemote('profile', join(work, 'webpack'), join(work, 'releases/2'), {
+  releases = new ReleaseFolders('profile', 'gatehouse-new-release-');
+  await buildRemote('profile', join(releases.work, 'webpack'), releases.dir('2'), {
     edits: { 'src/App.tsx': [['>Profile</h1>', `>Profile</h1><p data-testid="release-note">${RELEASE_NOTE}</p>`]] },
   });
-  live = join(work, 'profile-live');
-  symlinkSync(join(work, 'releases/1'), live);
-  topology = await startTopology({ remotes: { profile: live } });
+  releases.deploy('1');
+  topology = await startTopology({ remotes: { profile: releases.live } });
 });
 test.afterAll(async () => {
   await topology?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  releases?.remove(); // (unset when beforeAll failed before it)
 });
 
-/** Deploys a release by pointing the served folder at it in one step (rename is atomic); nginx keeps running. */
 function deploy(release: '1' | '2' | 'empty'): void {
-  deployRelease(live, join(work, 'releases', release));
+  releases.deploy(release);
 }
 
 /**
@@ -103,7 +95,7 @@ test('the next navigation into a remote shows its new release, without a reload 
 
   await openFromNavigation(page, 'Home');
   deploy('2');
-  const releaseOneChunk = exposedFiles(join(work, 'releases/1'))[0]!;
+  const releaseOneChunk = exposedFiles(releases.dir('1'))[0]!;
   expect((await request.get(`${REMOTE_ORIGINS.profile}/${releaseOneChunk}`)).status()).toBe(404);
 
   await openFromNavigation(page, 'Profile');

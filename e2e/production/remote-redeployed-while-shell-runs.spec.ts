@@ -1,11 +1,9 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn } from './support/browser';
 import { REPO_ROOT } from './support/previewProcess';
-import { buildRemote, deployRelease, hashTree } from './support/remoteBuild';
+import { buildRemote, hashTree, ReleaseFolders } from './support/remoteBuild';
 import { SHELL, startTopology, type Topology } from './support/topology';
 
 // Independent deploys: the profile team rebuilds its remote with a visible change and redeploys it
@@ -15,21 +13,17 @@ import { SHELL, startTopology, type Topology } from './support/topology';
 
 const RELEASE_NOTE = 'Release 2 of the profile remote';
 
-let work: string;
-let live: string;
+let releases: ReleaseFolders;
 let topology: Topology | undefined;
 
 test.beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'gatehouse-redeploy-'));
-  mkdirSync(join(work, 'releases'));
-  cpSync(join(REPO_ROOT, 'remotes/profile/dist'), join(work, 'releases/1'), { recursive: true });
-  live = join(work, 'profile-live');
-  symlinkSync(join(work, 'releases/1'), live);
-  topology = await startTopology({ remotes: { profile: live } });
+  releases = new ReleaseFolders('profile', 'gatehouse-redeploy-');
+  releases.deploy('1');
+  topology = await startTopology({ remotes: { profile: releases.live } });
 });
 test.afterAll(async () => {
   await topology?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  releases?.remove(); // (unset when beforeAll failed before it)
 });
 
 /** sha256 of what nginx serves for every file of the shell's build (and for `/`), by path. */
@@ -58,11 +52,11 @@ test('a remote rebuilt and redeployed alone shows after a reload; the shell is b
   await expect(page.getByText(RELEASE_NOTE)).toHaveCount(0);
 
   // The profile team's release 2: built alone, with its own webpack config, into a new folder.
-  await buildRemote('profile', join(work, 'webpack'), join(work, 'releases/2'), {
+  await buildRemote('profile', join(releases.work, 'webpack'), releases.dir('2'), {
     edits: { 'src/App.tsx': [['>Profile</h1>', `>Profile</h1><p data-testid="release-note">${RELEASE_NOTE}</p>`]] },
   });
   // Deploy: point the served folder at the new release in one step (rename is atomic).
-  deployRelease(live, join(work, 'releases/2'));
+  releases.deploy('2');
 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();

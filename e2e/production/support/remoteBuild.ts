@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { REPO_ROOT } from './previewProcess';
 
@@ -74,6 +75,40 @@ module.exports = (env, argv) => {
 export function deployRelease(live: string, release: string): void {
   symlinkSync(release, `${live}.next`);
   renameSync(`${live}.next`, live);
+}
+
+/**
+ * A remote of this repository served from release folders, as on a server: `releases/<name>` in a temporary folder
+ * of the test's own (`work`), and `live`, the symlink nginx is given, pointed at one of them by `deploy`. Release `1`
+ * is a copy of the repository's build of the remote; `empty`, an empty folder (nginx answers 404 for everything).
+ * Nothing is deployed until `deploy` is called.
+ */
+export class ReleaseFolders {
+  /** the temporary folder: the releases, and room for the test's own files (a build's work folder) */
+  readonly work: string;
+  /** what nginx serves: a symlink to the deployed release */
+  readonly live: string;
+
+  constructor(remote: string, prefix: string) {
+    this.work = mkdtempSync(join(tmpdir(), prefix));
+    mkdirSync(this.dir('empty'), { recursive: true });
+    cpSync(join(REPO_ROOT, 'remotes', remote, 'dist'), this.dir('1'), { recursive: true });
+    this.live = join(this.work, `${remote}-live`);
+  }
+
+  /** the folder of `release` */
+  dir(release: string): string {
+    return join(this.work, 'releases', release);
+  }
+
+  /** Deploys `release` (deployRelease: one atomic step, nginx keeps running). */
+  deploy(release: string): void {
+    deployRelease(this.live, this.dir(release));
+  }
+
+  remove(): void {
+    rmSync(this.work, { recursive: true, force: true });
+  }
 }
 
 /** sha256 of every file below `dir`, by path relative to it. */
