@@ -27,6 +27,8 @@ export interface ProviderAnswer {
   readonly grant: string | null;
   /** the node that answered: the last address of the load balancer's X-Keycloak-Node (it may have tried a dead one first) */
   readonly node: string;
+  /** the tab whose request it answered (null: a request of no page, e.g. a service worker's) */
+  readonly page: Page | null;
 }
 
 /** Every answer the provider gave the context's pages and frames, in order. */
