@@ -6,7 +6,10 @@
 // (medians, with min and max) and never asserted in a timed test. Method: bench/README.md.
 //
 //   node bench/run.mjs [--loads 12] [--skip-build] [--skip-keycloak] [--skip-cross-site]
-//     [--provider-window 600 | --no-provider-cost] [--out bench/results.json]
+//     [--provider-window 600 | --no-provider-cost] [--profiles fast,cpu4x] [--out bench/results.json]
+//
+// --profiles: the device profiles of the page keys (bench/lib/profiles.mjs): `fast` (this machine; every other key is
+// this profile's too) and `cpu4x` (Chromium's CPU throttled 4×: the page keys again, suffixed `_cpu4x`). Default both.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -27,6 +30,7 @@ const { values: args } = parseArgs({
     'no-provider-cost': { type: 'boolean', default: false },
     'skip-keycloak': { type: 'boolean', default: false },
     'skip-cross-site': { type: 'boolean', default: false },
+    profiles: { type: 'string', default: 'fast,cpu4x' },
     out: { type: 'string', default: join(REPO_ROOT, 'bench/results.json') },
   },
 });
@@ -64,6 +68,7 @@ const { measureOnKeycloak, startBenchKeycloak } = await import('./lib/keycloak.m
 const { measureRebuilds } = await import('./lib/rebuild.mjs');
 const { GOAL_KEYS, table } = await import('./lib/report.mjs');
 const { KIB, round, summarize } = await import('./lib/stats.mjs');
+const { PAGE_KEYS, PROFILES, profilesOf } = await import('./lib/profiles.mjs');
 const { startTopology } = await import('./lib/topology.mjs');
 
 /** @typedef {import('./lib/build.mjs').App} App */
@@ -96,10 +101,20 @@ const { startTopology } = await import('./lib/topology.mjs');
  * One setup's figures (Gatehouse's or the baseline's), filled in as the run goes: one per key, the spread
  * behind each median, and the details.
  *
- * @typedef {Partial<Record<GoalKey, number>> & { spread: Partial<Record<GoalKey, Summary>>, details: Details }} Figures
+ * @typedef {Partial<Record<GoalKey, number>> & {
+ *   spread: Partial<Record<string, Summary>>,
+ *   details: Details,
+ *   byProfile: Record<string, number>,
+ * }} Figures `byProfile`: the page keys of the profiles other than `fast`, with their suffix (`…_cpu4x`); `spread`
+ *   holds both, each under its key
  */
 
+/** @typedef {(typeof PAGE_KEYS)[number]} PageKey */
+
 const LOADS = Math.max(10, Number(args.loads));
+const RUN_PROFILES = profilesOf(args.profiles);
+/** the `fast` profile: the page keys as before profiles existed, and every key that is not a page's */
+const FAST = RUN_PROFILES.some((profile) => profile.suffix === '');
 /** Timed API calls per load of api_call_ms: the first, then the warm ones. */
 const API_CALLS_PER_LOAD = 6;
 
@@ -111,19 +126,44 @@ const spreadOf = (values, digits) => {
 };
 
 /**
- * The page-visible keys of one setup (Gatehouse or the baseline) from its cold-load timings.
+ * Sets one page key of one profile: the key itself for `fast` (suffix ''), else `<key><suffix>` in `byProfile`.
+ *
+ * @param {Figures} target @param {PageKey} key @param {string} suffix @param {number} value @param {Summary} [spread]
+ */
+function setPageKey(target, key, suffix, value, spread) {
+  if (suffix === '') target[key] = value;
+  else target.byProfile[`${key}${suffix}`] = value;
+  if (spread) target.spread[`${key}${suffix}`] = spread;
+}
+
+/**
+ * A stage's page keys (cross-site, Keycloak: `fast`'s under their own names, the other profiles' with their suffix)
+ * into one setup's figures.
+ *
+ * @param {Figures} target @param {Record<string, number>} values @param {Record<string, Summary>} spread
+ */
+function assignPageKeys(target, values, spread) {
+  for (const [key, value] of Object.entries(values)) {
+    const fast = PAGE_KEYS.find((pageKey) => pageKey === key);
+    if (fast) target[fast] = value;
+    else target.byProfile[key] = value;
+  }
+  Object.assign(target.spread, spread);
+}
+
+/**
+ * The page-visible keys of one setup (Gatehouse or the baseline) from its cold-load timings, in one profile.
  *
  * @param {Figures} target @param {number[]} publicTimes @param {number[]} remoteTimes @param {string} label
+ * @param {string} [suffix] the profile's (bench/lib/profiles.mjs)
  */
-function recordVisibleTimes(target, publicTimes, remoteTimes, label) {
+function recordVisibleTimes(target, publicTimes, remoteTimes, label, suffix = '') {
   const pub = spreadOf(publicTimes, 0);
   const rem = spreadOf(remoteTimes, 0);
-  target.time_to_public_visible_ms = pub.median;
-  target.time_to_remote_visible_ms = rem.median;
-  target.spread.time_to_public_visible_ms = pub;
-  target.spread.time_to_remote_visible_ms = rem;
-  target.auth_overhead_ratio = round(rem.median / pub.median, 2);
-  target.auth_overhead_ms = authOverheadMs(pub, rem);
+  setPageKey(target, 'time_to_public_visible_ms', suffix, pub.median, pub);
+  setPageKey(target, 'time_to_remote_visible_ms', suffix, rem.median, rem);
+  setPageKey(target, 'auth_overhead_ratio', suffix, round(rem.median / pub.median, 2));
+  setPageKey(target, 'auth_overhead_ms', suffix, authOverheadMs(pub, rem));
   log(`${label}: public ${pub.median} ms, remote ${rem.median} ms`);
 }
 
@@ -131,10 +171,10 @@ async function main() {
   const startedAt = Date.now();
   mkdirSync(WORK_DIR, { recursive: true });
   /** @type {Figures} */
-  const results = { spread: {}, details: {} };
+  const results = { spread: {}, details: {}, byProfile: {} };
   // the plain setup of bench/baseline, measured with the same keys in the same run
   /** @type {Figures} */
-  const baseline = { spread: {}, details: {} };
+  const baseline = { spread: {}, details: {}, byProfile: {} };
 
   // 1. Production builds, one app at a time, each BUILDS_PER_APP times (cold); an app's figure is its
   //    median, build_s_per_app the median over the apps.
@@ -164,18 +204,19 @@ async function main() {
     }
   }
 
-  // 2. Dev-server rebuilds after an edit of one source file of the profile remote.
-  const rebuilds = await measureRebuilds({
-    repoRoot: REPO_ROOT,
-    remoteDir: 'remotes/profile',
-    copyDir: join(WORK_DIR, 'profile-dev'),
-    edits: LOADS,
-  });
-  const rebuildSpread = spreadOf(rebuilds, 0);
-  results.rebuild_ms = rebuildSpread.median;
-  results.spread.rebuild_ms = rebuildSpread;
-  log(`rebuild: median ${rebuildSpread.median} ms`);
-
+  if (FAST) {
+    // 2. Dev-server rebuilds after an edit of one source file of the profile remote.
+    const rebuilds = await measureRebuilds({
+      repoRoot: REPO_ROOT,
+      remoteDir: 'remotes/profile',
+      copyDir: join(WORK_DIR, 'profile-dev'),
+      edits: LOADS,
+    });
+    const rebuildSpread = spreadOf(rebuilds, 0);
+    results.rebuild_ms = rebuildSpread.median;
+    results.spread.rebuild_ms = rebuildSpread;
+    log(`rebuild: median ${rebuildSpread.median} ms`);
+  }
   // 3. The production topology and the browser.
   const topology = await startTopology({ repoRoot: REPO_ROOT, workDir: WORK_DIR, dirs: dists, log });
   const browser = await launchBrowser();
@@ -187,156 +228,192 @@ async function main() {
     const session = await signIn(browser);
     await remoteLoad(browser, session);
 
-    // 4. Cold loads, public and signed in, interleaved so that noise hits both alike.
-    /** @type {number[]} */
-    const publicTimes = [];
-    /** @type {number[]} */
-    const remoteTimes = [];
-    /** @type {number[]} */
-    const basePublicTimes = [];
-    /** @type {number[]} */
-    const baseRemoteTimes = [];
-    await publicLoad(browser, { origins: BASELINE }); // warm the baseline's nginx too
-    for (let i = 0; i < LOADS; i++) {
-      // the baseline's pair first, then Gatehouse's: alternating, so that noise hits both alike
-      const basePub = await publicLoad(browser, { keep: i === 0, origins: BASELINE });
-      basePublicTimes.push(basePub.paint);
-      if (i === 0) {
-        const js = await shellInitialJs(basePub, BASELINE);
-        baseline.shell_initial_js_gz_kb = round(js.bytes / KIB, 1);
-        baseline.details.shell_initial_js = js.files;
-        await basePub.context.close();
+    if (FAST) {
+      // 4. Cold loads, public and signed in, interleaved so that noise hits both alike.
+      /** @type {number[]} */
+      const publicTimes = [];
+      /** @type {number[]} */
+      const remoteTimes = [];
+      /** @type {number[]} */
+      const basePublicTimes = [];
+      /** @type {number[]} */
+      const baseRemoteTimes = [];
+      await publicLoad(browser, { origins: BASELINE }); // warm the baseline's nginx too
+      for (let i = 0; i < LOADS; i++) {
+        // the baseline's pair first, then Gatehouse's: alternating, so that noise hits both alike
+        const basePub = await publicLoad(browser, { keep: i === 0, origins: BASELINE });
+        basePublicTimes.push(basePub.paint);
+        if (i === 0) {
+          const js = await shellInitialJs(basePub, BASELINE);
+          baseline.shell_initial_js_gz_kb = round(js.bytes / KIB, 1);
+          baseline.details.shell_initial_js = js.files;
+          await basePub.context.close();
+        }
+        const baseRem = await remoteLoad(browser, session, { keep: i === 0, origins: BASELINE });
+        baseRemoteTimes.push(baseRem.paint);
+        if (i === 0) {
+          const overhead = await remoteOverhead(baseRem, baseline.details.shell_initial_js, buildDirOf(dists, 'baselineRemote'), BASELINE);
+          baseline.remote_overhead_gz_kb = round(overhead.bytes / KIB, 1);
+          baseline.details.remote_overhead = overhead.overhead;
+          baseline.details.remote_app_code = overhead.appCode;
+          await baseRem.context.close();
+        }
+        const first = i === 0;
+        const pub = await publicLoad(browser, { keep: first });
+        publicTimes.push(pub.paint);
+        if (first) {
+          const js = await shellInitialJs(pub);
+          results.shell_initial_js_gz_kb = round(js.bytes / KIB, 1);
+          results.details.shell_initial_js = js.files;
+          await pub.context.close();
+        }
+        const rem = await remoteLoad(browser, session, { keep: first });
+        remoteTimes.push(rem.paint);
+        if (first) {
+          const overhead = await remoteOverhead(rem, results.details.shell_initial_js, buildDirOf(dists, 'profile'));
+          results.remote_overhead_gz_kb = round(overhead.bytes / KIB, 1);
+          results.details.remote_overhead = overhead.overhead;
+          results.details.remote_app_code = overhead.appCode;
+          await rem.context.close();
+        }
       }
-      const baseRem = await remoteLoad(browser, session, { keep: i === 0, origins: BASELINE });
-      baseRemoteTimes.push(baseRem.paint);
-      if (i === 0) {
-        const overhead = await remoteOverhead(baseRem, baseline.details.shell_initial_js, buildDirOf(dists, 'baselineRemote'), BASELINE);
-        baseline.remote_overhead_gz_kb = round(overhead.bytes / KIB, 1);
-        baseline.details.remote_overhead = overhead.overhead;
-        baseline.details.remote_app_code = overhead.appCode;
-        await baseRem.context.close();
-      }
-      const first = i === 0;
-      const pub = await publicLoad(browser, { keep: first });
-      publicTimes.push(pub.paint);
-      if (first) {
-        const js = await shellInitialJs(pub);
-        results.shell_initial_js_gz_kb = round(js.bytes / KIB, 1);
-        results.details.shell_initial_js = js.files;
-        await pub.context.close();
-      }
-      const rem = await remoteLoad(browser, session, { keep: first });
-      remoteTimes.push(rem.paint);
-      if (first) {
-        const overhead = await remoteOverhead(rem, results.details.shell_initial_js, buildDirOf(dists, 'profile'));
-        results.remote_overhead_gz_kb = round(overhead.bytes / KIB, 1);
-        results.details.remote_overhead = overhead.overhead;
-        results.details.remote_app_code = overhead.appCode;
-        await rem.context.close();
-      }
+      recordVisibleTimes(results, publicTimes, remoteTimes, 'Gatehouse');
+      recordVisibleTimes(baseline, basePublicTimes, baseRemoteTimes, 'baseline');
+
+      // 4b. A second tab of a browser that is signed in (a live tab on /profile) opens /profile; each one's own API call
+      // (Gatehouse: a DPoP proof with the key from IndexedDB) is checked after its paint.
+      results.details.second_tab_api = [];
+      baseline.details.second_tab_api = [];
+      const secondTab = spreadOf(await secondTabLoads(browser, session, LOADS, undefined, results.details.second_tab_api), 0);
+      results.time_to_remote_visible_second_tab_ms = secondTab.median;
+      results.spread.time_to_remote_visible_second_tab_ms = secondTab;
+      const baseSecondTab = spreadOf(await secondTabLoads(browser, session, LOADS, BASELINE, baseline.details.second_tab_api), 0);
+      baseline.time_to_remote_visible_second_tab_ms = baseSecondTab.median;
+      baseline.spread.time_to_remote_visible_second_tab_ms = baseSecondTab;
+      const answered = (/** @type {import('./lib/measure.mjs').ApiCheck[]} */ checks) =>
+        checks.filter((c) => c.answer.startsWith('Signed in as')).length;
+      log(
+        `second tab: ${secondTab.median} ms (baseline ${baseSecondTab.median} ms); its API answered ${answered(results.details.second_tab_api)}/${LOADS}` +
+          ` (baseline ${answered(baseline.details.second_tab_api)}/${LOADS})`,
+      );
     }
-    recordVisibleTimes(results, publicTimes, remoteTimes, 'Gatehouse');
-    recordVisibleTimes(baseline, basePublicTimes, baseRemoteTimes, 'baseline');
 
-    // 4b. A second tab of a browser that is signed in (a live tab on /profile) opens /profile; each one's own API call
-    // (Gatehouse: a DPoP proof with the key from IndexedDB) is checked after its paint.
-    results.details.second_tab_api = [];
-    baseline.details.second_tab_api = [];
-    const secondTab = spreadOf(await secondTabLoads(browser, session, LOADS, undefined, results.details.second_tab_api), 0);
-    results.time_to_remote_visible_second_tab_ms = secondTab.median;
-    results.spread.time_to_remote_visible_second_tab_ms = secondTab;
-    const baseSecondTab = spreadOf(await secondTabLoads(browser, session, LOADS, BASELINE, baseline.details.second_tab_api), 0);
-    baseline.time_to_remote_visible_second_tab_ms = baseSecondTab.median;
-    baseline.spread.time_to_remote_visible_second_tab_ms = baseSecondTab;
-    const answered = (/** @type {import('./lib/measure.mjs').ApiCheck[]} */ checks) =>
-      checks.filter((c) => c.answer.startsWith('Signed in as')).length;
-    log(
-      `second tab: ${secondTab.median} ms (baseline ${baseSecondTab.median} ms); its API answered ${answered(results.details.second_tab_api)}/${LOADS}` +
-        ` (baseline ${answered(baseline.details.second_tab_api)}/${LOADS})`,
-    );
+    // 4d. The same page loads in the other device profiles (bench/lib/profiles.mjs: Chromium's CPU throttled), the
+    // baseline's and Gatehouse's alternating as above, then the second tabs: each key with the profile's suffix.
+    if (!FAST) await publicLoad(browser, { origins: BASELINE }); // warm the baseline's nginx (step 4 did otherwise)
+    for (const { suffix, cpuRate, name } of RUN_PROFILES.filter((profile) => profile.suffix !== '')) {
+      /** @type {Record<'gatehouse' | 'baseline', { pub: number[], rem: number[] }>} */
+      const times = { gatehouse: { pub: [], rem: [] }, baseline: { pub: [], rem: [] } };
+      for (let i = 0; i < LOADS; i++) {
+        times.baseline.pub.push((await publicLoad(browser, { origins: BASELINE, cpuRate })).paint);
+        times.baseline.rem.push((await remoteLoad(browser, session, { origins: BASELINE, cpuRate })).paint);
+        times.gatehouse.pub.push((await publicLoad(browser, { cpuRate })).paint);
+        times.gatehouse.rem.push((await remoteLoad(browser, session, { cpuRate })).paint);
+      }
+      recordVisibleTimes(results, times.gatehouse.pub, times.gatehouse.rem, `Gatehouse (${name})`, suffix);
+      recordVisibleTimes(baseline, times.baseline.pub, times.baseline.rem, `baseline (${name})`, suffix);
+      /** @type {Record<'gatehouse' | 'baseline', import('./lib/measure.mjs').ApiCheck[]>} */
+      const checks = { gatehouse: [], baseline: [] };
+      const second = spreadOf(await secondTabLoads(browser, session, LOADS, undefined, checks.gatehouse, cpuRate), 0);
+      const baseSecond = spreadOf(await secondTabLoads(browser, session, LOADS, BASELINE, checks.baseline, cpuRate), 0);
+      setPageKey(results, 'time_to_remote_visible_second_tab_ms', suffix, second.median, second);
+      setPageKey(baseline, 'time_to_remote_visible_second_tab_ms', suffix, baseSecond.median, baseSecond);
+      const answered = (/** @type {import('./lib/measure.mjs').ApiCheck[]} */ list) =>
+        list.filter((c) => c.answer.startsWith('Signed in as')).length;
+      log(
+        `second tab (${name}): ${second.median} ms (baseline ${baseSecond.median} ms); its API answered ${answered(checks.gatehouse)}/${LOADS}` +
+          ` (baseline ${answered(checks.baseline)}/${LOADS})`,
+      );
+    }
 
-    // 4c. A remote's API call with its token warm, as the visitor feels it: the profile remote's own caller, timed in
-    // the page; the two setups' loads alternate. The first call of a load apart (its CORS preflight), then the rest.
-    /** @type {Array<[Figures, import('./lib/measure.mjs').Origins | undefined]>} */
-    const apiSetups = [
-      [baseline, BASELINE],
-      [results, undefined],
-    ];
-    for (const [target] of apiSetups) target.details.api_calls = { first: [], warm: [], preflights: [], requests: [], proof_sign_ms: [] };
-    for (let i = 0; i < LOADS; i++) {
+    if (FAST) {
+      // 4c. A remote's API call with its token warm, as the visitor feels it: the profile remote's own caller, timed in
+      // the page; the two setups' loads alternate. The first call of a load apart (its CORS preflight), then the rest.
+      /** @type {Array<[Figures, import('./lib/measure.mjs').Origins | undefined]>} */
+      const apiSetups = [
+        [baseline, BASELINE],
+        [results, undefined],
+      ];
+      for (const [target] of apiSetups) target.details.api_calls = { first: [], warm: [], preflights: [], requests: [], proof_sign_ms: [] };
+      for (let i = 0; i < LOADS; i++) {
+        for (const [target, origins] of apiSetups) {
+          const calls = await apiCalls(browser, session, origins ? { origins, calls: API_CALLS_PER_LOAD } : { calls: API_CALLS_PER_LOAD });
+          const details = /** @type {NonNullable<Details['api_calls']>} */ (target.details.api_calls);
+          details.first.push(round(calls.times[0] ?? NaN, 1));
+          details.warm.push(calls.times.slice(1).map((ms) => round(ms, 1)));
+          details.preflights.push(calls.preflights);
+          details.requests = calls.requests;
+          if (calls.signMs !== null) details.proof_sign_ms.push(round(calls.signMs, 2));
+        }
+      }
       for (const [target, origins] of apiSetups) {
-        const calls = await apiCalls(browser, session, origins ? { origins, calls: API_CALLS_PER_LOAD } : { calls: API_CALLS_PER_LOAD });
         const details = /** @type {NonNullable<Details['api_calls']>} */ (target.details.api_calls);
-        details.first.push(round(calls.times[0] ?? NaN, 1));
-        details.warm.push(calls.times.slice(1).map((ms) => round(ms, 1)));
-        details.preflights.push(calls.preflights);
-        details.requests = calls.requests;
-        if (calls.signMs !== null) details.proof_sign_ms.push(round(calls.signMs, 2));
+        const first = spreadOf(details.first, 1);
+        const warm = spreadOf(details.warm.flat(), 1);
+        target.api_call_first_ms = first.median;
+        target.spread.api_call_first_ms = first;
+        target.api_call_ms = warm.median;
+        target.spread.api_call_ms = warm;
+        log(`API call (${origins ? 'baseline' : 'Gatehouse'}): first ${first.median} ms, then ${warm.median} ms`);
       }
-    }
-    for (const [target, origins] of apiSetups) {
-      const details = /** @type {NonNullable<Details['api_calls']>} */ (target.details.api_calls);
-      const first = spreadOf(details.first, 1);
-      const warm = spreadOf(details.warm.flat(), 1);
-      target.api_call_first_ms = first.median;
-      target.spread.api_call_first_ms = first;
-      target.api_call_ms = warm.median;
-      target.spread.api_call_ms = warm;
-      log(`API call (${origins ? 'baseline' : 'Gatehouse'}): first ${first.median} ms, then ${warm.median} ms`);
-    }
 
-    // 5. One copy of React and keycloak-js with every remote visited.
-    const copies = await copiesOnPage(browser, session, dists);
-    results.react_copies = copies.react;
-    results.keycloak_js_copies = copies.keycloakJs;
-    results.details.copies = copies;
+      // 5. One copy of React and keycloak-js with every remote visited.
+      const copies = await copiesOnPage(browser, session, dists);
+      results.react_copies = copies.react;
+      results.keycloak_js_copies = copies.keycloakJs;
+      results.details.copies = copies;
 
-    // 6. Start-up with 100 registered remotes against 3 (config.json intercepted in both cases).
-    const three = configWithRemotes(topology.config, 3);
-    const hundred = configWithRemotes(topology.config, 100);
-    /** @type {Record<3 | 100, Array<{ fcp: number | null, paint: number }>>} */
-    const paints = { 3: [], 100: [] };
-    /** @type {Array<[3 | 100, ShellConfig]>} */
-    const series = [
-      [3, three],
-      [100, hundred],
-    ];
-    for (let i = 0; i < LOADS; i++) {
-      // the two alternate which goes first
-      for (const [count, config] of i % 2 === 0 ? series : [...series].reverse()) {
-        paints[count].push(await startupWithConfig(browser, config, session));
+      // 6. Start-up with 100 registered remotes against 3 (config.json intercepted in both cases).
+      const three = configWithRemotes(topology.config, 3);
+      const hundred = configWithRemotes(topology.config, 100);
+      /** @type {Record<3 | 100, Array<{ fcp: number | null, paint: number }>>} */
+      const paints = { 3: [], 100: [] };
+      /** @type {Array<[3 | 100, ShellConfig]>} */
+      const series = [
+        [3, three],
+        [100, hundred],
+      ];
+      for (let i = 0; i < LOADS; i++) {
+        // the two alternate which goes first
+        for (const [count, config] of i % 2 === 0 ? series : [...series].reverse()) {
+          paints[count].push(await startupWithConfig(browser, config, session));
+        }
       }
+      const fcp3 = spreadOf(
+        paints[3].map((p) => p.fcp),
+        0,
+      );
+      const fcp100 = spreadOf(
+        paints[100].map((p) => p.fcp),
+        0,
+      );
+      results.startup_ratio_100_vs_3_remotes = round(fcp100.median / fcp3.median, 2);
+      results.details.first_paint_ms = { remotes_3: fcp3, remotes_100: fcp100 };
+      log(`first paint: 3 remotes ${fcp3.median} ms, 100 remotes ${fcp100.median} ms`);
+
+      // 7. 50 concurrent getToken() with a token about to expire (last: it shortens the token lifespan).
+      const tokens = await concurrentTokens(browser, session, { idpUrl: identityProvider.url, realm: identityProvider.realm });
+      results.token_requests_for_50_concurrent_getToken = tokens.requests;
+      results.details.tokens = tokens;
+
+      // 8. The same 50 calls spread over 5 tabs of one browser: what auth-lib's cross-tab session must earn.
+      const { perCycle, failed } = await tokensFiveTabs(browser, session, { idpUrl: identityProvider.url, realm: identityProvider.realm });
+      results.token_requests_per_refresh_5_tabs = Math.max(...perCycle);
+      results.details.tokens_5_tabs = { per_cycle: perCycle, failed_get_token: failed };
+      log(`5 tabs: token requests per refresh cycle ${perCycle.join(', ')}; failed getToken() ${failed.map((f) => f.length).join(', ')}`);
     }
-    const fcp3 = spreadOf(
-      paints[3].map((p) => p.fcp),
-      0,
-    );
-    const fcp100 = spreadOf(
-      paints[100].map((p) => p.fcp),
-      0,
-    );
-    results.startup_ratio_100_vs_3_remotes = round(fcp100.median / fcp3.median, 2);
-    results.details.first_paint_ms = { remotes_3: fcp3, remotes_100: fcp100 };
-    log(`first paint: 3 remotes ${fcp3.median} ms, 100 remotes ${fcp100.median} ms`);
-
-    // 7. 50 concurrent getToken() with a token about to expire (last: it shortens the token lifespan).
-    const tokens = await concurrentTokens(browser, session, { idpUrl: identityProvider.url, realm: identityProvider.realm });
-    results.token_requests_for_50_concurrent_getToken = tokens.requests;
-    results.details.tokens = tokens;
-
-    // 8. The same 50 calls spread over 5 tabs of one browser: what auth-lib's cross-tab session must earn.
-    const { perCycle, failed } = await tokensFiveTabs(browser, session, { idpUrl: identityProvider.url, realm: identityProvider.realm });
-    results.token_requests_per_refresh_5_tabs = Math.max(...perCycle);
-    results.details.tokens_5_tabs = { per_cycle: perCycle, failed_get_token: failed };
-    log(`5 tabs: token requests per refresh cycle ${perCycle.join(', ')}; failed getToken() ${failed.map((f) => f.length).join(', ')}`);
-
     // 9. Over HTTPS with the provider on another site (third-party cookies allowed, blocked) and on the shell's.
     if (!args['skip-cross-site']) {
-      const crossSite = await measureCrossSite({ repoRoot: REPO_ROOT, workDir: WORK_DIR, dists, loads: LOADS, log });
-      Object.assign(results, crossSite.gatehouse);
-      Object.assign(results.spread, crossSite.spread);
-      Object.assign(baseline, crossSite.baseline);
-      Object.assign(baseline.spread, crossSite.baselineSpread);
+      const crossSite = await measureCrossSite({
+        repoRoot: REPO_ROOT,
+        workDir: WORK_DIR,
+        dists,
+        loads: LOADS,
+        log,
+        deviceProfiles: RUN_PROFILES,
+      });
+      assignPageKeys(results, crossSite.gatehouse, crossSite.spread);
+      assignPageKeys(baseline, crossSite.baseline, crossSite.baselineSpread);
       results.details.cross_site_provider_pages = crossSite.providerPages;
     }
 
@@ -345,11 +422,9 @@ async function main() {
     if (!args['skip-keycloak']) {
       await topology.stopIdentityProvider();
       keycloak = await startBenchKeycloak({ workDir: WORK_DIR, realmFile: topology.realmFile, log });
-      const onKeycloak = await measureOnKeycloak({ browser, keycloak, loads: LOADS, log });
-      Object.assign(results, onKeycloak.gatehouse.values);
-      Object.assign(results.spread, onKeycloak.gatehouse.spread);
-      Object.assign(baseline, onKeycloak.baseline.values);
-      Object.assign(baseline.spread, onKeycloak.baseline.spread);
+      const onKeycloak = await measureOnKeycloak({ browser, keycloak, loads: LOADS, log, profiles: RUN_PROFILES });
+      assignPageKeys(results, onKeycloak.gatehouse.values, onKeycloak.gatehouse.spread);
+      assignPageKeys(baseline, onKeycloak.baseline.values, onKeycloak.baseline.spread);
       results.details.keycloak = { version: onKeycloak.version, started_in_ms: onKeycloak.startedInMs };
     }
   } catch (error) {
@@ -378,22 +453,33 @@ async function main() {
     await keycloak?.stop();
   }
 
-  /** @type {Partial<Record<GoalKey, number | null>>} */
+  /** @type {Record<string, number | null>} */
   const ordered = {};
   for (const key of GOAL_KEYS) ordered[key] = results[key] ?? null;
-  // Gatehouse ÷ baseline for every key the baseline has (sizes and times: below 1 is better)
-  /** @type {Partial<Record<GoalKey, number>>} */
+  // the page keys of the other profiles, after the `fast` keys, in PAGE_KEYS' order
+  const profileKeys = PROFILES.filter((profile) => profile.suffix !== '').flatMap((profile) =>
+    PAGE_KEYS.map((key) => `${key}${profile.suffix}`),
+  );
+  for (const key of profileKeys) if (key in results.byProfile) ordered[key] = results.byProfile[key] ?? null;
+  /** @param {Figures} figures @param {string} key */
+  const valueOf = (figures, key) => (key in figures.byProfile ? figures.byProfile[key] : figures[/** @type {GoalKey} */ (key)]);
+  // Gatehouse ÷ baseline for every key the baseline has (sizes and times: below 1 is better), each profile against
+  // the baseline measured in the same profile
+  /** @type {Record<string, number>} */
   const ratio = {};
-  for (const key of GOAL_KEYS) {
-    const base = baseline[key];
-    const value = results[key];
+  /** @type {Record<string, number>} */
+  const baselineValues = {};
+  for (const key of [...GOAL_KEYS, ...profileKeys]) {
+    const base = valueOf(baseline, key);
+    const value = valueOf(results, key);
+    if (typeof base === 'number') baselineValues[key] = base;
     if (typeof base === 'number' && typeof value === 'number' && base > 0) ratio[key] = round(value / base, 2);
   }
   const output = {
     ...ordered,
     ...providerCost?.gatehouse,
     baseline: {
-      ...Object.fromEntries(GOAL_KEYS.filter((key) => key in baseline).map((key) => [key, baseline[key]])),
+      ...baselineValues,
       ...providerCost?.baseline,
     },
     ratio: { ...ratio, ...(providerCost ? providerCostRatio(providerCost.gatehouse, providerCost.baseline) : {}) },
@@ -407,6 +493,9 @@ async function main() {
     run: {
       date: new Date().toISOString(),
       loads: LOADS,
+      profiles: Object.fromEntries(
+        RUN_PROFILES.map((profile) => [profile.name, { suffix: profile.suffix, cpu_throttling_rate: profile.cpuRate }]),
+      ),
       seconds: round((Date.now() - startedAt) / 1000, 0),
       node: process.version,
       cpus: os.cpus().length,

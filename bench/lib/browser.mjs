@@ -3,6 +3,7 @@
 
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumLaunchOptions } from '@gatehouse/testkit/chromium';
+import { throttleContext, throttlePage } from './profiles.mjs';
 
 export { CHROMIUM_ARGS };
 
@@ -78,14 +79,21 @@ export function paintRecorder() {
  * @param {StorageState} [options.storageState] cookies for the new context (the provider's session)
  * @param {BrowserContext} [options.context] a new tab of this context (its cookies and live tabs) instead of a new context
  * @param {(page: Page, context: BrowserContext) => unknown} [options.beforeGoto] awaited before the page is opened
+ * @param {number} [options.cpuRate] Chromium's CPU slow-down for the page, its frames and the new context's other pages
+ *   (bench/lib/profiles.mjs; 1: none)
  * @param {number} [options.timeoutMs]
  * @returns {Promise<ColdLoad>}
  */
-export async function coldLoad(browser, url, { elementId, storageState, context: existing, beforeGoto, timeoutMs = 30_000 }) {
+export async function coldLoad(browser, url, { elementId, storageState, context: existing, beforeGoto, cpuRate = 1, timeoutMs = 30_000 }) {
   // a new tab of an existing browser context (its cookies and live tabs), or a fresh context
-  const context = existing ?? (await browser.newContext(storageState ? { storageState } : {}));
+  let context = existing;
+  if (!context) {
+    context = await browser.newContext(storageState ? { storageState } : {});
+    throttleContext(context, cpuRate);
+  }
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
+  await throttlePage(page, cpuRate, cdp);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   await page.addInitScript(paintRecorder);

@@ -48,14 +48,15 @@ export const BUILDS_PER_APP = 3;
  *
  * @param {string} repoRoot @param {App} app @param {string} outDir
  * @param {NodeJS.ProcessEnv} [extraEnv] more environment for the build (the baseline's REMOTE_URL and IDP_URL)
+ * @param {readonly string[]} [extraArgs] more arguments for webpack-cli (the CPU timeline's `--devtool hidden-source-map`)
  * @returns {Promise<number>}
  */
-export function buildApp(repoRoot, app, outDir, extraEnv = {}) {
+export function buildApp(repoRoot, app, outDir, extraEnv = {}, extraArgs = []) {
   rmSync(outDir, { recursive: true, force: true });
   const webpackBin = join(repoRoot, 'node_modules/.bin/webpack');
   const args = app.plainConfig
-    ? ['--mode', 'production', '--output-path', outDir]
-    : ['--mode', 'production', '--disable-interpret', '--output-path', outDir];
+    ? ['--mode', 'production', '--output-path', outDir, ...extraArgs]
+    : ['--mode', 'production', '--disable-interpret', '--output-path', outDir, ...extraArgs];
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const child = spawn(webpackBin, args, {

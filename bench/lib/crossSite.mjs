@@ -20,10 +20,12 @@ import { signInAsAdmin } from '@gatehouse/testkit/admin';
 import { fillLoginForm } from '@gatehouse/testkit/login-form';
 import { createTestCa } from '@gatehouse/testkit/tls';
 import { paintRecorder } from './browser.mjs';
+import { throttleContext, throttlePage } from './profiles.mjs';
 import { BASELINE_APPS, buildApp } from './build.mjs';
 import { round, summarize } from './stats.mjs';
 
 /** @typedef {import('./stats.mjs').Summary} Summary */
+/** @typedef {import('./profiles.mjs').Profile} Profile */
 /** @typedef {import('playwright-core').BrowserContext} BrowserContext */
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {Awaited<ReturnType<BrowserContext['cookies']>>} Cookies */
@@ -76,11 +78,12 @@ function spreadOf(values) {
 
 /**
  * A fresh browser profile with the variant's third-party-cookie mode (a persistent context: Preferences are read
- * at launch), the provider's session cookies in it, cache disabled.
+ * at launch), the provider's session cookies in it, cache disabled; `cpuRate`: the device profile's CPU slow-down
+ * (bench/lib/profiles.mjs), set on the tab, its out-of-process frames (the provider's) and any other page it opens.
  *
- * @param {{ profiles: string, spki: string, cookies: 'allowed' | 'blocked', session: Cookies }} options
+ * @param {{ profiles: string, spki: string, cookies: 'allowed' | 'blocked', session: Cookies, cpuRate?: number }} options
  */
-async function freshProfile({ profiles, spki, cookies, session }) {
+async function freshProfile({ profiles, spki, cookies, session, cpuRate = 1 }) {
   const dir = join(profiles, `${Date.now()}-${Math.random().toString(36).slice(2)}`);
   mkdirSync(join(dir, 'Default'), { recursive: true });
   writeFileSync(join(dir, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: COOKIE_CONTROLS_MODE[cookies] } }));
@@ -89,8 +92,10 @@ async function freshProfile({ profiles, spki, cookies, session }) {
     args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP *.test 127.0.0.1', `--ignore-certificate-errors-spki-list=${spki}`],
   });
   if (session.length > 0) await context.addCookies(session);
+  throttleContext(context, cpuRate);
   const page = context.pages()[0] ?? (await context.newPage());
   const cdp = await context.newCDPSession(page);
+  await throttlePage(page, cpuRate, cdp);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   await page.addInitScript(paintRecorder);
@@ -202,13 +207,14 @@ ${ssl}
  * @param {Readonly<Record<string, string>>} options.dists the bench's builds, by app name
  * @param {number} options.loads
  * @param {(message: string) => void} options.log
+ * @param {readonly Profile[]} options.deviceProfiles the device profiles (bench/lib/profiles.mjs), each key with its suffix
  * @returns {Promise<{
  *   gatehouse: Record<string, number>, baseline: Record<string, number>,
  *   spread: Record<string, Summary>, baselineSpread: Record<string, Summary>,
  *   providerPages: Record<string, { gatehouse: number, baseline: number }>,
  * }>}
  */
-export async function measureCrossSite({ repoRoot, workDir, dists, loads, log }) {
+export async function measureCrossSite({ repoRoot, workDir, dists, loads, log, deviceProfiles }) {
   /** @type {TopologyModule} */
   const { startHttpsTopology } = await tsImport(TOPOLOGY_MODULE, import.meta.url);
   /** @type {{ ALL_HOSTS: string[] }} */
@@ -253,26 +259,28 @@ export async function measureCrossSite({ repoRoot, workDir, dists, loads, log })
       for (const variant of VARIANTS.filter((v) => v.site === site)) {
         const profile = { profiles, spki: leaf.spkiSha256, cookies: variant.cookies };
         const session = await signInAt(profile, topology.shell, topology.identityProvider);
-        const cold = `time_to_remote_visible_${variant.suffix}_ms`;
-        const reload = `reload_signed_in_${variant.suffix}_ms`;
-        for (const key of [cold, reload]) [gatehouse[key], baseline[key]] = [[], []];
         // one warm-up pair each (the provider's and nginx's first answers are not the page's)
         await loadAndReload({ ...profile, session }, baseHost);
         await loadAndReload({ ...profile, session }, topology.shell);
-        for (let i = 0; i < loads; i++) {
-          const base = await loadAndReload({ ...profile, session }, baseHost);
-          baseline[cold]?.push(base.cold);
-          baseline[reload]?.push(base.reload);
-          const ours = await loadAndReload({ ...profile, session }, topology.shell);
-          gatehouse[cold]?.push(ours.cold);
-          gatehouse[reload]?.push(ours.reload);
-          providerPages[cold] = { gatehouse: ours.providerPages.cold, baseline: base.providerPages.cold };
-          providerPages[reload] = { gatehouse: ours.providerPages.reload, baseline: base.providerPages.reload };
+        for (const { suffix, cpuRate, name } of deviceProfiles) {
+          const cold = `time_to_remote_visible_${variant.suffix}_ms${suffix}`;
+          const reload = `reload_signed_in_${variant.suffix}_ms${suffix}`;
+          for (const key of [cold, reload]) [gatehouse[key], baseline[key]] = [[], []];
+          for (let i = 0; i < loads; i++) {
+            const base = await loadAndReload({ ...profile, session, cpuRate }, baseHost);
+            baseline[cold]?.push(base.cold);
+            baseline[reload]?.push(base.reload);
+            const ours = await loadAndReload({ ...profile, session, cpuRate }, topology.shell);
+            gatehouse[cold]?.push(ours.cold);
+            gatehouse[reload]?.push(ours.reload);
+            providerPages[cold] = { gatehouse: ours.providerPages.cold, baseline: base.providerPages.cold };
+            providerPages[reload] = { gatehouse: ours.providerPages.reload, baseline: base.providerPages.reload };
+          }
+          log(
+            `${variant.suffix} (${name}): remote visible ${spreadOf(gatehouse[cold] ?? []).median} ms (baseline ${spreadOf(baseline[cold] ?? []).median}), ` +
+              `reload ${spreadOf(gatehouse[reload] ?? []).median} ms (baseline ${spreadOf(baseline[reload] ?? []).median})`,
+          );
         }
-        log(
-          `${variant.suffix}: remote visible ${spreadOf(gatehouse[cold] ?? []).median} ms (baseline ${spreadOf(baseline[cold] ?? []).median}), ` +
-            `reload ${spreadOf(gatehouse[reload] ?? []).median} ms (baseline ${spreadOf(baseline[reload] ?? []).median})`,
-        );
       }
     } finally {
       await topology.stop();

@@ -14,6 +14,7 @@ import { round, summarize } from './stats.mjs';
 
 /** @typedef {import('./browser.mjs').Browser} Browser */
 /** @typedef {import('./stats.mjs').Summary} Summary */
+/** @typedef {import('./profiles.mjs').Profile} Profile */
 /** @typedef {Awaited<ReturnType<typeof startKeycloak>>} Keycloak */
 
 /** The realm the bench's pages sign in to (bench/lib/topology.mjs' benchRealm). */
@@ -55,9 +56,10 @@ export const KEYCLOAK_KEYS = /** @type {const} */ ([
 /** @typedef {(typeof KEYCLOAK_KEYS)[number]} KeycloakKey */
 
 /**
- * One setup's figures on Keycloak.
+ * One setup's figures on Keycloak, in every profile measured: KEYCLOAK_KEYS, each with the profile's suffix
+ * (bench/lib/profiles.mjs: none for `fast`).
  *
- * @typedef {{ values: Record<KeycloakKey, number>, spread: Record<string, Summary> }} KeycloakFigures
+ * @typedef {{ values: Record<string, number>, spread: Record<string, Summary> }} KeycloakFigures
  */
 
 /** @param {readonly number[]} values @returns {Summary} */
@@ -66,58 +68,72 @@ function spreadOf(values) {
   return { median: round(s.median, 0), min: round(s.min, 0), max: round(s.max, 0), n: s.n };
 }
 
-/** @param {number[]} pub @param {number[]} rem @param {number[]} second @returns {KeycloakFigures} */
-function figures(pub, rem, second) {
+/**
+ * Adds one profile's figures to `target` (keys with the profile's suffix).
+ *
+ * @param {KeycloakFigures} target @param {string} suffix @param {number[]} pub @param {number[]} rem @param {number[]} second
+ */
+function addFigures(target, suffix, pub, rem, second) {
   const [p, r, s] = [spreadOf(pub), spreadOf(rem), spreadOf(second)];
-  return {
-    values: {
-      time_to_public_visible_keycloak_ms: p.median,
-      time_to_remote_visible_keycloak_ms: r.median,
-      time_to_remote_visible_second_tab_keycloak_ms: s.median,
-      auth_overhead_keycloak_ms: authOverheadMs(p, r),
-    },
-    spread: {
-      time_to_public_visible_keycloak_ms: p,
-      time_to_remote_visible_keycloak_ms: r,
-      time_to_remote_visible_second_tab_keycloak_ms: s,
-    },
+  /** @type {Record<KeycloakKey, number>} */
+  const values = {
+    time_to_public_visible_keycloak_ms: p.median,
+    time_to_remote_visible_keycloak_ms: r.median,
+    time_to_remote_visible_second_tab_keycloak_ms: s.median,
+    auth_overhead_keycloak_ms: authOverheadMs(p, r),
   };
+  /** @type {Partial<Record<KeycloakKey, Summary>>} */
+  const spread = {
+    time_to_public_visible_keycloak_ms: p,
+    time_to_remote_visible_keycloak_ms: r,
+    time_to_remote_visible_second_tab_keycloak_ms: s,
+  };
+  for (const [key, value] of Object.entries(values)) target.values[`${key}${suffix}`] = value;
+  for (const [key, summary] of Object.entries(spread)) target.spread[`${key}${suffix}`] = summary;
 }
 
 /**
  * With Keycloak in the dev provider's place on the same port (startBenchKeycloak, once the topology's dev provider
- * is stopped), signs alice in through Keycloak's login page, and takes `loads` alternating cold loads (the
- * baseline's pair, then Gatehouse's, as on the dev provider), then `loads` second tabs of each. Keycloak keeps
- * running (the caller stops it).
+ * is stopped), signs alice in through Keycloak's login page, and per profile (bench/lib/profiles.mjs, in order) takes
+ * `loads` alternating cold loads (the baseline's pair, then Gatehouse's, as on the dev provider), then `loads` second
+ * tabs of each. Keycloak keeps running (the caller stops it).
  *
  * @param {object} options
  * @param {Browser} options.browser
  * @param {Keycloak} options.keycloak
  * @param {number} options.loads
  * @param {(message: string) => void} options.log
+ * @param {readonly Profile[]} options.profiles
  * @returns {Promise<{ gatehouse: KeycloakFigures, baseline: KeycloakFigures, startedInMs: number, version: string }>}
  */
-export async function measureOnKeycloak({ browser, keycloak, loads, log }) {
+export async function measureOnKeycloak({ browser, keycloak, loads, log, profiles }) {
   log(`keycloak: ready in ${round(keycloak.startedInMs / 1000, 1)} s${keycloak.freshImport ? ' (realm imported)' : ''}`);
   const session = await signIn(browser);
   // warm Keycloak (its first answers compile templates and load the realm's keys), then both setups' pages
   await remoteLoad(browser, session);
   await remoteLoad(browser, session, { origins: BASELINE });
-  /** @type {Record<'gatehouse' | 'baseline', { pub: number[], rem: number[] }>} */
-  const times = { gatehouse: { pub: [], rem: [] }, baseline: { pub: [], rem: [] } };
-  for (let i = 0; i < loads; i++) {
-    times.baseline.pub.push((await publicLoad(browser, { origins: BASELINE })).paint);
-    times.baseline.rem.push((await remoteLoad(browser, session, { origins: BASELINE })).paint);
-    times.gatehouse.pub.push((await publicLoad(browser)).paint);
-    times.gatehouse.rem.push((await remoteLoad(browser, session)).paint);
+  /** @type {KeycloakFigures} */
+  const gatehouse = { values: {}, spread: {} };
+  /** @type {KeycloakFigures} */
+  const baseline = { values: {}, spread: {} };
+  for (const { suffix, cpuRate, name } of profiles) {
+    /** @type {Record<'gatehouse' | 'baseline', { pub: number[], rem: number[] }>} */
+    const times = { gatehouse: { pub: [], rem: [] }, baseline: { pub: [], rem: [] } };
+    for (let i = 0; i < loads; i++) {
+      times.baseline.pub.push((await publicLoad(browser, { origins: BASELINE, cpuRate })).paint);
+      times.baseline.rem.push((await remoteLoad(browser, session, { origins: BASELINE, cpuRate })).paint);
+      times.gatehouse.pub.push((await publicLoad(browser, { cpuRate })).paint);
+      times.gatehouse.rem.push((await remoteLoad(browser, session, { cpuRate })).paint);
+    }
+    const second = await secondTabLoads(browser, session, loads, undefined, [], cpuRate);
+    const baseSecond = await secondTabLoads(browser, session, loads, BASELINE, [], cpuRate);
+    addFigures(gatehouse, suffix, times.gatehouse.pub, times.gatehouse.rem, second);
+    addFigures(baseline, suffix, times.baseline.pub, times.baseline.rem, baseSecond);
+    const at = (/** @type {KeycloakFigures} */ f, /** @type {KeycloakKey} */ key) => f.values[`${key}${suffix}`];
+    log(
+      `keycloak (${name}): public ${at(gatehouse, 'time_to_public_visible_keycloak_ms')} ms, remote ${at(gatehouse, 'time_to_remote_visible_keycloak_ms')} ms ` +
+        `(baseline ${at(baseline, 'time_to_public_visible_keycloak_ms')}, ${at(baseline, 'time_to_remote_visible_keycloak_ms')})`,
+    );
   }
-  const second = await secondTabLoads(browser, session, loads);
-  const baseSecond = await secondTabLoads(browser, session, loads, BASELINE);
-  const gatehouse = figures(times.gatehouse.pub, times.gatehouse.rem, second);
-  const baseline = figures(times.baseline.pub, times.baseline.rem, baseSecond);
-  log(
-    `keycloak: public ${gatehouse.values.time_to_public_visible_keycloak_ms} ms, remote ${gatehouse.values.time_to_remote_visible_keycloak_ms} ms ` +
-      `(baseline ${baseline.values.time_to_public_visible_keycloak_ms}, ${baseline.values.time_to_remote_visible_keycloak_ms})`,
-  );
   return { gatehouse, baseline, startedInMs: keycloak.startedInMs, version: keycloak.home.split('-').pop() ?? '' };
 }

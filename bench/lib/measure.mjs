@@ -61,11 +61,12 @@ export async function signIn(browser, user = 'alice') {
  * Cold load of Home, signed out: ms from navigation start to Home's heading painted.
  *
  * @param {Browser} browser
- * @param {{ keep?: boolean, origins?: Origins }} [options] `keep`: leave its context open
+ * @param {{ keep?: boolean, origins?: Origins, cpuRate?: number }} [options] `keep`: leave its context open; `cpuRate`: the
+ *   profile's CPU slow-down (bench/lib/profiles.mjs)
  * @returns {Promise<ColdLoad>}
  */
-export async function publicLoad(browser, { keep = false, origins = GATEHOUSE } = {}) {
-  const load = await coldLoad(browser, `${origins.shell}/`, { elementId: HOME });
+export async function publicLoad(browser, { keep = false, origins = GATEHOUSE, cpuRate = 1 } = {}) {
+  const load = await coldLoad(browser, `${origins.shell}/`, { elementId: HOME, cpuRate });
   if (!keep) await load.context.close();
   return load;
 }
@@ -75,11 +76,12 @@ export async function publicLoad(browser, { keep = false, origins = GATEHOUSE } 
  *
  * @param {Browser} browser
  * @param {StorageState} session
- * @param {{ keep?: boolean, origins?: Origins }} [options] `keep`: leave its context open
+ * @param {{ keep?: boolean, origins?: Origins, cpuRate?: number }} [options] `keep`: leave its context open; `cpuRate`: the
+ *   profile's CPU slow-down (bench/lib/profiles.mjs)
  * @returns {Promise<ColdLoad>}
  */
-export async function remoteLoad(browser, session, { keep = false, origins = GATEHOUSE } = {}) {
-  const load = await coldLoad(browser, `${origins.shell}/profile`, { elementId: PROFILE, storageState: session });
+export async function remoteLoad(browser, session, { keep = false, origins = GATEHOUSE, cpuRate = 1 } = {}) {
+  const load = await coldLoad(browser, `${origins.shell}/profile`, { elementId: PROFILE, storageState: session, cpuRate });
   if (!keep) await load.context.close();
   return load;
 }
@@ -402,10 +404,11 @@ async function apiCheck(page, apiRequests) {
  * @param {number} loads
  * @param {Origins} [origins]
  * @param {ApiCheck[]} [apiChecks]
+ * @param {number} [cpuRate] the profile's CPU slow-down (bench/lib/profiles.mjs), for the first tab and the second ones
  * @returns {Promise<number[]>}
  */
-export async function secondTabLoads(browser, session, loads, origins = GATEHOUSE, apiChecks = []) {
-  const first = await coldLoad(browser, `${origins.shell}/profile`, { elementId: PROFILE, storageState: session });
+export async function secondTabLoads(browser, session, loads, origins = GATEHOUSE, apiChecks = [], cpuRate = 1) {
+  const first = await coldLoad(browser, `${origins.shell}/profile`, { elementId: PROFILE, storageState: session, cpuRate });
   /** @type {number[]} */
   const times = [];
   try {
@@ -415,6 +418,7 @@ export async function secondTabLoads(browser, session, loads, origins = GATEHOUS
       const load = await coldLoad(browser, `${origins.shell}/profile`, {
         elementId: PROFILE,
         context: first.context,
+        cpuRate,
         beforeGoto: (page) =>
           page.on('request', (request) => {
             if (request.url().startsWith(`${origins.api}/`)) apiRequests.push(request);

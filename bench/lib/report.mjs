@@ -1,5 +1,7 @@
 // The goals of the benchmark and the table that compares a run's figures with them.
 
+import { PAGE_KEYS, PROFILES } from './profiles.mjs';
+
 /**
  * What a key measures and its goal: at most `max`, exactly `equals`, at most `factor` times another key's
  * figure (`maxTimes`), or none (reported only).
@@ -63,10 +65,12 @@ export const GOAL_KEYS = /** @type {GoalKey[]} */ (Object.keys(GOALS));
  * A run's figures as results.json holds them: one per key (null: not measured), the spread behind each
  * median, the baseline's figures and Gatehouse ÷ baseline.
  *
- * @typedef {Partial<Record<GoalKey, number | null>> & {
- *   spread?: Partial<Record<GoalKey, import('./stats.mjs').Summary>>,
- *   baseline?: Partial<Record<GoalKey, number>>,
- *   ratio?: Partial<Record<GoalKey, number>>,
+ * Keys of a device profile other than `fast` (bench/lib/profiles.mjs) carry its suffix (`…_cpu4x`).
+ *
+ * @typedef {Partial<Record<GoalKey, number | null>> & Record<string, unknown> & {
+ *   spread?: Partial<Record<string, import('./stats.mjs').Summary>>,
+ *   baseline?: Partial<Record<string, number>>,
+ *   ratio?: Partial<Record<string, number>>,
  * }} Results
  */
 
@@ -109,7 +113,31 @@ function withinFactor(ratio) {
 }
 
 /**
- * A Markdown table (also readable in a terminal) of the figures with min–max and pass/fail.
+ * The figures of one device profile under the keys without its suffix, for the table's rows and goals.
+ *
+ * @param {Results} results @param {string} suffix
+ * @returns {Results}
+ */
+function profileView(results, suffix) {
+  /** @type {Results} */
+  const view = { spread: {}, baseline: {}, ratio: {} };
+  for (const key of PAGE_KEYS) {
+    const value = results[`${key}${suffix}`];
+    view[key] = typeof value === 'number' ? value : null;
+    const spread = results.spread?.[`${key}${suffix}`];
+    const base = results.baseline?.[`${key}${suffix}`];
+    const ratio = results.ratio?.[`${key}${suffix}`];
+    if (spread && view.spread) view.spread[key] = spread;
+    if (base !== undefined && view.baseline) view.baseline[key] = base;
+    if (ratio !== undefined && view.ratio) view.ratio[key] = ratio;
+  }
+  return view;
+}
+
+/**
+ * A Markdown table (also readable in a terminal) of the figures with min–max and pass/fail: every key of the `fast`
+ * profile, then for each other device profile measured (bench/lib/profiles.mjs) a block of its page keys, each
+ * compared with the baseline in the same profile.
  *
  * @param {Results} results
  * @returns {string}
@@ -117,21 +145,46 @@ function withinFactor(ratio) {
 export function table(results) {
   const header = ['key', 'median / value', 'min – max', 'goal', 'result', 'baseline', '÷ baseline', `≤ ${BASELINE_FACTOR}`];
   const rows = [header];
-  for (const key of GOAL_KEYS) {
-    const value = results[key];
-    const spread = results.spread?.[key];
-    rows.push([
-      `\`${key}\``,
-      String(value ?? '—'),
-      spread ? `${spread.min} – ${spread.max} (n=${spread.n})` : '',
-      goalText(key),
-      verdict(key, value, results),
-      String(results.baseline?.[key] ?? ''),
-      String(results.ratio?.[key] ?? ''),
-      withinFactor(results.ratio?.[key]),
-    ]);
+  /** @param {Results} figures @param {readonly GoalKey[]} keys @param {string} suffix */
+  const addRows = (figures, keys, suffix) => {
+    for (const key of keys) {
+      const value = figures[key];
+      const spread = figures.spread?.[key];
+      rows.push([
+        `\`${key}${suffix}\``,
+        String(value ?? '—'),
+        spread ? `${spread.min} – ${spread.max} (n=${spread.n})` : '',
+        goalText(key),
+        verdict(key, value, figures),
+        String(figures.baseline?.[key] ?? ''),
+        String(figures.ratio?.[key] ?? ''),
+        withinFactor(figures.ratio?.[key]),
+      ]);
+    }
+  };
+  addRows(results, GOAL_KEYS, '');
+  /** @type {number[]} where each profile's block starts */
+  const blocks = [];
+  for (const profile of PROFILES) {
+    if (profile.suffix === '' || !PAGE_KEYS.some((key) => typeof results[`${key}${profile.suffix}`] === 'number')) continue;
+    blocks.push(rows.length);
+    rows.push([`**${profile.name}**: ${profile.what}`, '', '', '', '', '', '', '']);
+    // the keys this run measured in the profile (a stage left out, e.g. --skip-keycloak, leaves its keys out)
+    const measured = PAGE_KEYS.filter((key) => typeof results[`${key}${profile.suffix}`] === 'number');
+    addRows(profileView(results, profile.suffix), measured, profile.suffix);
   }
-  const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)));
+  const widths = header.map((_, i) => Math.max(...rows.filter((_, r) => !blocks.includes(r)).map((row) => row[i]?.length ?? 0)));
   const line = (/** @type {string[]} */ row) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+  return [
+    line(header),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map((row, i) =>
+      blocks.includes(i + 1)
+        ? `| ${row[0]} |${widths
+            .slice(1)
+            .map(() => ' |')
+            .join('')}`
+        : line(row),
+    ),
+  ].join('\n');
 }
