@@ -433,6 +433,18 @@ async function main() {
     Object.entries(values)
       .sort((x, y) => y[1] - x[1])
       .slice(0, n);
+  // what Gatehouse spends beyond the baseline, by file: the steps it spends 5 ms or more on beyond the baseline's
+  out.push('', "Gatehouse's steps beyond the baseline's (≥ 5 ms more), their files (ms):", '');
+  /** @type {string[][]} */
+  const byFile = [['step', 'file', 'Gatehouse ms']];
+  for (const step of steps.filter((name) => extra(name) >= 5)) {
+    const files = Object.entries(g.sources_ms)
+      .filter(([source, ms]) => groupOf(source) === step && ms > 0)
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 6);
+    for (const [source, ms] of files) byFile.push([step, source, String(ms)]);
+  }
+  out.push(markdown(byFile));
   for (const [label, s] of /** @type {const} */ ([
     ['Gatehouse', g],
     ['baseline', b],
