@@ -5,8 +5,8 @@
 
 // The session core (no framework)
 export { createSession, getSession, whenSession } from './session/createSession';
-export { remoteView } from './session/remoteView';
-export { preloadIdentityClient } from './session/preload';
+export { remoteView } from './session/apis/remoteView';
+export { preloadIdentityClient } from './session/keycloak/preload';
 export { authFetch } from './pageAuthFetch';
 
 // The contract's types and errors

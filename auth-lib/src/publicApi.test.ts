@@ -17,7 +17,7 @@ test('keycloak-js is imported only by the session boundary', () => {
     .filter((file) => !/\.test\.tsx?$/.test(file))
     .filter((file) => /from 'keycloak-js'|import\('keycloak-js'\)|require\('keycloak-js'\)/.test(readFileSync(file, 'utf8')))
     .map((file) => relative(root, file));
-  expect(importers).toEqual(['src/session/keycloak.ts']);
+  expect(importers).toEqual(['src/session/keycloak/keycloak.ts']);
 });
 
 test('no console output or web storage in the session code', () => {

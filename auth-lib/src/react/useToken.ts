@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { decodeClaims } from '../session/tokenSet';
+import { decodeClaims } from '../session/tokens/tokenSet';
 import { useSessionSnapshot } from './useSession';
 
 /**

@@ -11,25 +11,25 @@ import type {
   SignOutReason,
   TokenOptions,
 } from '../types';
-import { ApiViews } from './apiViews';
+import { ApiViews } from './apis/apiViews';
 import type { ResolvedConfig } from './config';
-import { keycloakLoginOptions } from './loginOptions';
-import { defaultTabChannel } from './otherTabs';
+import { keycloakLoginOptions } from './keycloak/loginOptions';
+import { defaultTabChannel } from './tabs/tabChannel';
 import { loadProfile } from './profile';
 import { heldClientRoles } from './roles';
-import { sessionExpiryFor, type ExpiryHost, type SessionExpiry } from './sessionExpiry';
-import { SessionCheckWatch } from './sessionCheck';
+import { sessionExpiryFor, type ExpiryHost, type SessionExpiry } from './tokens/sessionExpiry';
+import { SessionCheckWatch } from './watch/frameRefusal';
 import { unreachableError } from './sessionErrors';
 import { SessionLifecycle } from './sessionLifecycle';
-import { pageUrl } from './redirectUri';
-import { TabCoordinator, type TabHost } from './tabCoordinator';
-import { tabHostFor } from './tabHost';
-import { defaultTabLocks } from './tabLeader';
-import { TokenManager } from './tokenManager';
-import { watchSession } from './watchSession';
-import { EndProof } from './endProof';
+import { pageUrl } from './keycloak/redirectUri';
+import { TabCoordinator, type TabHost } from './tabs/tabCoordinator';
+import { tabHostFor } from './tabs/tabHost';
+import { defaultTabLocks } from './tabs/tabLeader';
+import { TokenManager } from './tokens/tokenManager';
+import { buildSessionWatch } from './watch/buildSessionWatch';
+import { EndProof } from './watch/endProof';
 import { Dpop } from './dpop/dpop';
-import { adoptTokenSet, sessionDeadline } from './tokenSet';
+import { adoptTokenSet, sessionDeadline } from './tokens/tokenSet';
 
 /** How far in the future another tab's `activity` time may lie (the tabs share the clock): issue 43. */
 export const ACTIVITY_AHEAD_MS = 1000;
@@ -112,7 +112,7 @@ export class KeycloakSession extends SessionLifecycle implements Session {
       refused: (reason) => this.events.emit({ type: 'tabMessageRefused', reason }),
     });
     const parts = { store: this.store, events: this.events, tabs: this.tabs, keycloak: () => this.kc, getToken: () => this.getToken() };
-    this.watch = watchSession({
+    this.watch = buildSessionWatch({
       config,
       origin: this.location.origin,
       deps,

@@ -4,7 +4,7 @@ import { configDifferences, resolveConfig } from './config';
 import { KeycloakSession, type SessionDependencies } from './KeycloakSession';
 import { publicSession } from './publicSession';
 import { pageRegistry, registerSession } from './registry';
-import { remoteView } from './remoteView';
+import { remoteView } from './apis/remoteView';
 
 /**
  * The session this copy of auth-lib created, which only `createSession` returns (decisions/0109): the page

@@ -1,11 +1,11 @@
 import type { DpopDependencies } from './dpop/dpop';
-import type { KeycloakFactory } from './keycloak';
-import type { TabChannelFactory } from './otherTabs';
-import type { MessageTarget } from './sessionCheck';
-import type { TabLocks } from './tabLeader';
-import type { PageVisibility } from './tabVisibility';
-import type { BackoffSettings } from './tokenManager';
-import type { TokenVerifier } from './tokenVerifier';
+import type { KeycloakFactory } from './keycloak/keycloak';
+import type { TabChannelFactory } from './tabs/tabChannel';
+import type { MessageTarget } from './watch/frameRefusal';
+import type { TabLocks } from './tabs/tabLeader';
+import type { PageVisibility } from './tabs/tabVisibility';
+import type { BackoffSettings } from './tokens/tokenManager';
+import type { TokenVerifier } from './tokens/tokenVerifier';
 
 /** The address parts of the page the session needs. */
 export type PageLocation = Pick<Location, 'origin' | 'href' | 'pathname' | 'search' | 'hash'>;

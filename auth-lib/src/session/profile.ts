@@ -1,10 +1,10 @@
 import { AuthError } from '../errors';
 import type { Profile } from '../types';
 import type { ResolvedConfig } from './config';
-import type { KeycloakLike } from './keycloak';
-import { describeError } from './scrub';
+import type { KeycloakLike } from './keycloak/keycloak';
+import { describeError } from './util/scrub';
 import { unreachableError } from './sessionErrors';
-import { withTimeout } from './withTimeout';
+import { withTimeout } from './util/withTimeout';
 
 type Fields = Record<string, unknown>;
 

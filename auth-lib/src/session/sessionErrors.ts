@@ -1,7 +1,7 @@
 import { AuthError } from '../errors';
 import type { ResolvedConfig } from './config';
-import { FRAME_ERROR_MESSAGE } from './keycloak';
-import { describeError, protocolErrorOf } from './scrub';
+import { FRAME_ERROR_MESSAGE } from './keycloak/keycloak';
+import { describeError, protocolErrorOf } from './util/scrub';
 
 /** The provider did not answer within the configured timeout. */
 export function unreachableError(config: ResolvedConfig): AuthError {

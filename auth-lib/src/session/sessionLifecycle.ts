@@ -1,24 +1,24 @@
 import type { SessionSnapshot, SignOutReason } from '../types';
-import type { ApiViews } from './apiViews';
-import { checkSsoAgain } from './checkSsoAgain';
+import type { ApiViews } from './apis/apiViews';
+import { checkSsoAgain } from './keycloak/checkSsoAgain';
 import type { ResolvedConfig } from './config';
 import type { PageLocation, SessionDependencies } from './dependencies';
-import { initOptions } from './initOptions';
-import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloak';
-import { unwireKeycloak, wireKeycloak } from './keycloakCallbacks';
-import { currentPageUrl } from './redirectUri';
-import { SeedCheck } from './seedCheck';
-import type { SessionCheckWatch } from './sessionCheck';
-import { sessionCheckRefusedMessage } from './sessionCheck';
+import { initOptions } from './keycloak/initOptions';
+import { loadKeycloak, type KeycloakFactory, type KeycloakLike } from './keycloak/keycloak';
+import { unwireKeycloak, wireKeycloak } from './keycloak/keycloakCallbacks';
+import { currentPageUrl } from './keycloak/redirectUri';
+import { SeedCheck } from './tabs/seedCheck';
+import type { SessionCheckWatch } from './watch/frameRefusal';
+import { sessionCheckRefusedMessage } from './watch/frameRefusal';
 import { initError, isLoginCallback, unreachableError } from './sessionErrors';
-import type { SessionWatch } from './sessionWatch';
+import type { SessionWatch } from './watch/sessionWatch';
 import { LOADING_SNAPSHOT, SIGNED_OUT, signedInSnapshot } from './snapshot';
 import { EventEmitter, SnapshotStore } from './store';
-import type { TabCoordinator } from './tabCoordinator';
-import type { TokenManager } from './tokenManager';
-import type { TokenSet } from './tokenSet';
-import { providerKeyVerifier, type TokenVerifier } from './tokenVerifier';
-import { withTimeout } from './withTimeout';
+import type { TabCoordinator } from './tabs/tabCoordinator';
+import type { TokenManager } from './tokens/tokenManager';
+import type { TokenSet } from './tokens/tokenSet';
+import { providerKeyVerifier, type TokenVerifier } from './tokens/tokenVerifier';
+import { withTimeout } from './util/withTimeout';
 
 /**
  * The lifecycle half of KeycloakSession: the keycloak-js instance in use and its generations, starting

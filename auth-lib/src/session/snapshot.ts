@@ -1,6 +1,6 @@
 import type { SessionSnapshot, User } from '../types';
-import type { KeycloakLike } from './keycloak';
-import { expiryOf } from './tokenSet';
+import type { KeycloakLike } from './keycloak/keycloak';
+import { expiryOf } from './tokens/tokenSet';
 
 type Claims = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * false without a request while the token is fresh, clears tokens (onAuthLogout, then
  * onAuthRefreshError) only on HTTP 400, and `init` can be held open like a silent frame that never answers.
  */
-import type { KeycloakInitOptions, KeycloakLike } from '../session/keycloak';
+import type { KeycloakInitOptions, KeycloakLike } from '../session/keycloak/keycloak';
 import { FAKE_SIGNATURE } from './fakeVerifier';
 
 export type RefreshOutcome = 'ok' | 'network-error' | 'refused' | 'hang';

@@ -1,4 +1,4 @@
-import type { TokenVerifier } from '../session/tokenVerifier';
+import type { TokenVerifier } from '../session/tokens/tokenVerifier';
 
 /** What the fake provider "signs" its tokens with; `fakeVerifier` accepts only these. */
 export const FAKE_SIGNATURE = 'sig';

@@ -1,4 +1,4 @@
-import type { PageVisibility } from '../session/tabVisibility';
+import type { PageVisibility } from '../session/tabs/tabVisibility';
 
 // What the session watch's tests drive in each tab (sessionWatch.test.ts, sessionWatchWithFrame.test.ts).
 

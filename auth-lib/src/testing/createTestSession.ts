@@ -1,9 +1,9 @@
-import { apiView } from '../session/apiView';
+import { apiView } from '../session/apis/apiView';
 import { heldClientRoles } from '../session/roles';
 import { createAuthFetch } from '../authFetch';
 import { AuthError } from '../errors';
 import { resolveConfig } from '../session/config';
-import { keycloakLoginOptions } from '../session/loginOptions';
+import { keycloakLoginOptions } from '../session/keycloak/loginOptions';
 import { SIGNED_OUT } from '../session/snapshot';
 import { EventEmitter, SnapshotStore } from '../session/store';
 import type {

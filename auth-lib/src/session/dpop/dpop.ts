@@ -1,5 +1,5 @@
-import { importOnce } from '../importOnce';
-import { decodeClaims } from '../tokenSet';
+import { importOnce } from '../util/importOnce';
+import { decodeClaims } from '../tokens/tokenSet';
 import { generateDpopKeyPair, storedDpopKeyPair } from './keyPair';
 
 /** panva's `dpop` (RFC 9449 proofs over WebCrypto), loaded the first time a proof is made: no page pays for it before. */
