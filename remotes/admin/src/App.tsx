@@ -1,21 +1,27 @@
 import { useAuth } from '@gatehouse/auth-lib';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, Route, Routes } from 'react-router-dom';
 import { ApiCard } from './ApiCard';
 
 /** The admin remote: the current session as the identity provider issued it, and a sign-out. */
 export default function AdminApp() {
+  // this remote's own query cache (remotes share none: each team its own), kept while the remote is mounted
+  const [queryClient] = useState(() => new QueryClient());
   return (
-    <Routes>
-      <Route index element={<SessionPage />} />
-      <Route
-        path="*"
-        element={
-          <p>
-            Nothing here. <Link to=".">Back to Admin</Link>.
-          </p>
-        }
-      />
-    </Routes>
+    <QueryClientProvider client={queryClient}>
+      <Routes>
+        <Route index element={<SessionPage />} />
+        <Route
+          path="*"
+          element={
+            <p>
+              Nothing here. <Link to=".">Back to Admin</Link>.
+            </p>
+          }
+        />
+      </Routes>
+    </QueryClientProvider>
   );
 }
 

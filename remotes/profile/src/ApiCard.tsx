@@ -1,43 +1,35 @@
-import { useAuth } from '@gatehouse/auth-lib';
-import { useEffect, useState } from 'react';
+import { useAuth, type Session } from '@gatehouse/auth-lib';
+import { skipToken, useQuery } from '@tanstack/react-query';
 
-/** What the demo API answers (demo-api/): who called, and the audience of the token it accepted. */
+/** What the API answers: the demo API (demo-api/) says who called and the audience of the token it accepted. */
 interface ApiAnswer {
   readonly user: string;
   readonly aud: readonly string[];
 }
 
-type ApiState =
-  | { readonly status: 'calling' }
-  | { readonly status: 'answered'; readonly answer: ApiAnswer }
-  | { readonly status: 'refused'; readonly reason: string };
+/** One call: `authFetch` adds this remote's token, and a refusal (401, 403, …) becomes the query's error. */
+async function callApi(session: Session, url: string): Promise<ApiAnswer> {
+  const response = await session.authFetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
+  return (await response.json()) as ApiAnswer;
+}
 
 /**
- * This remote's own API, called with `authFetch` from the session the shell gave the remote: its token's audience
- * is this API alone (the registry entry's `api`; decisions/0054).
+ * This remote's own API (its registry entry's `api`), called through TanStack Query with `authFetch` from the session
+ * the shell gave the remote: the token's audience is this API alone (decisions/0054). It calls once the visitor is
+ * signed in, and once per mount: a refusal is shown, not retried (`authFetch` has already refreshed and retried a 401
+ * once), and a focused window or a network back online calls nothing.
  */
 export function ApiCard() {
   const { session, status } = useAuth();
   const api = session.api;
-  const [state, setState] = useState<ApiState>({ status: 'calling' });
-
-  useEffect(() => {
-    if (!api || status !== 'authenticated') return undefined;
-    let current = true;
-    session
-      .authFetch(api.url)
-      .then(async (response) => {
-        if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
-        return (await response.json()) as ApiAnswer;
-      })
-      .then(
-        (answer) => current && setState({ status: 'answered', answer }),
-        (error: unknown) => current && setState({ status: 'refused', reason: error instanceof Error ? error.message : String(error) }),
-      );
-    return () => {
-      current = false;
-    };
-  }, [session, api, status]);
+  const answer = useQuery({
+    queryKey: ['api', api?.url],
+    queryFn: api && status === 'authenticated' ? () => callApi(session, api.url) : skipToken,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
 
   if (!api) return null;
   return (
@@ -51,15 +43,11 @@ export function ApiCard() {
         <dt>Answer</dt>
         <dd data-testid="api-answer">
           <span role="status">
-            {state.status === 'calling'
-              ? 'Calling…'
-              : state.status === 'answered'
-                ? `Signed in as ${state.answer.user}`
-                : `Refused (${state.reason})`}
+            {answer.isSuccess ? `Signed in as ${answer.data.user}` : answer.isError ? `Refused (${answer.error.message})` : 'Calling…'}
           </span>
         </dd>
         <dt>Token audience</dt>
-        <dd data-testid="api-audience">{state.status === 'answered' ? state.answer.aud.join(', ') : '—'}</dd>
+        <dd data-testid="api-audience">{answer.isSuccess ? answer.data.aud.join(', ') : '—'}</dd>
       </dl>
     </section>
   );

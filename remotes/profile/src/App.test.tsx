@@ -1,5 +1,6 @@
-import { AuthProvider } from '@gatehouse/auth-lib';
+import { AuthProvider, type Session } from '@gatehouse/auth-lib';
 import { createTestSession } from '@gatehouse/auth-lib/testing';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { ApiCard } from './ApiCard';
@@ -64,6 +65,22 @@ describe('formatRemaining', () => {
   });
 });
 
+/** The card under its own query cache, as the remote's root gives it one. */
+async function renderCard(session: Session, queryClient = new QueryClient()) {
+  await act(async () => {
+    render(
+      <QueryClientProvider client={queryClient}>
+        <AuthProvider session={session}>
+          <ApiCard />
+        </AuthProvider>
+      </QueryClientProvider>,
+    );
+  });
+  return queryClient;
+}
+
+const PROFILE_API = { url: 'http://localhost:3010/profile', audience: 'profile-api', scope: 'profile-api' };
+
 describe('ApiCard', () => {
   it("calls the remote's own API with the token of its view of the session and shows the answer", async () => {
     const calls: { url: string; authorization: string | null }[] = [];
@@ -73,27 +90,44 @@ describe('ApiCard', () => {
       return { ok: true, status: 200, json: async () => answer } as Response;
     }) as unknown as typeof globalThis.fetch;
     const session = createTestSession({ user: { username: 'carol', name: 'Carol Chen' }, token: 'page-token', fetch });
-    const view = session.forApi({ url: 'http://localhost:3010/profile', audience: 'profile-api', scope: 'profile-api' });
-    await act(async () => {
-      render(
-        <AuthProvider session={view}>
-          <ApiCard />
-        </AuthProvider>,
-      );
-    });
-    expect(screen.getByTestId('api-answer').textContent).toBe('Signed in as carol');
+    await renderCard(session.forApi(PROFILE_API));
+    expect(await screen.findByText('Signed in as carol')).toBeTruthy();
     expect(screen.getByTestId('api-audience').textContent).toBe('profile-api');
     expect(calls).toEqual([{ url: 'http://localhost:3010/profile', authorization: 'Bearer page-token:profile-api' }]);
   });
 
+  it('shows a refusal with its status and reason, and does not call again (authFetch already retried the 401 once)', async () => {
+    const fetch = jest.fn(
+      async () => ({ ok: false, status: 401, text: async () => 'this token is for admin-api, not profile-api' }) as Response,
+    ) as unknown as typeof globalThis.fetch;
+    const session = createTestSession({ user: { username: 'carol' }, fetch });
+    const queryClient = await renderCard(session.forApi(PROFILE_API));
+    expect(await screen.findByText('Refused (HTTP 401: this token is for admin-api, not profile-api)')).toBeTruthy();
+    expect(screen.getByTestId('api-audience').textContent).toBe('—');
+    // one failed call of the query: TanStack Query's three retries would show "Calling…" for seconds more
+    expect(
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .map((query) => query.state.fetchFailureCount),
+    ).toEqual([1]);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('says it is calling until the visitor is signed in, then calls', async () => {
+    const fetch = jest.fn(
+      async () => ({ ok: true, status: 200, json: async () => ({ user: 'carol', aud: ['profile-api'] }) }) as Response,
+    ) as unknown as typeof globalThis.fetch;
+    const session = createTestSession({ user: { username: 'carol' }, status: 'loading', fetch });
+    await renderCard(session.forApi(PROFILE_API));
+    expect(screen.getByTestId('api-answer').textContent).toBe('Calling…');
+    expect(fetch).not.toHaveBeenCalled();
+    act(() => session.signIn());
+    expect(await screen.findByText('Signed in as carol')).toBeTruthy();
+  });
+
   it('shows nothing for a session without an API', async () => {
-    await act(async () => {
-      render(
-        <AuthProvider session={createTestSession()}>
-          <ApiCard />
-        </AuthProvider>,
-      );
-    });
+    await renderCard(createTestSession());
     expect(screen.queryByText('Your API')).toBeNull();
   });
 });

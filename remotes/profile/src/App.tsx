@@ -1,4 +1,5 @@
 import { useAuth, type Profile } from '@gatehouse/auth-lib';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Route, Routes } from 'react-router-dom';
 import { Countdown } from './Countdown';
@@ -9,18 +10,22 @@ type ProfileState = { status: 'loading' } | { status: 'loaded'; profile: Profile
 
 /** The profile remote: who the signed-in user is, their roles, and how long their token lasts. */
 export default function ProfileApp() {
+  // this remote's own query cache (remotes share none: each team its own), kept while the remote is mounted
+  const [queryClient] = useState(() => new QueryClient());
   return (
-    <Routes>
-      <Route index element={<ProfilePage />} />
-      <Route
-        path="*"
-        element={
-          <p>
-            Nothing here. <Link to=".">Back to your profile</Link>.
-          </p>
-        }
-      />
-    </Routes>
+    <QueryClientProvider client={queryClient}>
+      <Routes>
+        <Route index element={<ProfilePage />} />
+        <Route
+          path="*"
+          element={
+            <p>
+              Nothing here. <Link to=".">Back to your profile</Link>.
+            </p>
+          }
+        />
+      </Routes>
+    </QueryClientProvider>
   );
 }
 

@@ -1,22 +1,28 @@
 import { RequireRole } from '@gatehouse/auth-lib';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, Route, Routes } from 'react-router-dom';
 import { failureRate, totals, WEEKLY_SIGN_INS } from './report';
 import { ApiCard } from './ApiCard';
 
 /** The reports remote: a small report for viewers, with a part only administrators see. */
 export default function ReportsApp() {
+  // this remote's own query cache (remotes share none: each team its own), kept while the remote is mounted
+  const [queryClient] = useState(() => new QueryClient());
   return (
-    <Routes>
-      <Route index element={<ReportPage />} />
-      <Route
-        path="*"
-        element={
-          <p>
-            Nothing here. <Link to=".">Back to Reports</Link>.
-          </p>
-        }
-      />
-    </Routes>
+    <QueryClientProvider client={queryClient}>
+      <Routes>
+        <Route index element={<ReportPage />} />
+        <Route
+          path="*"
+          element={
+            <p>
+              Nothing here. <Link to=".">Back to Reports</Link>.
+            </p>
+          }
+        />
+      </Routes>
+    </QueryClientProvider>
   );
 }
 
