@@ -16,8 +16,9 @@ const E2E = join(ROOT, 'e2e');
  * `lane`: 'fixed' (the default), 'units' or 'browsers'. A suite may be outside the fixed lane only when it uses no
  *   fixed port (:3000–3003, :3010, :4000–4003, :4010, :8080, :9000) and writes no file a suite of another lane writes.
  * `builds`: the suite tests the production builds (made once, before the lanes start).
+ * `unit`: a workspace's unit tests (no browser, no server on a fixed port): what `npm run test:unit` runs.
  * @typedef {{ name: string, cwd: string, args: string[], command?: string, lane?: 'fixed' | 'units' | 'browsers',
- *             builds?: boolean }} Suite
+ *             builds?: boolean, unit?: boolean }} Suite
  */
 
 /**
@@ -51,7 +52,9 @@ function unitSuites() {
       const script = pkg.location in SPLIT ? SPLIT[pkg.location] : 'test';
       if (!script) return [];
       const name = pkg.location.replace(/^(tooling|remotes)\//, '');
-      return [/** @type {Suite} */ ({ name, cwd: join(ROOT, pkg.location), command: 'npm', args: ['run', script], lane: 'units' })];
+      return [
+        /** @type {Suite} */ ({ name, cwd: join(ROOT, pkg.location), command: 'npm', args: ['run', script], lane: 'units', unit: true }),
+      ];
     });
 }
 

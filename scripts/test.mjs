@@ -18,6 +18,7 @@
 //
 //   npm test                          everything above, in the three lanes
 //   npm test -- --serial              every suite one after the other
+//   npm run test:unit                 every workspace's unit tests alone (the fast loop: no check, no browser)
 //   npm test -- auth-lib-browser https   only the named suites, in their lanes, without the checks (the preflight runs)
 //   npm test -- --except registry fresh-clone   every suite but the named ones (e.g. inside a network namespace:
 //                                     these two install from the network)
@@ -54,19 +55,25 @@ function say(message) {
 const argv = process.argv.slice(2);
 const serial = argv.includes('--serial');
 const except = argv.includes('--except');
-const named = argv.filter((arg) => arg !== '--serial' && arg !== '--except');
+// `--unit` (`npm run test:unit`): every workspace's unit tests, the fast loop; no browser, no check before them
+const unitOnly = argv.includes('--unit');
+const named = argv.filter((arg) => arg !== '--serial' && arg !== '--except' && arg !== '--unit');
 const unknown = named.filter((name) => !SUITES.some((suite) => suite.name === name));
 if (unknown.length > 0) {
   console.error(`unknown suite ${unknown.join(', ')}; choose from ${SUITES.map((suite) => suite.name).join(', ')}`);
   process.exit(2);
 }
-const suites = named.length === 0 ? SUITES : SUITES.filter((suite) => (except ? !named.includes(suite.name) : named.includes(suite.name)));
+const suites = unitOnly
+  ? SUITES.filter((suite) => suite.unit)
+  : named.length === 0
+    ? SUITES
+    : SUITES.filter((suite) => (except ? !named.includes(suite.name) : named.includes(suite.name)));
 
 /** @type {string[]} */
 const summary = [`preflight: passed in ${seconds(Date.now() - began)}`];
 
 // The checks, one after the other; the first that fails ends the run (only when every suite runs).
-if (named.length === 0 || except) {
+if (!unitOnly && (named.length === 0 || except)) {
   for (const [name, args] of /** @type {const} */ ([
     ['lint', ['run', 'lint']],
     ['format:check', ['run', 'format:check']],
