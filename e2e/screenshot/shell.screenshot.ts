@@ -1,6 +1,6 @@
 // Takes the README's pictures into docs/: docs/screenshot-shell.png (alice signed in, on her profile) and, at a
 // phone's 360 px and a desktop's 1280 px, Profile and a failed slot (the reports remote's server down).
-// Run with the system up (`npm start`): npx playwright test -c screenshot/playwright.config.ts
+// `npm run screenshots` (over `npm start` when it is up, else it starts the dev system for the run).
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
 import { openSignedIn } from '../support/flows';
