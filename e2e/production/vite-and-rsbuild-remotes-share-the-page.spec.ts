@@ -34,7 +34,7 @@ test.beforeAll(async () => {
     const dir = path.join(root, 'remotes', remote.name);
     // the generated remote's own checks, as its README lists them: unit tests (and the contract check), types, build
     const tested = run('npm', ['test'], dir);
-    expect(tested).toMatch(/Tests:\s+2 passed/);
+    expect(tested).toMatch(/Tests:\s+3 passed/);
     expect(tested).toContain('✓ The remote fits the shell.');
     run('npm', ['run', 'typecheck'], dir);
     run('npm', ['run', 'build'], dir);

@@ -102,8 +102,9 @@ function nextSteps(name: string, packageName: string, route: string, port: numbe
   return `
 Next:
   npm start                               the whole system; the shell at http://localhost:3000 shows "${title}"
-                                          (at ${route}) in its navigation. Restart it if it was running (it starts
-                                          the remotes it finds); the identity provider already accepts the port.
+                                          (at ${route}) in its navigation. Restart it if it was running: it starts
+                                          the remotes it finds, and its identity provider reads the realm, which now
+                                          has the scope ${name}-api that the shell asks for at sign-in (your API's).
   npm start -w ${packageName.padEnd(26)} only your remote, standalone at http://localhost:${port}
   npm test -w ${packageName.padEnd(27)} its unit tests (auth-lib's fake session)
   npm run check -w remotes/${name.padEnd(14)} does it fit the versions the shell provides?

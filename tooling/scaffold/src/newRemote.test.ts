@@ -102,13 +102,68 @@ describe('new-remote', () => {
       title: 'Money',
       realmRoles: ['admin'],
       clientRoles: { reports: ['viewer'] },
+      api: { url: 'http://localhost:3010/billing', audience: 'billing-api', scope: 'billing-api' },
     });
     const after = fs.readFileSync(path.join(root, 'shell/public/config.json'), 'utf8');
     expect(after.startsWith(before.slice(0, before.lastIndexOf('}\n  ]')))).toBe(true);
-    expect(after).toContain('"realmRoles": ["admin"],\n      "clientRoles": { "reports": ["viewer"] }\n    }\n  ]\n}');
+    expect(after).toContain(
+      '"clientRoles": { "reports": ["viewer"] },\n      "api": {\n        "url": "http://localhost:3010/billing",\n        "audience": "billing-api",\n        "scope": "billing-api"\n      }\n    }\n  ]\n}',
+    );
     const realm = readJson(root, 'deploy/keycloak/gatehouse-realm.json');
     expect(realm.clients[0].redirectUris).toContain('http://localhost:3004/*');
   });
+
+  it("names the remote's own API, and adds its audience scope to the demo realm as the demo remotes' APIs have theirs", async () => {
+    const { code } = await run(['billing', '--skip-install'], root);
+    expect(code).toBe(0);
+    // as the profile remote names profile-api, which the shell asks for at sign-in and the remote's token is for
+    expect(readJson(root, 'shell/public/config.json').remotes.at(-1).api).toEqual({
+      url: 'http://localhost:3010/billing',
+      audience: 'billing-api',
+      scope: 'billing-api',
+    });
+    const realm = readJson(root, 'deploy/keycloak/gatehouse-realm.json');
+    const shellClient = realm.clients.find((c: { clientId: string }) => c.clientId === 'gatehouse-shell');
+    expect(shellClient.optionalClientScopes).toEqual(expect.arrayContaining(['profile-api', 'billing-api']));
+    const scopes = new Map(realm.clientScopes.map((s: { name: string }) => [s.name, s]));
+    const audienceMapper = (name: string) =>
+      (scopes.get(name) as { protocolMappers: { config: Record<string, string> }[] }).protocolMappers;
+    expect(audienceMapper('billing-api')).toEqual([
+      expect.objectContaining({
+        protocolMapper: 'oidc-audience-mapper',
+        config: { ...audienceMapper('profile-api')[0]!.config, 'included.custom.audience': 'billing-api' },
+      }),
+    ]);
+  });
+
+  it.each(['webpack', 'vite', 'rsbuild'])(
+    "with --bundler %s: a card that calls the API through TanStack Query with the remote's token, and its unit test",
+    async (bundler) => {
+      const { code } = await run(['billing', '--bundler', bundler, '--skip-install'], root);
+      expect(code).toBe(0);
+      const dir = path.join(root, 'remotes', 'billing');
+      const read = (file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
+      // TanStack Query at the version the demo remotes are tested with; a query cache of the remote's own in its root
+      const locked = readJson(root, 'package-lock.json').packages['node_modules/@tanstack/react-query'].version;
+      expect(readJson(root, 'remotes/billing/package.json').dependencies['@tanstack/react-query']).toBe(locked);
+      expect(read('src/App.tsx')).toContain(
+        'const [queryClient] = useState(() => new QueryClient());\n  return (\n    <QueryClientProvider client={queryClient}>',
+      );
+      expect(read('src/App.tsx')).toContain('<ApiCard />');
+      // the card: useQuery over the session's authFetch to the API of the remote's view, a refusal not retried
+      const card = read('src/ApiCard.tsx');
+      expect(card).toContain("import { skipToken, useQuery } from '@tanstack/react-query';");
+      expect(card).toContain('const response = await session.authFetch(url);');
+      expect(card).toContain("queryFn: api && status === 'authenticated' ? () => callApi(session, api.url) : skipToken,");
+      expect(card).toContain('retry: false,');
+      // its unit test calls the API the registry names, with a token of that audience alone
+      const test = read('src/App.test.tsx');
+      expect(test).toContain(
+        "const api: ApiBinding = { url: 'http://localhost:3010/billing', audience: 'billing-api', scope: 'billing-api' };",
+      );
+      expect(test).toContain("authorization: 'Bearer page-token:billing-api'");
+    },
+  );
 
   it('picks the first port that no app uses and nothing listens on', async () => {
     const busy = new Set([3004, 3005]);

@@ -44,6 +44,9 @@ export async function newRemote(options: NewRemoteOptions, root: string, portIsF
         realm: identityProvider.realm,
         clientId: identityProvider.clientId,
         configSchema: configSchemaPath(true),
+        apiUrl: plan.api.url,
+        apiAudience: plan.api.audience,
+        apiScope: plan.api.scope,
       },
       workspace.versions,
       plan.bundler,
@@ -54,6 +57,11 @@ export async function newRemote(options: NewRemoteOptions, root: string, portIsF
     realmText = client.redirectUris.includes(redirectUri)
       ? workspace.realm.text
       : appendToArray(workspace.realm.text, ['clients', client.index, 'redirectUris'], redirectUri);
+    // The shell signs in with every registered API's scope, so the realm must know this one (else invalid_scope).
+    if (!workspace.realm.clientScopes.includes(plan.api.scope))
+      realmText = appendToArray(realmText, ['clientScopes'], audienceScope(plan.name, plan.api));
+    if (!client.optionalClientScopes.includes(plan.api.scope))
+      realmText = appendToArray(realmText, ['clients', client.index, 'optionalClientScopes'], plan.api.scope);
     // the realm file is for every checkout (committed); the overlay reaches this machine's running dev provider at once
     overlayText = overlayWithDevOrigin(root, { realm: identityProvider.realm, clientId: identityProvider.clientId, port: plan.port });
   } catch (error) {
@@ -88,5 +96,35 @@ function registryEntry(plan: RemotePlan): Record<string, unknown> {
     title: plan.title,
     ...(plan.realmRoles.length > 0 ? { realmRoles: plan.realmRoles } : {}),
     ...(Object.keys(plan.clientRoles).length > 0 ? { clientRoles: plan.clientRoles } : {}),
+    api: plan.api,
+  };
+}
+
+/**
+ * The client scope that grants a token for the remote's API alone: the audience mapper of the demo realm's
+ * `profile-api` (decisions/0055). An optional scope of the shell's client, asked for at sign-in and by the
+ * downscoped refresh that gives the remote its token.
+ */
+function audienceScope(name: string, api: RemotePlan['api']): Record<string, unknown> {
+  return {
+    name: api.scope,
+    description: `A token for the ${name} remote's API alone: adds audience ${api.audience} (decisions/0055)`,
+    protocol: 'openid-connect',
+    attributes: { 'include.in.token.scope': 'true', 'display.on.consent.screen': 'false' },
+    protocolMappers: [
+      {
+        name: `${api.audience} audience`,
+        protocol: 'openid-connect',
+        protocolMapper: 'oidc-audience-mapper',
+        consentRequired: false,
+        config: {
+          'included.custom.audience': api.audience,
+          'access.token.claim': 'true',
+          'id.token.claim': 'false',
+          'introspection.token.claim': 'true',
+          'lightweight.claim': 'false',
+        },
+      },
+    ],
   };
 }

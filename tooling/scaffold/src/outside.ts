@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { overlayWithDevOrigin, writeOverlay } from './devOrigin';
-import { REMOTE_NAME, RESERVED, titleOf } from './plan';
+import { apiOf, REMOTE_NAME, RESERVED, titleOf } from './plan';
 import type { PinnedEntry } from './registryCheck';
 import { seedLockfile } from './seedLockfile';
 import { configSchemaPath, renderTemplate, TEMPLATE_DIR } from './template';
@@ -140,6 +140,8 @@ export async function newOutsideRemote(
   } catch (error) {
     return { ok: false, problems: [error instanceof Error ? error.message : String(error)] };
   }
+  // the API its unit test calls (a shell's registry entry names the real one: `api`, docs/remote-teams.md)
+  const api = apiOf(options.name, workspace);
   const values: Record<string, string | number> = {
     name: options.name,
     packageName: `${options.name.replace(/_/g, '-')}-remote`,
@@ -156,6 +158,9 @@ export async function newOutsideRemote(
         ? `gatehouse-contract-check --shell ${options.shellUrl}`
         : 'gatehouse-contract-check --shell "${GATEHOUSE_SHELL_URL:?set GATEHOUSE_SHELL_URL to the deployed shell, e.g. https://app.example.com}"',
     configSchema: configSchemaPath(false),
+    apiUrl: api.url,
+    apiAudience: api.audience,
+    apiScope: api.scope,
   };
   for (const [pkg, spec] of Object.entries(gatehouse)) values[`gatehouse:${pkg}`] = spec;
   const versions = toolVersions(root, workspace.versions);

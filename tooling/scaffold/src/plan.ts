@@ -13,6 +13,21 @@ export interface RemotePlan {
   readonly realmRoles: readonly string[];
   readonly clientRoles: Readonly<Record<string, readonly string[]>>;
   readonly bundler: Bundler;
+  /** the API the remote calls (its registry entry's `api`): a token for it has this audience alone (decisions/0054) */
+  readonly api: { readonly url: string; readonly audience: string; readonly scope: string };
+}
+
+/** Where the dev registry's APIs are when it names none: the demo API (demo-api/, `npm start` runs it). */
+export const DEMO_API_ORIGIN = 'http://localhost:3010';
+
+/**
+ * The API a new remote calls, named as the demo remotes name theirs (`profile` → `profile-api`): at `/<name>` of the
+ * dev registry's API origin, with the audience and client scope `<name>-api`, which the scaffold adds to the demo realm.
+ */
+export function apiOf(name: string, workspace: Pick<Workspace, 'registry'>): RemotePlan['api'] {
+  const named = workspace.registry.remotes.find((remote) => remote.api !== undefined)?.api?.url;
+  const origin = named !== undefined && URL.canParse(named) ? new URL(named).origin : DEMO_API_ORIGIN;
+  return { url: `${origin}/${name}`, audience: `${name}-api`, scope: `${name}-api` };
 }
 
 /** Answers whether nothing listens on a port of this machine (injectable for tests). */
@@ -96,7 +111,17 @@ export async function planRemote(
   const port = await choosePort(options.port, workspace, portIsFree, problems);
   if (problems.length > 0 || port === null || 'problem' in bundler) return { plan: null, problems };
   return {
-    plan: { name, packageName: `@gatehouse/remote-${name}`, title, route, port, realmRoles, clientRoles, bundler: bundler.bundler },
+    plan: {
+      name,
+      packageName: `@gatehouse/remote-${name}`,
+      title,
+      route,
+      port,
+      realmRoles,
+      clientRoles,
+      bundler: bundler.bundler,
+      api: apiOf(name, workspace),
+    },
     problems,
   };
 }

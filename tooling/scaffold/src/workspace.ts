@@ -8,7 +8,14 @@ export const PATHS = {
   realm: 'deploy/keycloak/gatehouse-realm.json',
   shellManifest: 'shell/package.json',
   federationManifest: 'tooling/federation/package.json',
+  lockfile: 'package-lock.json',
 } as const;
+
+/**
+ * Libraries a remote's code uses that the shell does not share: each remote bundles its own copy, at the version the
+ * demo remotes are tested with (the repository's lockfile). TanStack Query calls the remote's API (src/ApiCard.tsx).
+ */
+export const REMOTE_LIBRARIES: readonly string[] = ['@tanstack/react-query'];
 
 /** A remote that already exists, as a folder or as a registry entry. */
 export interface ExistingRemote {
@@ -21,7 +28,12 @@ export interface ExistingRemote {
 export interface RegistryFile {
   readonly text: string;
   readonly identityProvider: { readonly url: string; readonly realm: string; readonly clientId: string };
-  readonly remotes: readonly { readonly name: string; readonly route: string; readonly manifest: string }[];
+  readonly remotes: readonly {
+    readonly name: string;
+    readonly route: string;
+    readonly manifest: string;
+    readonly api?: { readonly url: string; readonly audience: string; readonly scope: string };
+  }[];
 }
 
 /** The demo realm's part the scaffold needs (deploy/keycloak/gatehouse-realm.json). */
@@ -30,8 +42,12 @@ export interface RealmFile {
   readonly realmRoles: readonly string[];
   /** client id → its roles */
   readonly clientRoles: Readonly<Record<string, readonly string[]>>;
-  /** client id → its index in `clients` and its redirect URIs */
-  readonly clients: Readonly<Record<string, { readonly index: number; readonly redirectUris: readonly string[] }>>;
+  /** client id → its index in `clients`, its redirect URIs and its optional client scopes */
+  readonly clients: Readonly<
+    Record<string, { readonly index: number; readonly redirectUris: readonly string[]; readonly optionalClientScopes: readonly string[] }>
+  >;
+  /** the names of the realm's client scopes (`profile-api`: a token for that API alone, decisions/0055) */
+  readonly clientScopes: readonly string[];
 }
 
 /** Everything in the repository that a new remote must not collide with, read once before anything is written. */
@@ -84,6 +100,13 @@ export function readWorkspace(root: string): Workspace {
   const federation = readJson<{ name: string; version: string; devDependencies?: Record<string, string> }>(root, PATHS.federationManifest);
   // the Vite and Rsbuild tool versions the federation preset is tested with (its devDependencies)
   const bundlerTools = Object.fromEntries(Object.entries(federation.devDependencies ?? {}).filter(([pkg]) => BUNDLER_TOOLS.includes(pkg)));
+  const lockfile = readJson<{ packages?: Record<string, { version?: string }> }>(root, PATHS.lockfile);
+  const libraries: Record<string, string> = {};
+  for (const pkg of REMOTE_LIBRARIES) {
+    const version = lockfile.packages?.[`node_modules/${pkg}`]?.version;
+    if (!version) throw new Error(`${PATHS.lockfile} has no ${pkg}, which a new remote depends on; run \`npm install\` first.`);
+    libraries[pkg] = version;
+  }
   return {
     root,
     remoteFolders,
@@ -91,7 +114,7 @@ export function readWorkspace(root: string): Workspace {
     usedPorts,
     registry,
     realm,
-    versions: { ...bundlerTools, ...shell.dependencies, [federation.name]: federation.version },
+    versions: { ...bundlerTools, ...libraries, ...shell.dependencies, [federation.name]: federation.version },
   };
 }
 
@@ -110,17 +133,19 @@ function readRealm(root: string): RealmFile {
   const text = readText(root, PATHS.realm);
   const json = parseJson<{
     roles?: { realm?: { name: string }[]; client?: Record<string, { name: string }[]> };
-    clients?: { clientId: string; redirectUris?: string[] }[];
+    clients?: { clientId: string; redirectUris?: string[]; optionalClientScopes?: string[] }[];
+    clientScopes?: { name: string }[];
   }>(text, PATHS.realm);
-  const clients: Record<string, { index: number; redirectUris: string[] }> = {};
+  const clients: Record<string, { index: number; redirectUris: string[]; optionalClientScopes: string[] }> = {};
   (json.clients ?? []).forEach((client, index) => {
-    clients[client.clientId] = { index, redirectUris: client.redirectUris ?? [] };
+    clients[client.clientId] = { index, redirectUris: client.redirectUris ?? [], optionalClientScopes: client.optionalClientScopes ?? [] };
   });
   return {
     text,
     realmRoles: (json.roles?.realm ?? []).map((r) => r.name),
     clientRoles: Object.fromEntries(Object.entries(json.roles?.client ?? {}).map(([client, roles]) => [client, roles.map((r) => r.name)])),
     clients,
+    clientScopes: (json.clientScopes ?? []).map((scope) => scope.name),
   };
 }
 
