@@ -24,6 +24,9 @@ test('screenshots of the signed-in shell: Profile and a failed slot at 360 and 1
   await openSignedIn(page, 'alice', '/profile');
   await expect(page.getByTestId('full-name')).toHaveText('Alice Anders');
   await expect(page.getByText('Loading your account details…')).toHaveCount(0);
+  // the picture shows the profile API's answer, with the token's audience
+  await expect(page.getByTestId('api-answer')).toHaveText('Signed in as alice');
+  await expect(page.getByTestId('api-audience')).toHaveText('profile-api');
   await page.screenshot({ path: path.join(DOCS, 'screenshot-shell.png') });
   await shoot(page, 'profile');
 
