@@ -77,15 +77,26 @@ const CATEGORIES = [
  */
 const GROUPS = [
   ['keycloak-js', /^node_modules\/keycloak-js\//],
-  ['token verification (jose, tokenVerifier, tokenSet)', /^node_modules\/jose\/|^auth-lib\/src\/session\/(tokenVerifier|tokenSet)\./],
-  ['API tokens and DPoP (dpop, apiTokens, apiView, dpop/)', /^node_modules\/dpop\/|^auth-lib\/src\/session\/(dpop\/|apiTokens|apiView)/],
-  ['tab coordination (tabCoordinator, tabHost, tabLeader, otherTabs, seed…)', /^auth-lib\/src\/session\/(tab|otherTabs|seed|singleFlight)/],
+  [
+    'auth-lib: its keycloak-js adapter (init options, callbacks, preload)',
+    /^auth-lib\/src\/session\/(keycloak\/|keycloak\.|initOptions|keycloakCallbacks|preload)/,
+  ],
+  [
+    'tokens: verification and parsing (jose, tokenVerifier, tokenSet)',
+    /^node_modules\/jose\/|^auth-lib\/src\/session\/(tokens\/)?(tokenVerifier|tokenSet)\./,
+  ],
+  [
+    'API tokens and DPoP (dpop, apis/, dpop/)',
+    /^node_modules\/dpop\/|^auth-lib\/src\/session\/(apis\/|dpop\/|apiTokens|apiView|remoteView)/,
+  ],
+  ['tab coordination (tabs/: channel, leader, host, seed)', /^auth-lib\/src\/session\/(tabs\/|tab[A-Z]|otherTabs|seed)/],
+  ['auth-lib: session watch (watch/)', /^auth-lib\/src\/session\/(watch\/|sessionWatch|watchSession|providerCheck|frameAvailability)/],
   ['telemetry (RemoteTimeline, FailureLog)', /^shell\/src\/registry\/(RemoteTimeline|FailureLog)\./],
   [
     'config and registry (config.json checks, RemoteRegistry)',
     /^tooling\/config\/|^shell\/src\/(config|registry)\/|^node_modules\/(ajv|fast-deep-equal)\//,
   ],
-  ['auth-lib: the rest of the session (KeycloakSession, store, React bindings…)', /^auth-lib\//],
+  ['auth-lib: the rest of the session (KeycloakSession, lifecycle, store, React bindings…)', /^auth-lib\//],
   ["baseline's auth module (keycloak-js init, token hand-over)", /^auth\/index\.ts$/],
   [
     'Module Federation runtime',
@@ -95,6 +106,7 @@ const GROUPS = [
   ['React DOM and scheduler', /^node_modules\/(react-dom|scheduler)\//],
   ['React Router', /^node_modules\/react-router/],
   ['React', /^node_modules\/react\//],
+  ['TanStack Query', /^node_modules\/@tanstack\//],
   ["remote's app code (profile / the baseline's Profile)", /^(profile|baseline remote)\/src\//],
   ["shell's / host's app code", /^(shell|baseline host)\/src\//],
   ['chunk code without a mapping (webpack glue)', /^no source map: /],
