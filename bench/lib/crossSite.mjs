@@ -23,6 +23,7 @@ import { paintRecorder } from './browser.mjs';
 import { throttleContext, throttlePage } from './profiles.mjs';
 import { BASELINE_APPS, buildApp } from './build.mjs';
 import { round, summarize } from './stats.mjs';
+import { BASELINE_WITHOUT_DPOP } from './topology.mjs';
 
 /** @typedef {import('./stats.mjs').Summary} Summary */
 /** @typedef {import('./profiles.mjs').Profile} Profile */
@@ -254,7 +255,12 @@ export async function measureCrossSite({ repoRoot, workDir, dists, loads, log, d
       if (!client?.id) throw new Error('bench: the demo realm has no client "gatehouse-shell"');
       await admin.clients.update(
         { realm: 'gatehouse', id: client.id },
-        { ...client, redirectUris: [`${topology.shell}/*`, `${baseHost}/*`], webOrigins: ['+'] },
+        {
+          ...client,
+          redirectUris: [`${topology.shell}/*`, `${baseHost}/*`],
+          webOrigins: ['+'],
+          attributes: { ...client.attributes, ...BASELINE_WITHOUT_DPOP },
+        },
       );
       for (const variant of VARIANTS.filter((v) => v.site === site)) {
         const profile = { profiles, spki: leaf.spkiSha256, cookies: variant.cookies };

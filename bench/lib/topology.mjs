@@ -59,17 +59,25 @@ export function benchConfig(repoRoot) {
 }
 
 /**
+ * The baseline is plain keycloak-js, which sends no DPoP proofs: the bench's client does not require them
+ * (`dpop.bound.access.tokens`, decisions/0112). Gatehouse sends its proofs either way, so its tokens are bound and
+ * what they cost is measured.
+ */
+export const BASELINE_WITHOUT_DPOP = { 'dpop.bound.access.tokens': 'false' };
+
+/**
  * The demo realm with the bench's origins as the SPA client's redirect URIs.
  *
  * @param {string} repoRoot
- * @returns {{ clients: Array<{ clientId: string, redirectUris?: string[] }> }} the realm representation (more keys than named)
+ * @returns {{ clients: Array<{ clientId: string, redirectUris?: string[], attributes?: Record<string, string> }> }} the realm representation (more keys than named)
  */
 export function benchRealm(repoRoot) {
-  /** @type {{ clients: Array<{ clientId: string, redirectUris?: string[] }> }} */
+  /** @type {{ clients: Array<{ clientId: string, redirectUris?: string[], attributes?: Record<string, string> }> }} */
   const realm = JSON.parse(readFileSync(join(repoRoot, 'deploy/keycloak/gatehouse-realm.json'), 'utf8'));
   const spa = realm.clients.find((client) => client.clientId === 'gatehouse-shell');
   if (!spa) throw new Error('bench: the demo realm has no client "gatehouse-shell"');
   spa.redirectUris = /** @type {const} */ (['shell', 'profile', 'admin', 'reports', 'baselineHost']).map((name) => `${ORIGINS[name]}/*`);
+  spa.attributes = { ...spa.attributes, ...BASELINE_WITHOUT_DPOP };
   return realm;
 }
 

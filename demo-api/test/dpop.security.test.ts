@@ -27,7 +27,16 @@ let profile: string;
 
 before(async () => {
   provider = await startProvider();
-  await provider.createRealm(REALM);
+  // the demo realm requires DPoP of the shell's client (decisions/0112); here it does not, so that alice can also get an
+  // unbound token — what a client that proves nothing would hold — to show the API refuses it
+  await provider.createRealm(REALM, (rep) => ({
+    ...rep,
+    clients: rep.clients?.map((client) =>
+      client.clientId === 'gatehouse-shell'
+        ? { ...client, attributes: { ...client.attributes, 'dpop.bound.access.tokens': 'false' } }
+        : client,
+    ),
+  }));
   key = await dpopKey();
   const bound = await signIn(provider.base, REALM, { key });
   token = await tokenFor(provider.base, REALM, 'profile-api', bound.refresh_token, key);

@@ -326,4 +326,44 @@ export const DPOP_PROBES: Record<string, Probe> = {
     Object.assign(out, (await answer('refresh, proof', await call(refresh, true), base, key)).out);
     return out;
   },
+
+  async 'DPoP: user-info and the account API with a bound token'({ provider, realm }) {
+    await createRealm(provider, scopedRealm(realm));
+    const base = provider.url;
+    const key = newDpopKey();
+    const other = newDpopKey();
+    const { body } = await signedIn(base, realm, key);
+    // the page's own token: the session refreshed down to its own audiences (decisions/0112)
+    const page = (await (
+      await tokenRequest(
+        base,
+        realm,
+        { grant_type: 'refresh_token', refresh_token: body.refresh_token ?? '', scope: 'openid role-audiences' },
+        key,
+      )
+    ).json()) as Record<string, string>;
+    const token = page.access_token ?? '';
+    const out: Observation = {};
+    const targets: Array<[string, string]> = [
+      ['user-info', endpoint(base, realm, 'userinfo')],
+      ['account', `${base}/realms/${realm}/account`],
+    ];
+    for (const [label, url] of targets) {
+      const sent: Array<[string, Record<string, string>]> = [
+        ['as a bearer token', { authorization: `Bearer ${token}` }],
+        ['with a proof', { authorization: `DPoP ${token}`, dpop: await proof(key, 'GET', url, token) }],
+        ['with a proof of another key', { authorization: `DPoP ${token}`, dpop: await proof(other, 'GET', url, token) }],
+        ['as DPoP without a proof', { authorization: `DPoP ${token}` }],
+      ];
+      for (const [how, headers] of sent) {
+        const response = await fetch(url, { headers: { accept: 'application/json', ...headers } });
+        out[`${label} ${how} status`] = response.status;
+        if (response.ok) {
+          const claims = (await response.json()) as Record<string, unknown>;
+          out[`${label} ${how} user`] = (claims.preferred_username ?? claims.username) as string;
+        }
+      }
+    }
+    return out;
+  },
 };

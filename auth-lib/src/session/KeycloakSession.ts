@@ -29,6 +29,7 @@ import { TokenManager } from './tokens/tokenManager';
 import { buildSessionWatch } from './watch/buildSessionWatch';
 import { EndProof } from './watch/endProof';
 import { Dpop } from './dpop/dpop';
+import { installProviderProofs, pageScopeOf, providerEndpoints } from './dpop/providerCalls';
 import { adoptTokenSet, sessionDeadline } from './tokens/tokenSet';
 
 /** How far in the future another tab's `activity` time may lie (the tabs share the clock): issue 43. */
@@ -52,6 +53,19 @@ export class KeycloakSession extends SessionLifecycle implements Session {
 
   constructor(config: ResolvedConfig, deps: SessionDependencies = {}) {
     super(config, deps);
+    const dpop = new Dpop(`${config.url} ${config.realm} ${config.clientId}`, deps.dpop ?? {});
+    if (!deps.keycloakFactory) {
+      // keycloak-js's own calls (code exchange, refreshes, user-info, account) with proofs of this browser's key, and the
+      // page's own token without any API's audience (decisions/0112); a test's keycloak stand-in makes no such calls
+      installProviderProofs({
+        ...providerEndpoints(config.url, config.realm),
+        dpop,
+        pageScope: pageScopeOf(
+          config.scopes,
+          (config.apis ?? []).map((api) => api.scope),
+        ),
+      });
+    }
     this.tokens = new TokenManager({
       keycloak: () => this.kc,
       isSignedIn: () => this.store.get().status === 'authenticated',
@@ -88,7 +102,7 @@ export class KeycloakSession extends SessionLifecycle implements Session {
       },
       verify: this.verify,
       refused: (reason) => this.events.emit({ type: 'tabMessageRefused', reason }),
-      dpop: new Dpop(`${config.url} ${config.realm} ${config.clientId}`, deps.dpop ?? {}),
+      dpop,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
       location: this.location,
       ...(deps.development === undefined ? {} : { development: deps.development }),

@@ -51,15 +51,21 @@ test('each remote calls its own API with a token for that API alone; replayed at
 
   await openWithSession(page, 'alice', '/profile');
   await apiAnswer(page, 'profile');
-  // the page's own access tokens (the code exchange's), taken from the page's traffic before the step-up navigates away
-  // (a body is readable only while its document is): below, no API takes one
+  // the page's own tokens, taken from the page's traffic before the step-up navigates away (a body is readable only
+  // while its document is): the answers to the refreshes keycloak-js makes, which ask for the page's scope alone
+  // (decisions/0112); and the refresh tokens of every answer
   const pageTokens: string[] = [];
+  const refreshTokens: string[] = [];
+  const grants: string[] = [];
   for (const answer of tokenAnswers) {
-    const body = (await answer.json()) as { access_token?: unknown };
-    if (typeof body.access_token !== 'string') continue;
-    const audiences = audienceOf(body.access_token);
-    if (!(audiences.length === 1 && /-api$/.test(audiences[0]!))) pageTokens.push(body.access_token);
+    const asked = new URLSearchParams(answer.request().postData() ?? '');
+    const body = (await answer.json()) as { access_token?: unknown; refresh_token?: unknown };
+    grants.push(`${asked.get('grant_type')} ${asked.get('scope') ?? '(no scope)'}: ${answer.status()}`);
+    expect(answer.request().headers().dpop, `${asked.get('grant_type')} without a DPoP proof`).toBeTruthy();
+    if (typeof body.refresh_token === 'string') refreshTokens.push(body.refresh_token);
+    if (typeof body.access_token === 'string' && asked.get('scope') === 'openid role-audiences') pageTokens.push(body.access_token);
   }
+  test.info().annotations.push({ type: 'token requests', description: grants.join('; ') });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await apiAnswer(page, 'reports');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
@@ -111,8 +117,13 @@ test('each remote calls its own API with a token for that API alone; replayed at
     expect(replayed.status()).toBe(401);
   }
 
+  // the page's own token: bound to the same key, with no API among its audiences, refused by every API
   expect(pageTokens.length).toBeGreaterThan(0);
+  const [jkt] = [...keys];
   for (const token of pageTokens) {
+    expect(audienceOf(token).filter((audience) => audience.endsWith('-api'))).toEqual([]);
+    expect(claimsOf(token).cnf?.jkt).toBe(jkt);
+    test.info().annotations.push({ type: 'page token', description: `aud ${audienceOf(token).join(' ') || '(none)'}, cnf.jkt ${jkt}` });
     for (const path of ['/profile', '/reports', '/admin']) {
       for (const headers of <Record<string, string>[]>[
         { authorization: `Bearer ${token}` },
@@ -122,5 +133,22 @@ test('each remote calls its own API with a token for that API alone; replayed at
         expect(answer.status(), `the page's own token at ${path} (${(headers.authorization ?? '').split(' ')[0]})`).toBe(401);
       }
     }
+  }
+  // the session's refresh token, replayed at the token endpoint from here: without the key, or with a proof of another
+  const refreshToken = refreshTokens.at(-1)!;
+  expect(claimsOf(refreshToken).cnf?.jkt, 'the refresh token is bound to the browser key').toBe(jkt);
+  const tokenEndpoint = tokenAnswers[0]!.url();
+  for (const [how, dpop] of [
+    ['without a proof', undefined],
+    ['with a proof of another key', await proofOfAnotherKey('POST', tokenEndpoint, refreshToken)],
+  ] as const) {
+    const replayed = await request.post(tokenEndpoint, {
+      form: { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'gatehouse-shell' },
+      headers: dpop ? { dpop } : {},
+    });
+    const body = await replayed.text();
+    expect(replayed.status(), `the refresh token replayed ${how}: ${body}`).toBe(400);
+    expect(body).not.toContain('access_token');
+    test.info().annotations.push({ type: 'refresh token replay', description: `${how}: ${replayed.status()} ${body}` });
   }
 });
