@@ -28,7 +28,6 @@ import { defaultTabLocks } from './tabs/tabLeader';
 import { TokenManager } from './tokens/tokenManager';
 import { buildSessionWatch } from './watch/buildSessionWatch';
 import { EndProof } from './watch/endProof';
-import { Dpop } from './dpop/dpop';
 import { installProviderProofs, pageScopeOf, providerEndpoints } from './dpop/providerCalls';
 import { adoptTokenSet, sessionDeadline } from './tokens/tokenSet';
 
@@ -53,7 +52,7 @@ export class KeycloakSession extends SessionLifecycle implements Session {
 
   constructor(config: ResolvedConfig, deps: SessionDependencies = {}) {
     super(config, deps);
-    const dpop = new Dpop(`${config.url} ${config.realm} ${config.clientId}`, deps.dpop ?? {});
+    const dpop = this.dpop;
     if (!deps.keycloakFactory) {
       // keycloak-js's own calls (code exchange, refreshes, user-info, account) with proofs of this browser's key, and the
       // page's own token without any API's audience (decisions/0112); a test's keycloak stand-in makes no such calls

@@ -19,6 +19,7 @@ import type { TokenManager } from './tokens/tokenManager';
 import type { TokenSet } from './tokens/tokenSet';
 import { providerKeyVerifier, type TokenVerifier } from './tokens/tokenVerifier';
 import { withTimeout } from './util/withTimeout';
+import { Dpop, boundToThisBrowser } from './dpop/dpop';
 
 /**
  * The lifecycle half of KeycloakSession: the keycloak-js instance in use and its generations, starting
@@ -32,6 +33,8 @@ export abstract class SessionLifecycle {
   protected readonly factory: KeycloakFactory;
   protected readonly location: PageLocation;
   protected readonly verify: TokenVerifier;
+  /** the browser's DPoP key and proofs (decisions/0110, 0112) */
+  protected readonly dpop: Dpop;
   protected kc: KeycloakLike | null = null;
   /** increases with each keycloak-js instance; answers from an older one are ignored */
   protected generation = 0;
@@ -56,7 +59,9 @@ export abstract class SessionLifecycle {
     this.config = config;
     this.factory = deps.keycloakFactory ?? loadKeycloak;
     this.location = deps.location ?? globalThis.location;
-    this.verify = deps.verifyTokens ?? providerKeyVerifier(config);
+    this.dpop = new Dpop(`${config.url} ${config.realm} ${config.clientId}`, deps.dpop ?? {});
+    // another tab's tokens work here only if bound to this browser's key (a tab without IndexedDB has a key of its own)
+    this.verify = boundToThisBrowser(deps.verifyTokens ?? providerKeyVerifier(config), this.dpop);
   }
 
   abstract ready(): Promise<SessionSnapshot>;

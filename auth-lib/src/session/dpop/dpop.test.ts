@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 
 import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 
-import { Dpop, boundKeyOf, proofTarget } from './dpop';
+import type { TokenSet } from '../tokens/tokenSet';
+import { Dpop, boundKeyOf, boundToThisBrowser, proofTarget } from './dpop';
 
 const quiet = { indexedDB: null, warn: () => undefined };
 
@@ -113,4 +114,20 @@ test("a server's nonce with quotes and a look-alike address goes into the proof 
   } finally {
     server.close();
   }
+});
+
+test("another tab's token set is refused when bound to a key that is not this browser's; a bearer set is only verified", async () => {
+  const jwt = (claims: Record<string, unknown>) => `e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.x`;
+  const seen: string[] = [];
+  const verify = Object.assign(async (set: TokenSet) => (seen.push(set.token), set.token.endsWith('bad') ? 'bad signature' : null), {
+    warm: () => undefined,
+  });
+  const checked = boundToThisBrowser(verify, { jkt: async () => 'mine' });
+  const set = (token: string): TokenSet => ({ token, idToken: null, timeSkew: 0, refreshExpiresAt: null });
+  expect(await checked(set(jwt({ cnf: { jkt: 'mine' } })))).toBeNull();
+  expect(await checked(set(jwt({ cnf: { jkt: 'theirs' } })))).toBe("bound to a DPoP key that is not this browser's");
+  expect(await checked(set(jwt({ sub: 'bearer' })))).toBeNull();
+  expect(await checked(set(`${jwt({ cnf: { jkt: 'mine' } })}bad`))).toBe('bad signature');
+  expect(seen).toHaveLength(4); // the provider's signature is checked either way
+  expect(checked.warm).toBe(verify.warm);
 });

@@ -1,5 +1,6 @@
 import { importOnce } from '../util/importOnce';
-import { decodeClaims } from '../tokens/tokenSet';
+import { decodeClaims, type TokenSet } from '../tokens/tokenSet';
+import type { TokenVerifier } from '../tokens/tokenVerifier';
 import { generateDpopKeyPair, storedDpopKeyPair } from './keyPair';
 
 /** panva's `dpop` (RFC 9449 proofs over WebCrypto), loaded the first time a proof is made: no page pays for it before. */
@@ -133,4 +134,17 @@ export class Dpop {
     const response = await attempt();
     return (await this.askedForNonce(url, response)) ? attempt() : response;
   }
+}
+
+/**
+ * `verify`, and a token set bound to another DPoP key than this browser's refused: its refresh token and access token
+ * would be refused here (a tab without IndexedDB proves with a key of its own, decisions/0112). A bearer set passes.
+ */
+export function boundToThisBrowser(verify: TokenVerifier, dpop: Pick<Dpop, 'jkt'>): TokenVerifier {
+  const checked = async (set: TokenSet): Promise<string | null> => {
+    const bound = boundKeyOf(set.token);
+    const [own, problem] = await Promise.all([bound === null ? null : dpop.jkt().catch(() => null), verify(set)]);
+    return bound !== null && bound !== own ? "bound to a DPoP key that is not this browser's" : problem;
+  };
+  return verify.warm ? Object.assign(checked, { warm: verify.warm }) : checked;
 }
