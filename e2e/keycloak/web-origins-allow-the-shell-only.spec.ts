@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { FormBrowser, authorizationUrl, dpopProof, newDpopKey } from '@gatehouse/dev-idp/testing';
 import { openSignedIn } from '../support/flows';
-import { REALM_URL, SHELL } from '../support/system';
+import { IDP, REALM_URL, SHELL } from '../support/system';
 
 const TOKEN = `${REALM_URL}/protocol/openid-connect/token`;
 const ACCOUNT = `${REALM_URL}/account`;
@@ -21,12 +22,38 @@ test("the token and account endpoints answer the shell's origin with credentials
     expect(response.headers()['access-control-allow-credentials']).toBe('true');
   }
 
-  const { access_token: accessToken, refresh_token: refreshToken } = (await (await tokenResponse).json()) as Record<string, string>;
+  // Node's own session, bound to a DPoP key of its own (the realm requires DPoP of gatehouse-shell, decisions/0112):
+  // every request below carries a good proof, so what answers is the origin check alone
+  const key = newDpopKey();
+  const { url, verifier } = authorizationUrl(IDP, 'gatehouse', { client_id: 'gatehouse-shell', redirect_uri: `${SHELL}/` });
+  const form = new FormBrowser();
+  const { url: back } = await form.signIn(new URL(url), await (await form.fetch(url)).text(), 'bob', 'bob', (u) => u.origin === SHELL);
+  const code = new URLSearchParams(back.hash.slice(1)).get('code') ?? '';
+  const exchanged = await fetch(TOKEN, {
+    method: 'POST',
+    headers: { origin: SHELL, dpop: await dpopProof(key, 'POST', TOKEN) },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: 'gatehouse-shell',
+      redirect_uri: `${SHELL}/`,
+      code,
+      code_verifier: verifier,
+    }),
+  });
+  expect(exchanged.status, await exchanged.clone().text()).toBe(200);
+  const { access_token: accessToken, refresh_token: refreshToken } = (await exchanged.json()) as Record<string, string>;
   for (const origin of [SHELL, STRANGER]) {
-    const account = await fetch(ACCOUNT, { headers: { authorization: `bearer ${accessToken}`, accept: 'application/json', origin } });
+    const account = await fetch(ACCOUNT, {
+      headers: {
+        authorization: `DPoP ${accessToken}`,
+        dpop: await dpopProof(key, 'GET', ACCOUNT, accessToken),
+        accept: 'application/json',
+        origin,
+      },
+    });
     const refresh = await fetch(TOKEN, {
       method: 'POST',
-      headers: { origin },
+      headers: { origin, dpop: await dpopProof(key, 'POST', TOKEN) },
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken ?? '', client_id: 'gatehouse-shell' }),
     });
     for (const response of [account, refresh]) {
