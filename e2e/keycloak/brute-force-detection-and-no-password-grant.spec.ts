@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { dpopProof, newDpopKey } from '@gatehouse/dev-idp/testing';
+import { dpopProof, newDpopKey } from '@gatehouse/dev-idp/testing/dpop-proof';
 import { fillLoginForm } from '@gatehouse/testkit/login-form';
 import { IDP, REALM_URL, USERS } from '../support/system';
 import { loginFailures } from './support/keycloak';

@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { FormBrowser, authorizationUrl, dpopProof, newDpopKey } from '@gatehouse/dev-idp/testing';
+import { createHash, randomBytes } from 'node:crypto';
+
+import { dpopProof, newDpopKey } from '@gatehouse/dev-idp/testing/dpop-proof';
+import { FormBrowser } from '@gatehouse/dev-idp/testing/form-browser';
 import { openSignedIn } from '../support/flows';
-import { IDP, REALM_URL, SHELL } from '../support/system';
+import { REALM_URL, SHELL } from '../support/system';
 
 const TOKEN = `${REALM_URL}/protocol/openid-connect/token`;
 const ACCOUNT = `${REALM_URL}/account`;
@@ -25,7 +28,17 @@ test("the token and account endpoints answer the shell's origin with credentials
   // Node's own session, bound to a DPoP key of its own (the realm requires DPoP of gatehouse-shell, decisions/0112):
   // every request below carries a good proof, so what answers is the origin check alone
   const key = newDpopKey();
-  const { url, verifier } = authorizationUrl(IDP, 'gatehouse', { client_id: 'gatehouse-shell', redirect_uri: `${SHELL}/` });
+  const verifier = randomBytes(48).toString('base64url');
+  const url = `${REALM_URL}/protocol/openid-connect/auth?${new URLSearchParams({
+    client_id: 'gatehouse-shell',
+    redirect_uri: `${SHELL}/`,
+    response_type: 'code',
+    response_mode: 'fragment',
+    scope: 'openid role-audiences', // the account API's audience, as the shell's page token has it
+    state: 'st',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  })}`;
   const form = new FormBrowser();
   const { url: back } = await form.signIn(new URL(url), await (await form.fetch(url)).text(), 'bob', 'bob', (u) => u.origin === SHELL);
   const code = new URLSearchParams(back.hash.slice(1)).get('code') ?? '';
