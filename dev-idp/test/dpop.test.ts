@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, connect, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -210,6 +211,41 @@ describe('DPoP at the token endpoint (Keycloak 26.7.3)', () => {
     assert.deepEqual([refused.status, refused.body], [400, { error: 'invalid_request', error_description: 'DPoP proof is missing' }]);
     const password = await token({ grant_type: 'password', username: 'alice', password: 'alice', scope: 'openid' }, undefined, REQUIRED);
     assert.deepEqual(password.body, { error: 'invalid_request', error_description: 'DPoP proof is missing' });
+  });
+
+  test('a proof for the address the client called, through a forwarded port, is taken; one for another host is not', async () => {
+    // a client that reaches the provider through a TCP forwarder (a port of its own, the same Host it names) proves for
+    // that address, as Keycloak without a fixed hostname compares it with the request's
+    const forwarder = createServer((client) => {
+      const upstream = connect(Number(new URL(idp.url).port), '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
+    try {
+      const forwarded = `http://localhost:${(forwarder.address() as AddressInfo).port}`;
+      const url = endpoint(forwarded, REALM, 'token');
+      const refreshToken = (await signedIn()).body.refresh_token ?? '';
+      const key = newKey();
+      const send = async (htu: string) => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { dpop: await proof(key, 'POST', htu) },
+          body: new URLSearchParams({ client_id: CLIENT, ...refreshBody(refreshToken) }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, string> };
+      };
+      const taken = await send(url);
+      assert.equal(taken.status, 200, JSON.stringify(taken.body));
+      assert.equal(cnf(taken.body.access_token), await thumbprint(key));
+      assert.deepEqual((await send(endpoint('http://localhost:1', REALM, 'token'))).body, {
+        error: 'invalid_request',
+        error_description: 'DPoP HTTP URL mismatch',
+      });
+    } finally {
+      forwarder.close();
+    }
   });
 
   test('the password grant binds its tokens to the proof key', async () => {

@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { EmbeddedJWK, calculateJwkThumbprint, compactVerify, decodeProtectedHeader } from 'jose';
 import type { JWK, ProtectedHeaderParameters } from 'jose';
 
+import { currentFrontendOrigin } from '../http/frontendUrl.js';
 import type { OneTimeCodes } from '../sessions/OneTimeCodes.js';
 
 /** How long a DPoP proof is accepted after its `iat` (Keycloak's default `dpop.proof.lifetime`, seconds). */
@@ -75,7 +76,12 @@ export async function checkDpopProof(req: IncomingMessage, requestUrl: URL, seen
   if (htm !== req.method) return { error: 'DPoP HTTP method mismatch' };
   const target = URL.parse(htu);
   if (!target) return { error: 'Malformed HTTP URL in DPoP proof' };
-  if (`${target.origin}${target.pathname}` !== `${requestUrl.origin}${requestUrl.pathname}`) return { error: 'DPoP HTTP URL mismatch' };
+  // the address the client called: the frontend URL (--hostname, forwarded headers, else the listen address), or the
+  // request's own Host, as Keycloak without a fixed hostname compares it (a provider reached through a forwarded port)
+  const frontend = new URL(requestUrl.pathname, currentFrontendOrigin() ?? requestUrl.origin);
+  const called = [`${frontend.origin}${frontend.pathname}`];
+  if (req.headers.host) called.push(`${frontend.protocol}//${req.headers.host}${frontend.pathname}`);
+  if (!called.includes(`${target.origin}${target.pathname}`)) return { error: 'DPoP HTTP URL mismatch' };
   const now = Math.floor(Date.now() / 1000);
   if (!(iat <= now + DPOP_CLOCK_SKEW && iat > now - DPOP_PROOF_LIFETIME - DPOP_CLOCK_SKEW)) return { error: 'DPoP proof is not active' };
   if (!seen.firstUse(`${jti}\n${htu}`)) return { error: 'DPoP proof has already been used' };
