@@ -68,6 +68,7 @@ export class KeycloakSession implements Session {
     if (!deps.keycloakFactory) {
       // keycloak-js's own calls (code exchange, refreshes, user-info, account) with proofs of this browser's key, and the
       // page's own token without any API's audience (decisions/0112); a test's keycloak stand-in makes no such calls
+      dpop.warm();
       installProviderProofs({
         ...providerEndpoints(config.url, config.realm),
         dpop,

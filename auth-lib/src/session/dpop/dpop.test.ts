@@ -131,3 +131,18 @@ test("another tab's token set is refused when bound to a key that is not this br
   expect(seen).toHaveLength(4); // the provider's signature is checked either way
   expect(checked.warm).toBe(verify.warm);
 });
+
+test('warm() makes the key before the first proof needs it, once: the proof then signs with that key', async () => {
+  let made = 0;
+  const dpop = new Dpop('n', {
+    indexedDB: null,
+    warn: () => undefined,
+    generateKeyPair: () => (made++, crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])),
+  });
+  dpop.warm();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(made).toBe(1); // made already, before any proof asked for it
+  const { jwk } = await verified(await dpop.proof('POST', 'https://idp.example/token'));
+  expect(made).toBe(1);
+  expect(await calculateJwkThumbprint(jwk)).toBe(await dpop.jkt());
+});

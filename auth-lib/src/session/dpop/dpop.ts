@@ -84,6 +84,15 @@ export class Dpop {
     return this.keyPair;
   }
 
+  /**
+   * Starts what a first proof needs — the key (read from IndexedDB, or made) and the proof library's chunk — so that a
+   * sign-in's code exchange, which needs a proof, does not wait for them (they load while keycloak-js checks the session).
+   */
+  warm(): void {
+    this.key().catch(() => undefined);
+    if (!this.deps.generateProof) importDpop().catch(() => undefined);
+  }
+
   /** The RFC 7638 thumbprint of this browser's DPoP key: the `cnf.jkt` of the tokens bound to it. */
   jkt(): Promise<string> {
     this.thumbprint ??= this.key().then(async ({ publicKey }) => {
