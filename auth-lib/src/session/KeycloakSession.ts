@@ -19,7 +19,7 @@ import { loadProfile } from './profile';
 import { heldClientRoles } from './roles';
 import { sessionExpiryFor, type ExpiryHost, type SessionExpiry } from './tokens/sessionExpiry';
 import { SessionCheckWatch } from './watch/frameRefusal';
-import { unreachableError } from './sessionErrors';
+import { isLoginCallback, unreachableError } from './sessionErrors';
 import { SessionLifecycle, SessionState } from './sessionLifecycle';
 import { pageUrl } from './keycloak/redirectUri';
 import { TabCoordinator, type TabHost } from './tabs/tabCoordinator';
@@ -68,7 +68,7 @@ export class KeycloakSession implements Session {
     if (!deps.keycloakFactory) {
       // keycloak-js's own calls (code exchange, refreshes, user-info, account) with proofs of this browser's key, and the
       // page's own token without any API's audience (decisions/0112); a test's keycloak stand-in makes no such calls
-      dpop.warm();
+      dpop.warm(isLoginCallback(state.location));
       installProviderProofs({
         ...providerEndpoints(config.url, config.realm),
         dpop,

@@ -139,7 +139,7 @@ test('warm() makes the key before the first proof needs it, once: the proof then
     warn: () => undefined,
     generateKeyPair: () => (made++, crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])),
   });
-  dpop.warm();
+  dpop.warm(true);
   await new Promise((resolve) => setTimeout(resolve, 0));
   expect(made).toBe(1); // made already, before any proof asked for it
   const { jwk } = await verified(await dpop.proof('POST', 'https://idp.example/token'));

@@ -85,12 +85,13 @@ export class Dpop {
   }
 
   /**
-   * Starts what a first proof needs — the key (read from IndexedDB, or made) and the proof library's chunk — so that a
-   * sign-in's code exchange, which needs a proof, does not wait for them (they load while keycloak-js checks the session).
+   * Starts what a first proof needs, so that a sign-in's code exchange does not wait for it: the key (read from
+   * IndexedDB, or made; no bytes to load), and with `library` the proof library's chunk too (1.7 KiB, which a visitor
+   * who does not sign in never needs: the session asks for it where a code exchange is certain, a login callback).
    */
-  warm(): void {
+  warm(library: boolean): void {
     this.key().catch(() => undefined);
-    if (!this.deps.generateProof) importDpop().catch(() => undefined);
+    if (library && !this.deps.generateProof) importDpop().catch(() => undefined);
   }
 
   /** The RFC 7638 thumbprint of this browser's DPoP key: the `cnf.jkt` of the tokens bound to it. */
