@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { RealmFileError, loadRealmFile } from '../src/index.js';
@@ -11,8 +11,13 @@ import { effectiveRoles } from '../src/realm/roles.js';
 
 const DEMO = fileURLToPath(new URL('../../deploy/keycloak/gatehouse-realm.json', import.meta.url));
 
+/** the folders `file` made, removed when the tests end: a run leaves nothing in the system's temporary folder */
+const made: string[] = [];
+after(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
+
 async function file(content: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'dev-idp-'));
+  made.push(dir);
   const path = join(dir, 'broken-realm.json');
   await writeFile(path, content);
   return path;
