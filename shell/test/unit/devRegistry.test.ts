@@ -1,7 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devRegistry } from '../../devRegistry';
+
+/** a temporary folder of this file's tests, removed when they end: a run leaves nothing in the system's temporary folder */
+const made: string[] = [];
+const tempDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 // The dev shell's registry with this machine's remotes (shell/config.local.json, decisions/0070): a remote in its own
 // repository joins `npm start`'s shell without an edit to the platform's files.
@@ -10,7 +19,7 @@ const admin = { name: 'admin', manifest: 'http://localhost:3002/mf-manifest.json
 const billing = { name: 'billing', manifest: 'http://localhost:3004/mf-manifest.json', route: '/billing', title: 'Billing' };
 
 function files(local?: string): { publicConfig: string; localFile: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'dev-registry-'));
+  const dir = tempDir('dev-registry-');
   const publicConfig = join(dir, 'config.json');
   writeFileSync(publicConfig, JSON.stringify({ identityProvider: { url: 'http://localhost:8080' }, remotes: [profile, admin] }));
   const localFile = join(dir, 'config.local.json');

@@ -1,15 +1,24 @@
 // Security round (issue 24): what deploy/nginx/render.mjs refuses and adds, run the way a deployment runs it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+
+/** a temporary folder of this file's tests, removed when they end: a run leaves nothing in the system's temporary folder */
+const made: string[] = [];
+const tempDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 const RENDER = resolve(__dirname, '../../../deploy/nginx/render.mjs');
 const identityProvider = { url: 'https://sso.example.com', realm: 'gatehouse', clientId: 'gatehouse-shell' };
 const profile = { name: 'profile', manifest: 'https://profile.example.com/mf-manifest.json', route: '/profile', title: 'Profile' };
 
 function render(config: unknown, options: { production?: boolean; origin?: string; rawConfig?: Buffer } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'render-security-'));
+  const dir = tempDir('render-security-');
   writeFileSync(join(dir, 'config.json'), options.rawConfig ?? JSON.stringify(config));
   const origin = options.origin ?? 'https://app.example.com';
   const shell = { origin, listen: origin.startsWith('https:') ? '443 ssl' : 80, serverName: 'app.example.com', root: dir };
@@ -72,7 +81,7 @@ test('a config.json with invalid UTF-8 inside a string is refused with a clear e
 
 // Security round three (issue 30): every value render.mjs writes into nginx syntax is checked against its grammar.
 function renderDescription(description: Record<string, unknown>, production = false) {
-  const dir = mkdtempSync(join(tmpdir(), 'render-security-'));
+  const dir = tempDir('render-security-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ identityProvider, remotes: [profile] }));
   const shell = { origin: 'https://app.example.com', listen: '443 ssl', serverName: 'app.example.com', root: dir };
   const full = { configFile: 'config.json', ...description, shell: { ...shell, ...(description.shell as object) } };

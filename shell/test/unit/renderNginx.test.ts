@@ -1,7 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+
+/** a temporary folder of this file's tests, removed when they end: a run leaves nothing in the system's temporary folder */
+const made: string[] = [];
+const tempDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 // deploy/nginx/render.mjs validates with the same schema as the shell: run it the way a deployment does.
 const RENDER = resolve(__dirname, '../../../deploy/nginx/render.mjs');
@@ -9,7 +18,7 @@ const identityProvider = { url: 'https://sso.example.com', realm: 'gatehouse', c
 const profile = { name: 'profile', manifest: 'https://profile.example.com/mf-manifest.json', route: '/profile', title: 'Profile' };
 
 function render(config: unknown, csp?: unknown): { status: number | null; stderr: string; shellConf: string | null } {
-  const dir = mkdtempSync(join(tmpdir(), 'render-'));
+  const dir = tempDir('render-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   const shell = { origin: 'https://app.example.com', listen: 443, serverName: 'app.example.com', root: dir };
   writeFileSync(join(dir, 'deployment.json'), JSON.stringify({ configFile: 'config.json', shell, ...(csp ? { csp } : {}) }));
@@ -31,7 +40,7 @@ test('renders the CSP of a valid config, with its trusted origins and CSP additi
 });
 
 test("a remote's api origin is in the shell's connect-src and in that remote's own page's, not in the others'", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'render-'));
+  const dir = tempDir('render-');
   const api = { url: 'https://api.example.com/profile', audience: 'profile-api', scope: 'profile-api' };
   const reports = { name: 'reports', manifest: 'https://reports.example.com/mf-manifest.json', route: '/reports', title: 'Reports' };
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ identityProvider, remotes: [{ ...profile, api }, reports] }));
