@@ -9,16 +9,24 @@ export function formatRemaining(at: number, now: number): string {
   return minutes > 0 ? `in ${minutes} min ${rest} s` : `in ${seconds} s`;
 }
 
+/** The visitor's clock format, made once: the first one a page makes loads the locale's data (~15 ms of CPU). */
+let clockFormat: Intl.DateTimeFormat | undefined;
+export const clockTime = (at: number): string => (clockFormat ??= new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })).format(at);
+
 export function Countdown({ at }: { at: number }) {
   const [now, setNow] = useState(() => Date.now());
+  // the clock time comes after the first paint: the countdown is what the visitor reads first
+  const [clock, setClock] = useState<string | null>(null);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
+  useEffect(() => setClock(clockTime(at)), [at]);
   const remaining = formatRemaining(at, now);
   return (
     <span data-testid="token-countdown">
-      {remaining === 'expired' ? remaining : `expires ${remaining}`} <span className="gh-muted">({new Date(at).toLocaleTimeString()})</span>
+      {remaining === 'expired' ? remaining : `expires ${remaining}`}
+      {clock === null ? null : <span className="gh-muted"> ({clock})</span>}
     </span>
   );
 }
