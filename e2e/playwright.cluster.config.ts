@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '../playwright.chromium';
 
 /**
- * Open pages against a Keycloak cluster (issue 29): two Keycloak 26 nodes in production mode on one PostgreSQL,
+ * Open pages against a Keycloak cluster: two Keycloak 26 nodes in production mode on one PostgreSQL,
  * clustered over it (the default `jdbc-ping` stack), behind nginx (cluster/support/cluster.ts), with the
  * production builds served as in the production suite. Keycloak only: the dev provider keeps its sessions in
  * memory and is one process (dev-idp/README.md). The specs share one cluster and nginx's fixed ports 4000–4003,

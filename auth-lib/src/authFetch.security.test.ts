@@ -1,4 +1,4 @@
-// Security round (issue 24): authFetch checks the URL it sends to, whatever base the page declares.
+// Security round: authFetch checks the URL it sends to, whatever base the page declares.
 import { sessionWithFake } from './test-support/sessions';
 
 type Call = { url: string; authorization: string | null };

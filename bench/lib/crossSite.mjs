@@ -1,4 +1,4 @@
-// The sign-in keys where users are (issue 33): the HTTPS topology of the browser suites (e2e/https/support:
+// The sign-in keys where users are: the HTTPS topology of the browser suites (e2e/https/support:
 // nginx over TLS with the deployment's rendered server blocks, every app and the provider on a host of its own,
 // Chromium resolving *.test to loopback and accepting the throwaway CA's leaf), with the provider on another site
 // than the shell's (third-party cookies allowed, then blocked in the browser profile) and on the shell's site.

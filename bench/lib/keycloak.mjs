@@ -1,4 +1,4 @@
-// The sign-in keys on a real Keycloak (issue 33): the same cold loads as on the dev identity provider, with
+// The sign-in keys on a real Keycloak: the same cold loads as on the dev identity provider, with
 // Keycloak 26 (tooling/testkit's runner, the one `npm run keycloak` uses) answering on the provider's port of the
 // bench topology (8180), so Gatehouse's builds and the baseline's (which names http://localhost:8180) reach it
 // unchanged. Its distribution comes from the Maven cache (`npm run keycloak -- --download-only` fetches it); its

@@ -1,4 +1,4 @@
-// What signing in adds to a page, in milliseconds (issue 33): `auth_overhead_ratio` divides by the public
+// What signing in adds to a page, in milliseconds: `auth_overhead_ratio` divides by the public
 // page's time, so a faster public page alone makes the ratio worse; the difference does not.
 
 /** @typedef {import('./stats.mjs').Summary} Summary */

@@ -1,4 +1,4 @@
-// What signed-in browsers cost the identity provider (issue 29): provider requests per hour, by endpoint, of
+// What signed-in browsers cost the identity provider: provider requests per hour, by endpoint, of
 // Gatehouse and of the baseline (bench/baseline: plain keycloak-js, check-sso, its frame on), both against a real
 // Keycloak 26.7 (tooling/testkit's runner) in the same run; and Keycloak's own CPU per user-info and per refresh
 // grant under a bounded load generator on loopback (Debian's `wrk`). Method and figures: bench/README.md.

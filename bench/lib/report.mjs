@@ -55,7 +55,7 @@ export const GOALS = {
 
 /** @typedef {keyof typeof GOALS} GoalKey */
 
-/** Issue 33's goal for every size and time key the baseline has: at most this × the baseline's figure in the same run. */
+/** The goal of at most 0.75 × the baseline for every size and time key the baseline has: at most this × the baseline's figure in the same run. */
 export const BASELINE_FACTOR = 0.75;
 
 /** The keys in the table's order. @type {GoalKey[]} */

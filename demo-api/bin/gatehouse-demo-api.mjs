@@ -9,7 +9,7 @@ const usage =
   '                          [--public-url http://localhost:3010] [--allow-bearer] [--quiet]\n' +
   'The issuer can also come from GATEHOUSE_DEMO_API_ISSUER. Tokens must be access tokens (typ Bearer, with exp) of the\n' +
   "shell's client (azp, --client-id) for one API alone: /profile wants aud profile-api, /admin admin-api, /reports\n" +
-  'reports-api (decisions/0055), bound to a DPoP key and sent as Authorization: DPoP with a proof of it (issue 43) whose\n' +
+  'reports-api (decisions/0055), bound to a DPoP key and sent as Authorization: DPoP with a proof of it whose\n' +
   'htu is --public-url (default http://localhost:<port>) and the path. --allow-bearer (or GATEHOUSE_DEMO_API_ALLOW_BEARER=1)\n' +
   'takes unbound tokens as Authorization: Bearer too.';
 

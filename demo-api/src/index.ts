@@ -63,7 +63,7 @@ const SELF = 'the Gatehouse demo API';
 /**
  * Starts the demo APIs: `GET /profile`, `/admin`, `/reports` (and anything under them) answer 200 with what the
  * token says when it is a valid token of the realm for that API's audience alone, bound to a DPoP key and sent as
- * `Authorization: DPoP` with a proof of that key for this request (issue 43), else 401 with the reason
+ * `Authorization: DPoP` with a proof of that key for this request, else 401 with the reason
  * (`WWW-Authenticate: DPoP realm="…", error="invalid_token"|"invalid_dpop_proof", error_description="…", algs="…"`,
  * the same words as the text body); 503 with the reason when the identity provider cannot be asked for its keys.
  * CORS for `origins` only.

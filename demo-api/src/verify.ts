@@ -11,7 +11,7 @@ export { Refusal } from './refusal.js';
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 /**
- * Whether the APIs take only DPoP-bound tokens (issue 43): the default of {@link VerifierOptions.requireDpop} and of
+ * Whether the APIs take only DPoP-bound tokens: the default of {@link VerifierOptions.requireDpop} and of
  * `startDemoApi`'s option of that name (`--allow-bearer` on the command line turns it off). With it off, an unbound
  * token is taken as `Authorization: Bearer` as before; a DPoP-bound one still needs its proof either way.
  */
@@ -57,13 +57,13 @@ export interface Verifier {
  * cached by jose's remote key set: a token with an unknown `kid` makes it fetch again (key rotation), at most once
  * per 30 s cooldown.
  *
- * Only an access token of the shell's client is taken (issue 47, item 5): it must carry `exp` (a token that never
+ * Only an access token of the shell's client is taken: it must carry `exp` (a token that never
  * expires is refused, not trusted forever), `typ: "Bearer"` (Keycloak's and the dev provider's access-token type: an
  * ID token, `typ: "ID"`, whose `aud` names a client called like the API, or a refresh token is refused; `"DPoP"` is
  * taken too, for a provider that types its DPoP-bound access tokens so), and `azp` = `clientId` (a token another
  * client of the realm obtained is not the shell's session).
  *
- * Then its binding (issue 43, RFC 9449): a token bound to a key (`cnf.jkt`) only as `Authorization: DPoP` with a
+ * Then its binding (RFC 9449): a token bound to a key (`cnf.jkt`) only as `Authorization: DPoP` with a
  * proof of that key for this request (`dpop.ts`), never as a bearer token (7.2); an unbound token only when
  * `requireDpop` is off.
  */

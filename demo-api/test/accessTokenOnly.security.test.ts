@@ -1,4 +1,4 @@
-// Security round four (issue 47, item 5): the demo API takes only an access token of the shell's client — one that
+// Security round four: the demo API takes only an access token of the shell's client — one that
 // expires, `typ: "Bearer"`, `azp` gatehouse-shell — over real HTTP. Two providers: the dev provider (started here),
 // whose ID token for a client named like the API has that API as its `aud`; and a stub realm this test signs for
 // (its keys published over HTTP at `{issuer}/protocol/openid-connect/certs`, as a realm does), for the tokens no

@@ -12,7 +12,7 @@ import type { DpopKey, Provider, TokenResponse } from './support/provider.js';
 
 // The demo API over real HTTP, with real tokens of a real identity provider: the dev IdP started here, or the one
 // DEMO_API_IDP_URL names (a Keycloak 26 from `npm run keycloak`, admin/admin), with the demo realm file imported
-// under test names through the admin API. Tokens come as the shell gets them (decisions/0055, issue 43): a sign-in
+// under test names through the admin API. Tokens come as the shell gets them (decisions/0055): a sign-in
 // asking for every API's scope with a DPoP proof, then a refresh downscoped to one API, each bound to the key.
 
 const APP = 'http://localhost:3000';

@@ -1,4 +1,4 @@
-// Issue 43, item 1 (the server half): the demo APIs take a DPoP-bound access token only as `Authorization: DPoP` with a
+// The server half: the demo APIs take a DPoP-bound access token only as `Authorization: DPoP` with a
 // valid proof of its key for this request (RFC 9449 4.3, 7.1), never as a bearer token (7.2), and no unbound token.
 // Real tokens of a real provider (the dev IdP started here, or DEMO_API_IDP_URL's Keycloak): alice signs in with a
 // DPoP proof, as the shell does, and the refresh downscoped to profile-api is bound to the same key.

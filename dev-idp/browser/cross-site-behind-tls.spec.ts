@@ -15,7 +15,7 @@ import { startDevIdp, testRealm } from '../src/index.js';
 import type { DevIdp } from '../src/index.js';
 import { startAppServer } from './appServer.js';
 
-// Issue 19: the app on one site, the dev IdP on another, both behind a TLS proxy (real nginx), in Chromium with
+// the app on one site, the dev IdP on another, both behind a TLS proxy (real nginx), in Chromium with
 // third-party cookies allowed. The login-status frame is a third-party frame there: it keeps the session only
 // when the provider's cookies are `Secure; SameSite=None`, as Keycloak sets them over https.
 

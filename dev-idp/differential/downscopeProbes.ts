@@ -60,7 +60,7 @@ async function signedIn(base: string, realm: string, scope = SIGN_IN_SCOPE): Pro
 }
 
 /**
- * The shell's downscoped refresh (issue 28, decisions/0055) in the demo realm file's client scopes: a sign-in asking
+ * The shell's downscoped refresh (decisions/0055) in the demo realm file's client scopes: a sign-in asking
  * for every API's scope, then a refresh per API with `scope=<that API's scope>`.
  */
 export const DOWNSCOPE_PROBES: Record<string, Probe> = {

@@ -68,7 +68,7 @@ async function signedIn(base: string, realm: string, key?: Key): Promise<{ out: 
 }
 
 /**
- * What the session's token calls get when they carry a DPoP proof (issue 43, decisions/0110): the binding of each
+ * What the session's token calls get when they carry a DPoP proof (decisions/0110): the binding of each
  * token, the page's own narrow token (a refresh down to `openid`), an API's token (a refresh down to its scope), the
  * bound refresh token without the key, and a client that requires DPoP (`dpop.bound.access.tokens`).
  */

@@ -1,7 +1,7 @@
 const INTERNAL_LOGIN_COOKIE =
   "the login attempt's own HttpOnly cookie: no client reads it, and it lives only while the form is open (oidc-provider's interaction, Keycloak's authentication session)";
 const COOKIE_ATTRIBUTES =
-  'Secure and SameSite=None on plain http (Keycloak 26) against SameSite=Lax here: the cookie layer of branch `proxy` decides these (issue 24); on localhost both reach the browser';
+  'Secure and SameSite=None on plain http (Keycloak 26) against SameSite=Lax here: the cookie layer of branch `proxy` decides these; on localhost both reach the browser';
 const IDENTITY_COOKIE =
   'the SSO session cookie: dev-idp signs it (oidc-provider keygrip, hence `.sig`) and gives it the SSO lifespan as expiry (Keycloak: a browser-session cookie); HttpOnly, no client reads it';
 
@@ -25,7 +25,7 @@ export const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
     'token_endpoint_auth_methods_supported ∋ none':
       'Keycloak does not list `none` though its public clients use it; clients do not read this list',
     'response_types_supported ∋ id_token token':
-      "the dev IdP has no implicit flow (issue 32): Gatehouse and keycloak-js by default sign in with the code flow and PKCE; an implicit request gets Keycloak's answer for a client with the flow off",
+      "the dev IdP has no implicit flow: Gatehouse and keycloak-js by default sign in with the code flow and PKCE; an implicit request gets Keycloak's answer for a client with the flow off",
   },
   'token response and tokens': {
     'id_token.at_hash':

@@ -18,7 +18,7 @@ function formOf(page: string, base: string): { action: URL; fields: URLSearchPar
   return { action: new URL((form?.[1] ?? '').replace(/&amp;/g, '&'), base), fields };
 }
 
-/** Issue 24's findings, asked of both providers: the dev IdP must answer as Keycloak does. */
+/** the first security round's findings, asked of both providers: the dev IdP must answer as Keycloak does. */
 export const SECURITY_PROBES: Record<string, Probe> = {
   async 'logout confirmation without its session code (cross-site POST)'({ provider, realm }) {
     const { tokens, browser } = await tokensFor(provider.url, realm);

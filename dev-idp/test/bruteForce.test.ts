@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { BruteForceProtector, BruteForceSettingError } from '../src/sessions/bruteForce.js';
 
 // The clock is passed in (ms), so lockouts are checked without waiting.
-describe('security (issue 24): brute-force detection, Keycloak strategy MULTIPLE', () => {
+describe('security: brute-force detection, Keycloak strategy MULTIPLE', () => {
   test('off by default: failures lock nobody out', () => {
     const protector = new BruteForceProtector();
     for (let t = 0; t < 100; t++) protector.failure('u', t * 5000);

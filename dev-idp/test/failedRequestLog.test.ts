@@ -1,4 +1,4 @@
-// Security round four (issue 47, item 7): the line the dev provider logs for a request that failed holds the path
+// Security round four: the line the dev provider logs for a request that failed holds the path
 // and the query's parameter names, never their values (a code, an id_token_hint, a state, a token).
 import assert from 'node:assert/strict';
 import { after, before, mock, test } from 'node:test';

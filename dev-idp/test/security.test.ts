@@ -11,7 +11,7 @@ import { authorizationUrl, endpoint, exchange, refresh, signIn, tokensFor } from
 import { FormBrowser } from './support/FormBrowser.js';
 import { APP, twoUserRealm } from './support/fixtures.js';
 
-// Issue 24's findings in the dev IdP, one regression test each; Keycloak 26.7's answers, which these
+// the first security round's findings in the dev IdP, one regression test each; Keycloak 26.7's answers, which these
 // follow, are measured by differential/ (npm run test:differential).
 const REALM = 'sec';
 
@@ -28,7 +28,7 @@ before(async () => {
 });
 after(() => idp.close());
 
-describe('security (issue 24)', () => {
+describe('security', () => {
   test('a wildcard redirect URI cannot be left with a dot-dot segment, however encoded', async () => {
     const status = async (path: string) =>
       (await fetch(authorizationUrl(idp.url, REALM, { client_id: 'wild', redirect_uri: `${APP}${path}` }).url, { redirect: 'manual' }))

@@ -3,7 +3,7 @@ import { ADMIN_PASSWORD_FILE } from '@gatehouse/testkit/keycloak';
 import { readFileSync, statSync } from 'node:fs';
 import { IDP } from '../support/system';
 
-// Security round three (issue 30): the Keycloak of `npm run keycloak` / `npm run test:keycloak` (kc.sh start-dev)
+// Security round three: the Keycloak of `npm run keycloak` / `npm run test:keycloak` (kc.sh start-dev)
 // listens on loopback only, its management port too (start-dev's own default binds that one to every interface),
 // and its administrator's password is the generated one of .keycloak/admin-password, not admin/admin.
 

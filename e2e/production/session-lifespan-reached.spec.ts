@@ -18,7 +18,7 @@ const cases: Array<{ name: string; lifespans: Lifespans }> = [
  * When the provider's session has surely ended: the latest token answer's arrival plus its `refresh_expires_in`
  * (the session's idle timeout or the rest of its maximum lifespan, whichever comes first). The listener only notes
  * each answer and when it arrived; the bodies are read in the test's own flow (`await endedAt()`), while the page
- * is open — a read left running in a listener could outlive the test and fail it ("Test ended", issue 42).
+ * is open — a read left running in a listener could outlive the test and fail it ("Test ended").
  * An answer that cannot be read, or has no `refresh_expires_in`, fails the test.
  */
 function sessionSurelyEndedAt(page: Page): () => Promise<number> {

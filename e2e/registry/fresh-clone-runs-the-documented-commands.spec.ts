@@ -15,7 +15,7 @@ import { REPO_ROOT } from '../production/support/previewProcess';
 // suite, outside any network namespace.
 //
 // Then, with the builds' dist/ folders removed again (the clone as `npm ci` alone leaves it), security round three
-// (issue 30): no documented command resolves an unscoped name from a public registry. `npx <bin>` runs a local bin
+// asks that no documented command resolve an unscoped name from a public registry. `npx <bin>` runs a local bin
 // when one exists and otherwise fetches the package named <bin>, which anyone could have published: every `npx` in
 // the repository's READMEs, docs and generated files must name a bin the install alone provides, or a scoped
 // package (`npx --package=@gatehouse/…`); the doctor and the contract check run through root scripts that need no

@@ -1,4 +1,4 @@
-// Security round (issue 24): a client id "constructor" blanked the whole shell after sign-in
+// Security round: a client id "constructor" blanked the whole shell after sign-in
 // ("f.includes is not a function"); now the look-up finds nothing, and an error that does escape leaves
 // the visitor a sentence and Reload.
 import { AuthProvider } from '@gatehouse/auth-lib';

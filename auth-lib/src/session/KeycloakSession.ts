@@ -32,7 +32,7 @@ import { EndProof } from './watch/endProof';
 import { installProviderProofs, pageScopeOf, providerEndpoints } from './dpop/providerCalls';
 import { adoptTokenSet, sessionDeadline } from './tokens/tokenSet';
 
-/** How far in the future another tab's `activity` time may lie (the tabs share the clock): issue 43. */
+/** How far in the future another tab's `activity` time may lie (the tabs share the clock). */
 export const ACTIVITY_AHEAD_MS = 1000;
 
 /** How long a seeded tab checking a claim that the session ended waits for a live tab's fresh tokens. */

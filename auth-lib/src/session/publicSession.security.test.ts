@@ -1,4 +1,4 @@
-// Security round (issue 24): the page registry (a global Symbol.for key any script can read) leads to the
+// Security round: the page registry (a global Symbol.for key any script can read) leads to the
 // Session contract only — never to keycloak-js and the refresh and ID tokens it holds.
 import { fakeKeycloakFactory } from '../test-support/fakeKeycloak';
 import { CONFIG } from '../test-support/sessions';

@@ -1,4 +1,4 @@
-// Security round (issue 24): client-role look-ups never reach Object.prototype, whatever the token says.
+// Security round: client-role look-ups never reach Object.prototype, whatever the token says.
 import { heldClientRoles } from './roles';
 import { rolesFromClaims } from './snapshot';
 import { sessionWithFake } from '../test-support/sessions';

@@ -173,7 +173,7 @@ export class SessionLifecycle {
   /**
    * Another tab signed in (its tokens verified): this signed-out tab asks the provider itself, with a silent check-sso
    * in a fresh keycloak-js instance, and signs in with the provider's own tokens if the provider's session in this
-   * browser lives. The other tab's tokens are never used to sign a signed-out tab in (issue 43, decisions/0108). Where
+   * browser lives. The other tab's tokens are never used to sign a signed-out tab in (decisions/0108). Where
    * the provider's frames cannot run, no full-page round trip: the tab stays signed out until the visitor asks.
    */
   confirmSignIn(): void {

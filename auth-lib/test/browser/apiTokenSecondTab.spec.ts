@@ -4,7 +4,7 @@ import { withDemoClientScopes } from '@gatehouse/testkit/realm-scopes';
 import { expect, signIn, test } from './support/fixtures';
 import { openSignedInTabs, tokenLabel, watchTokenEndpoint } from './support/tabs';
 
-// Issue 43: a second tab of a page whose remote calls its API asks the leading tab for the API's token. The leading tab
+// A second tab of a page whose remote calls its API asks the leading tab for the API's token. The leading tab
 // held one in its cache and answered only itself, so the second tab's "Your API" card waited 10 s and failed.
 
 /** The realm's client scopes as the demo realm has them: `profile-api` adds the audience profile-api (decisions/0055). */

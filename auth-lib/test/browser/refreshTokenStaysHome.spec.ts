@@ -2,14 +2,14 @@ import type { Page, Response } from '@playwright/test';
 import { openSignedInTabs } from './support/tabs';
 import { expect, signIn, test } from './support/fixtures';
 
-// Issue 28, decisions/0053: the refresh token stays in the keycloak-js instance the provider gave it to. It is in no
+// decisions/0053: the refresh token stays in the keycloak-js instance the provider gave it to. It is in no
 // tab message, no page global and no web storage, after sign-in, after a refresh and after a tab was seeded; and a
 // token set with edited claims posted on the tab channel, as any same-origin script can, is refused.
 
 /**
  * What the token endpoint issued, read from the network by the test (no page script can read it this way). A body
  * that cannot be read is noted in `unreadable`, which the test requires empty: it is never counted as "no token"; and
- * the read's rejection is handled, so a read that meets the test's end cannot fail it afterwards (issue 42).
+ * the read's rejection is handled, so a read that meets the test's end cannot fail it afterwards.
  */
 function refreshTokensIssued(page: Page): { issued: string[]; unreadable: string[] } {
   const issued: string[] = [];

@@ -56,7 +56,7 @@ export class DevIdpServer implements RealmDirectory {
           );
         }
         if (error instanceof BodyTooLargeError) return refuse(res, 413, `${error.message}; send a smaller request.`);
-        // The path and the query's names only: a query can carry a code, an id_token_hint, a state (issue 47, item 7).
+        // The path and the query's names only: a query can carry a code, an id_token_hint, a state.
         const url = (req as { originalUrl?: string }).originalUrl ?? req.url; // before a realm's provider rewrote it
         console.error('dev-idp: request failed', req.method, loggedUrl(url), error);
         if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: 'unexpected error in the dev IdP' });

@@ -204,7 +204,7 @@ export async function untilTheTokenIsRenewed(page: Page, traffic: ProviderTraffi
  * Waits until the login-status frame of each tab has made its first check: Keycloak's frame asks the provider once,
  * at that check (`…/login-status-iframe.html/init`), whether the page's origin may use it, and answers "error" for
  * good when that request fails — which keycloak-js and auth-lib take for a refusal and sign the tab out. A tab
- * opened moments before the provider goes away is signed out so (see the report of issue 29); the scenarios take
+ * opened moments before the provider goes away is signed out so; the scenarios take
  * the provider away only after every tab's frame has passed that check.
  */
 export async function untilTheFramesAreChecked(traffic: ProviderTraffic, pages: Page[]): Promise<void> {

@@ -1,7 +1,7 @@
 import { expect, test, withBothCookieSettings } from '../support/fixtures';
 import { msUntilSessionEndIsNoticed, openSignedIn, recordTelemetry, sessionWatch } from '../support/flows';
 
-// The bound of issue 19 for a provider on another site: with third-party cookies allowed the login-status
+// The session-end bound (decisions/0029) for a provider on another site: with third-party cookies allowed the login-status
 // frame notices within one 5 s check; blocked, the frame cannot read the provider's cookie and the session is
 // watched through the shell's server check instead (user-info, or the refresh grant once the token expired), every
 // sessionWatchSeconds while the visitor uses the page (decisions/0090).

@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { openWithSession, requestsTo } from '../../support/flows';
 
-// Issue 43, item 3, decisions/0109: from inside a remote's container, every documented entry point of auth-lib gives
+// decisions/0109: from inside a remote's container, every documented entry point of auth-lib gives
 // that remote's own view of the session (its API's token alone, aud decoded) and forApi of another API is refused;
 // the page-wide entry points (the global registry, the shell's `./auth`) give the page view, whose forApi refuses
 // every API. The remote's auth-lib is fetched the way its code's `import … from '@gatehouse/auth-lib'` is: through

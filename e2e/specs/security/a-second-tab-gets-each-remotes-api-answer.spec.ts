@@ -3,10 +3,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { openWithSession, stepUpAtProvider } from '../../support/flows';
 import { USERS } from '../../support/system';
 
-// Issue 43: a second tab opened on a remote gets its API's answer. The leading tab holds each API's token; the new tab
+// A second tab opened on a remote gets its API's answer. The leading tab holds each API's token; the new tab
 // asks it, and the leading tab answers from its cache by posting the token (before, it resolved only its own waiters
 // and the new tab waited 10 s and failed, again and again). Each API token is bound to the browser's DPoP key, which
-// the tabs share through IndexedDB, so the new tab can prove possession of it.
+// The tabs share through IndexedDB, so the new tab can prove possession of it.
 
 async function apiAnswer(page: Page, remote: string): Promise<void> {
   await expect(page.locator(`[data-remote="${remote}"]`).getByTestId('api-answer')).toHaveText('Signed in as alice', { timeout: 15_000 });

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { openWithSession } from '../../support/flows';
 import { SHELL } from '../../support/system';
 
-// Security round (issue 24): the dev shell sends production's security headers, so a hole that production's
+// Security round: the dev shell sends production's security headers, so a hole that production's
 // CSP hides (a <base href> to another origin, framing by another page of the site) shows in development too.
 
 test('the dev shell answers with the production CSP (base-uri, frame-ancestors, the registry origins) and Permissions-Policy', async ({

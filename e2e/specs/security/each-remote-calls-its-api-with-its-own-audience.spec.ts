@@ -5,10 +5,10 @@ import { SignJWT, calculateJwkThumbprint, decodeProtectedHeader, exportJWK, type
 
 import { openWithSession, requestsTo, stepUpAtProvider } from '../../support/flows';
 
-// Issue 28, decisions/0054: each demo remote calls its own API (demo-api/, :3010 under `npm start`) through authFetch
+// decisions/0054: each demo remote calls its own API (demo-api/, :3010 under `npm start`) through authFetch
 // with the view of the session the shell gave it. Every call carries a token whose audience is that API alone, and a
 // token replayed at another remote's API is refused with 401 and a plain reason.
-// Issue 43, decisions/0110: each of those tokens is bound to the browser's DPoP key (`cnf.jkt`) and goes with a proof
+// decisions/0110: each of those tokens is bound to the browser's DPoP key (`cnf.jkt`) and goes with a proof
 // of it; captured from the page's traffic and replayed from here, with its proof, as a bearer token or with a proof of
 // another key, it is refused.
 

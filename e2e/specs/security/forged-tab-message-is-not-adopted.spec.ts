@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { openWithSession } from '../../support/flows';
 
-// Security rounds (issues 24 and 28): any script of the origin can post on the tabs' channel. A token set with edited
+// Security rounds: any script of the origin can post on the tabs' channel. A token set with edited
 // claims — of this very session (same sub, sid, iss, azp), a role more, a day longer, the provider's signature kept —
 // is not adopted by the signed-in shell, which reports it (telemetry `tabMessageRefused`); the user and roles stay.
 test('a forged token message on the tab channel does not change the signed-in user or roles, and is reported @idp', async ({ page }) => {

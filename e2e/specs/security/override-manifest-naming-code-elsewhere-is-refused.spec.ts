@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { openWithSession } from '../../support/flows';
 import { REMOTES, SHELL } from '../../support/system';
 
-// Security round (issue 24). The dev registry allows overrides from http://localhost:*. A manifest served
+// Security round. The dev registry allows overrides from http://localhost:*. A manifest served
 // from an allowed origin names its code elsewhere (publicPath http://127.0.0.1:3097/): before any of that
 // code is requested the shell refuses it, in the remote's slot only, and the other origin is never asked.
 const MANIFEST_PORT = 3096;
@@ -21,7 +21,7 @@ test.beforeAll(async () => {
   const original = (await (await fetch(`${REMOTES.profile}/mf-manifest.json`)).json()) as { metaData: Record<string, unknown> };
   const manifests: Record<string, string> = {
     '/mf-manifest.json': JSON.stringify({ ...original, metaData: { ...original.metaData, publicPath: `${ELSEWHERE}/` } }),
-    // issue 30: the runtime turns any publicPath into a string (`${publicPath}${file}`): an array names the same origin
+    // the runtime turns any publicPath into a string (`${publicPath}${file}`): an array names the same origin
     '/array/mf-manifest.json': JSON.stringify({ ...original, metaData: { ...original.metaData, publicPath: [`${ELSEWHERE}/`] } }),
   };
   await listen(

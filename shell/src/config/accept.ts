@@ -3,7 +3,7 @@ import { settleConfig } from './settle';
 import type { ConfigResult, ShellConfig } from './types';
 
 /**
- * `validateConfig`'s result for the page, with less code on the first page (issue 33): the schema's verdict comes
+ * `validateConfig`'s result for the page, with less code on the first page: the schema's verdict comes
  * from a check compiled without the problems' sentences (`@gatehouse/config/accepts`, the same schema); only a
  * config it refuses loads the full validator, which lists every problem in words.
  */

@@ -1,4 +1,4 @@
-// Security round (issue 24): a config.json with bytes that are not UTF-8 is a listed problem, not a "\uFFFD"
+// Security round: a config.json with bytes that are not UTF-8 is a listed problem, not a "\uFFFD"
 // shown in the navigation.
 import { loadConfig } from './load';
 

@@ -1,4 +1,4 @@
-// Security round (issue 24): config.json cannot name keys that a plain-object look-up would find on
+// Security round: config.json cannot name keys that a plain-object look-up would find on
 // Object.prototype, nor a route that climbs out of its segment.
 import { validateConfig } from './validate';
 

@@ -1,4 +1,4 @@
-// Security round (issue 24): an allowed manifest cannot point an override at code from another origin.
+// Security round: an allowed manifest cannot point an override at code from another origin.
 import { codeOriginPlugin } from './codeOriginPlugin';
 import { FailureLog } from './FailureLog';
 import { RemoteLoadError } from './RemoteLoadError';
@@ -57,7 +57,7 @@ test('a remote from the registry (no override) may load code from the origin its
   expect(check({ publicPath: 'https://cdn.example.com/profile/', remoteEntry: 'remoteEntry.js', modules }, null).passed).toBe(true);
 });
 
-// Security round three (issue 30): the runtime builds `${publicPath}${file}` from any value, so anything but a string
+// Security round three: the runtime builds `${publicPath}${file}` from any value, so anything but a string
 // is refused, for overrides and registry remotes alike, before any code is requested.
 test.each([
   ['an array', ['http://127.0.0.1:3999/']],

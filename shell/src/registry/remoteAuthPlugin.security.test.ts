@@ -1,4 +1,4 @@
-// Issue 43, item 3 (decisions/0109): through the real federation runtime (the shell's runtime-core), each remote
+// As decisions/0109 says: through the real federation runtime (the shell's runtime-core), each remote
 // container's `@gatehouse/auth-lib` is its own, bound to its view of the session: getSession, whenSession, authFetch
 // and createSession give that view; forApi of another API is refused; the shell's own share scope is untouched.
 import * as authLib from '@gatehouse/auth-lib';

@@ -1,4 +1,4 @@
-// Issue 43, item 3 (decisions/0109): the hooks inside a remote's slot read that remote's own view: its API's token,
+// As decisions/0109 says: the hooks inside a remote's slot read that remote's own view: its API's token,
 // or the page session's where its registry entry names no API; forApi of another API is refused there.
 import { AuthError, AuthProvider, useAuth, type ApiBinding } from '@gatehouse/auth-lib';
 import { createTestSession, type TestSession } from '@gatehouse/auth-lib/testing';

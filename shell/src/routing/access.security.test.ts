@@ -1,4 +1,4 @@
-// Security round (issue 24): role look-ups never reach Object.prototype.
+// Security round: role look-ups never reach Object.prototype.
 import { canOpen, missingRoles } from './access';
 
 const bob = { realmRoles: ['user'], clientRoles: {} };

@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-// Security round three (issue 30): the identity provider behind nginx, as deploy/nginx/render.mjs renders it, in a
+// Security round three: the identity provider behind nginx, as deploy/nginx/render.mjs renders it, in a
 // real nginx in front of a stub upstream that records what reaches it. Both placements: under /auth of the shell's
 // origin (the proxied topology) and on a host of its own.
 import { spawnSync } from 'node:child_process';
@@ -167,7 +167,7 @@ describe.each([
     ['GET', '/metrics'],
     ['GET', '/health/ready'],
     ['GET', '/js/keycloak.js'],
-    // Security round four (issue 47, item 2): path parameters (";…"), which nginx matches as part of the segment
+    // Security round four: path parameters (";…"), which nginx matches as part of the segment
     // and Keycloak before 26.4.9 strips (CVE-2026-0976), so these reached realm `master` and the admin console
     ['POST', '/realms/master;x/protocol/openid-connect/token'],
     ['GET', '/realms/master;/.well-known/openid-configuration'],

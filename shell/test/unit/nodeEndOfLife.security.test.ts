@@ -1,4 +1,4 @@
-// Security round (issue 24): the preflight warns about a Node major past its end of life (Node 20: 2026-04-30)
+// Security round: the preflight warns about a Node major past its end of life (Node 20: 2026-04-30)
 // instead of accepting it silently.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';

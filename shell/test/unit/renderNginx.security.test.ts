@@ -1,4 +1,4 @@
-// Security round (issue 24): what deploy/nginx/render.mjs refuses and adds, run the way a deployment runs it.
+// Security round: what deploy/nginx/render.mjs refuses and adds, run the way a deployment runs it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,7 +79,7 @@ test('a config.json with invalid UTF-8 inside a string is refused with a clear e
   expect(result.shellConf).toBeNull();
 });
 
-// Security round three (issue 30): every value render.mjs writes into nginx syntax is checked against its grammar.
+// Security round three: every value render.mjs writes into nginx syntax is checked against its grammar.
 function renderDescription(description: Record<string, unknown>, production = false) {
   const dir = tempDir('render-security-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ identityProvider, remotes: [profile] }));
@@ -144,7 +144,7 @@ test.each([
   expect(renderDescription({ csp: { [directive]: ['https://cdn.example.com'] } }, true).status).toBe(0);
 });
 
-// Security round four (issue 47, item 3): near-wildcards. A wildcard directly under a public suffix (the public
+// Security round four: near-wildcards. A wildcard directly under a public suffix (the public
 // suffix list, through tldts: "com", "co.uk", and the private section too, "github.io") allows every site
 // registered there; a wildcard without a scheme, or a port alone, is not an origin anyone owns either.
 test.each([

@@ -25,7 +25,7 @@ const standaloneCode = standaloneModule.default;
 const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SCHEMA_FILE = join(PACKAGE, 'config.schema.json');
 export const GENERATED_FILE = join(PACKAGE, 'src/validators.generated.cjs');
-/** The shell page's first check (issue 33): whether config.json is valid, without the problems' sentences. */
+/** The shell page's first check: whether config.json is valid, without the problems' sentences. */
 export const ACCEPTS_FILE = join(PACKAGE, 'src/accepts.generated.cjs');
 
 /** The functions the generated module exports, and the part of the schema each one checks. */
@@ -117,7 +117,7 @@ export function generateConfigValidator() {
 /**
  * The source text of `acceptsShellConfig`: the same schema, the same verdict as `validateShellConfig`, compiled to
  * stop at the first problem and without ajv-errors' sentences — a fraction of the code. The shell's page runs it
- * first and loads the full validator (with every problem in words) only for a config it refuses (issue 33).
+ * first and loads the full validator (with every problem in words) only for a config it refuses.
  *
  * @returns {string}
  */

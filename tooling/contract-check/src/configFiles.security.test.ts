@@ -1,4 +1,4 @@
-// Security round (issue 24): the contract check refuses a config.json that is not UTF-8, naming the file.
+// Security round: the contract check refuses a config.json that is not UTF-8, naming the file.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runContractCheckCli, type DeployedShellIo } from './deployedShellCli';
 
-// Issue 24: `--shell <url>` against hostile or broken servers, over real HTTP (local servers).
+// `--shell <url>` against hostile or broken servers, over real HTTP (local servers).
 
 let work: string;
 let remoteDir: string;

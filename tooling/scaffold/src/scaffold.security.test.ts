@@ -1,4 +1,4 @@
-// Security round (issue 24): the scaffold checks every value the same way inside the repository and with
+// Security round: the scaffold checks every value the same way inside the repository and with
 // --outside, so nothing typed lands as code in a generated file or a command line.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -107,7 +107,7 @@ test('--outside writes the shell URL it was given, where the check runs it', asy
   expect(fs.readFileSync(path.join(dir, 'webpack.config.ts'), 'utf8')).toContain('port: 3050,');
 });
 
-// Security round four (issue 47, item 1): the folder --packages names reached package.json unescaped, so this
+// Security round four: the folder --packages names reached package.json unescaped, so this
 // folder name closed the dependency's string and added a `preinstall` script that `npm install` would run.
 const PACKAGES_PAYLOAD = 'packs"},"scripts":{"preinstall":"echo PWNED > pwned.txt"},"x":{"y":"';
 
@@ -155,7 +155,7 @@ test.each(['webpack.config.ts', 'src/App.tsx', '.github/workflows/ci.yml', 'READ
   },
 );
 
-// Security round four (issue 47, item 4): this project does not own the @gatehouse scope on the public npm registry,
+// Security round four: this project does not own the @gatehouse scope on the public npm registry,
 // so an outside remote names where the packages come from, and its lockfile pins what that registry gave.
 test('--outside without --registry or --packages is refused, saying how, before any registry is asked or a file written', async () => {
   const dir = path.join(work, 'billing');

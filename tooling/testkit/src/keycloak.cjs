@@ -44,7 +44,7 @@ const REALM_FILE = join(REPO_ROOT, 'deploy/keycloak/gatehouse-realm.json');
 const ADMIN_USERNAME = 'admin';
 /** Where this checkout's Keycloak administrator password lives (git-ignored, like all of .keycloak/). */
 const ADMIN_PASSWORD_FILE = join(REPO_ROOT, '.keycloak/admin-password');
-/** Every Keycloak of this checkout listens on loopback only, as the dev provider does (issue 30). */
+/** Every Keycloak of this checkout listens on loopback only, as the dev provider does. */
 const LOOPBACK = '127.0.0.1';
 /** Bounded so Keycloak fits beside the browser tests; JAVA_OPTS_KC_HEAP in the environment wins. */
 const DEFAULT_HEAP = '-Xms64m -Xmx768m';

@@ -94,7 +94,7 @@ test('no overlay adds nothing; a broken one says which file to fix', async () =>
   );
 });
 
-// Security round three (issue 30): what Keycloak's admin API would take as it is, the dev provider's parser refuses
+// Security round three: what Keycloak's admin API would take as it is, the dev provider's parser refuses
 // first; nothing reaches the admin API.
 /** @type {Array<[string, object, RegExp]>} */
 const HOSTILE = [

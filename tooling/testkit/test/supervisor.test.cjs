@@ -206,7 +206,7 @@ test('SIGINT (Ctrl-C) and SIGTERM to the supervising process stop every group; n
   }
 });
 
-// Security round three (issue 30, info): a foreign process that answers the app's ready address is not the app.
+// Security round three (info): a foreign process that answers the app's ready address is not the app.
 test('a foreign server at the ready address is named, and the app is not counted as up', LIMIT, async () => {
   const port = await freePort();
   const foreign = require('node:http').createServer((_, response) => response.end('not the app'));

@@ -1,4 +1,4 @@
-// Issue 43, decisions/0108: the leading tab serves API tokens only for the APIs the registry names, and a tab takes
+// decisions/0108: the leading tab serves API tokens only for the APIs the registry names, and a tab takes
 // an API token from the channel only when it is for the audience asked for, unexpired by this tab's own clock.
 import type { SessionEvent } from '../../types';
 import type { FakeKeycloak } from '../../test-support/fakeKeycloak';

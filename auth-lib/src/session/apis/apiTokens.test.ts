@@ -1,4 +1,4 @@
-// A token per remote API (issue 28, decisions/0054): a downscoped refresh per API, one at a time across tabs.
+// A token per remote API (decisions/0054): a downscoped refresh per API, one at a time across tabs.
 import type { FakeKeycloak } from '../../test-support/fakeKeycloak';
 import { browser, flush, sessionWithFake } from '../../test-support/sessions';
 import { proofClaims } from '../../test-support/fakeDpop';
@@ -227,7 +227,7 @@ test('an API token of another session posted on the tab channel is not taken', a
   expect(idp.calls).toHaveLength(1);
 });
 
-test("a second tab opened after the leading tab holds the API's token gets that token from the leader's cache at once (issue 43)", async () => {
+test("a second tab opened after the leading tab holds the API's token gets that token from the leader's cache at once", async () => {
   const b = browser();
   let leaderKc: () => FakeKeycloak = () => leader.kc();
   const idp = provider(() => leaderKc());
@@ -250,7 +250,7 @@ test("a second tab opened after the leading tab holds the API's token gets that 
   expect(idp.calls).toHaveLength(1); // served from the cache: no second downscoped refresh
 });
 
-test("a downscoped refresh carries a DPoP proof for the token endpoint, and the API's bound token goes to the API as DPoP with a proof of it (issue 43)", async () => {
+test("a downscoped refresh carries a DPoP proof for the token endpoint, and the API's bound token goes to the API as DPoP with a proof of it", async () => {
   let kc: () => FakeKeycloak = () => setup.kc();
   const idp = provider(() => kc(), undefined, true);
   const setup = sessionWithFake(undefined, { fetch: idp.fetch });

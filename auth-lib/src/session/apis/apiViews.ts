@@ -5,7 +5,7 @@ import { apiView } from './apiView';
 import { importOnce } from '../util/importOnce';
 
 /**
- * The API tokens' code, loaded on demand (issue 33): only a page with a remote that names an `api` (or a tab asked
+ * The API tokens' code, loaded on demand: only a page with a remote that names an `api` (or a tab asked
  * for one by another tab) needs it, so the shell's first page goes without it.
  */
 const loadApiTokens = importOnce(() => import(/* webpackChunkName: "api-tokens" */ './apiTokens'));

@@ -1,4 +1,4 @@
-// Issue 43, item 3 (decisions/0109): a remote's code gets its own view of the session and nothing wider. The
+// As decisions/0109 says: a remote's code gets its own view of the session and nothing wider. The
 // page registry, which every script and every copy of auth-lib reads, holds the page view; only createSession's
 // caller (the shell) holds the root session, whose forApi mints a token for any API.
 import { act, render, screen } from '@testing-library/react';

@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-// The page's DPoP proofs (issue 43, decisions/0110), made with the real `dpop` library and Node's WebCrypto and checked
+// The page's DPoP proofs (decisions/0110), made with the real `dpop` library and Node's WebCrypto and checked
 // the way a resource server checks them (jose), against a real HTTP server for the nonce round trip.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';

@@ -1,4 +1,4 @@
-// Issue 43, decisions/0108: a tab message carries no authority of its own. Any same-origin script can post one, so a
+// decisions/0108: a tab message carries no authority of its own. Any same-origin script can post one, so a
 // message is judged by this tab's own clock, signs no signed-out tab in, ends no session without the provider's word,
 // and moves no deadline into the future.
 import type { SessionEvent } from '../../types';
@@ -173,7 +173,7 @@ test("the provider's word arriving another way while a sign-out is checked (the 
   await jest.advanceTimersByTimeAsync(ALL_RETRIES_MS);
 });
 
-test("an API's token of this very session, posted as the session's token, replaces nothing (issue 47, item 6)", async () => {
+test("an API's token of this very session, posted as the session's token, replaces nothing", async () => {
   const b = browser();
   const tab = await b.open();
   const before = await tab.session.getToken();

@@ -126,7 +126,7 @@ export class TabCoordinator {
       const finish = (answer: TokenSet | null) => {
         clearTimeout(timer);
         this.seedWaiter = null;
-        // judged by this tab's clock, never by the skew the message names (issue 43)
+        // judged by this tab's clock, never by the skew the message names
         const set = answer && { ...answer, timeSkew: this.host.timeSkew() };
         if (!set || seedProblem(set, this.host.config, Date.now()) !== null) return resolve(null);
         this.host.verify(set).then(
@@ -224,7 +224,7 @@ export class TabCoordinator {
       case 'signed-out':
         return this.host.signedOutElsewhere(message.idle === true);
       case 'tokens':
-        // judged by this tab's clock, never by the message's skew (issue 43)
+        // judged by this tab's clock, never by the message's skew
         if (isTokenSet(message.tokens)) void this.tokensArrived({ ...tokenFields(message.tokens), timeSkew: this.host.timeSkew() });
         else this.host.refused('a token set of the wrong shape');
         return;

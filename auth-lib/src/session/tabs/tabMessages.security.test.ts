@@ -1,4 +1,4 @@
-// Security rounds (issues 24 and 28): a same-origin message on the tab channel with edited claims is not adopted,
+// Security rounds: a same-origin message on the tab channel with edited claims is not adopted,
 // whether it names another session or this one (its signature no longer verifies: decisions/0053).
 import type { SessionEvent } from '../../types';
 import { browser } from '../../test-support/sessions';

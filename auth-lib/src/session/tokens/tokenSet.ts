@@ -104,7 +104,7 @@ export const MAX_TAB_SKEW_S = 300;
 /**
  * The skew this tab judges another tab's tokens with: keycloak-js's own measurement of this tab (0 when it has none,
  * e.g. a tab being seeded), bounded by ±MAX_TAB_SKEW_S. Never a message's `timeSkew`: with `timeSkew: 1e9` a token
- * expired long ago would count as valid (issue 43, decisions/0108).
+ * expired long ago would count as valid (decisions/0108).
  */
 export function ownSkew(kc: Pick<KeycloakLike, 'timeSkew'> | null | undefined): number {
   const skew = kc?.timeSkew;
@@ -133,7 +133,7 @@ export function sessionDeadline(kc: KeycloakLike | null, sharedExp: number | nul
  * What makes `access` an API's token rather than the session's, or null: a downscoped refresh's token (decisions/0054)
  * is of the session's user, session, issuer and client and verifies like the session's, but it is for one API alone
  * (its `aud` is one API of the registry) and was asked for without `openid` (the session's always has it). Posted as
- * the session's token it is refused (issue 47, item 6).
+ * the session's token it is refused.
  */
 function apiTokenOf(access: Claims, config: ResolvedConfig): string | null {
   const aud = typeof access.aud === 'string' ? [access.aud] : Array.isArray(access.aud) ? access.aud : [];

@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-// Security round four (issue 47, item 6): the verifier of another tab's tokens pins the algorithms the realm
+// Security round four: the verifier of another tab's tokens pins the algorithms the realm
 // publishes and checks what each token is (`typ`) and whom it was issued to (`azp`), so an ID token, another
 // client's token or a token in an algorithm the realm does not use is never adopted. The realm's keys are served
 // over HTTP here as a provider serves them (`…/protocol/openid-connect/certs`) and the tokens signed with node's

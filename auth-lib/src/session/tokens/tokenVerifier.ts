@@ -88,7 +88,7 @@ export function preloadTokenVerifier(
  * script can post anything on the tab channel; only what the provider signed for this realm is adopted
  * (decisions/0053). jose is loaded on first use, so a page with one tab never loads it.
  *
- * Besides the signature (issue 47, item 6): each token names an algorithm the realm publishes (`publishedAlgorithms`;
+ * Besides the signature: each token names an algorithm the realm publishes (`publishedAlgorithms`;
  * never `none` or HS*); the access token is one (`typ: "Bearer"`) issued to this client (`azp`), so an ID token or
  * another client's token is never adopted in its place; the ID token is one (`typ: "ID"`), for this client (`aud`,
  * and `azp` where it names one).

@@ -29,7 +29,7 @@ export const PROOF_RETRIES_MS: readonly number[] = [250, 500, 500, 1000, 1000, 2
 
 /**
  * A message that says the session ended (`signed-out`, `watch-session-ended`, `refresh-failed`) carries no authority
- * of its own: any same-origin script can post one (issue 43, decisions/0108). This tab ends its session only when the
+ * of its own: any same-origin script can post one (decisions/0108). This tab ends its session only when the
  * provider says so to this tab: user-info answers 401 to its still-valid access token, or the provider refuses the
  * refresh of its own refresh token. A seeded tab whose access token ran out asks the leading tab for fresh tokens
  * first; when no tab of this browser holds the session any more (none answers with verified tokens), it ends too.

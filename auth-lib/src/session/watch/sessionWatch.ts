@@ -104,7 +104,7 @@ export class SessionWatch {
       // a new tab announces itself: the leading tab tells it what this browser's frame check said
       if (!this.frame.available && this.host.isLeader()) this.host.send({ type: 'watch-frame-unavailable' });
     } else if (message.type === 'watch-checked' && typeof message.at === 'number')
-      // no later than now: a time in the future would hold every check back (issue 43)
+      // no later than now: a time in the future would hold every check back
       this.lastCheckAt = Math.max(this.lastCheckAt, Math.min(message.at, Date.now()));
     else if (message.type === 'watch-activity' && typeof message.at === 'number') this.activity(Math.min(message.at, Date.now()), true);
   }

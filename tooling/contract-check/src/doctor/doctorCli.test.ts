@@ -41,7 +41,7 @@ test('a shell that never answers is cut off at --timeout, exit 2', async () => {
   }
 });
 
-// Security round three (issue 30): the addresses the doctor reads come from the deployment it checks.
+// Security round three: the addresses the doctor reads come from the deployment it checks.
 describe('a hostile shell', () => {
   const hits: string[] = [];
   let server: http.Server;

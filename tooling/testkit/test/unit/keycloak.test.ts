@@ -176,7 +176,7 @@ describe('a cluster node (e2e/cluster, decisions/0095)', () => {
   });
 });
 
-// Security round three (issue 30): the administrator's password, and the download checked before it is unpacked or run.
+// Security round three: the administrator's password, and the download checked before it is unpacked or run.
 describe("the administrator's password", () => {
   test('is generated once, 0600, and read back the same', () => {
     const file = join(root, 'kc/admin-password');

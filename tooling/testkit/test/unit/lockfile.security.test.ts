@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 
-// Security round three (issue 30): packages with published advisories are held at a fixed release by package.json's
+// Security round three: packages with published advisories are held at a fixed release by package.json's
 // "overrides", and the lockfile (what `npm ci` installs) has no copy below it.
 const ROOT = join(__dirname, '../../../..');
 const FIXED: Record<string, { atLeast: string; advisories: string }> = {

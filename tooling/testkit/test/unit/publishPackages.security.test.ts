@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// Security round three (issue 30, info): `npm run publish:packages` publishes a commit, over https (http on loopback
+// Security round three (info): `npm run publish:packages` publishes a commit, over https (http on loopback
 // only). scripts/packages.mjs runs in a git checkout of its own, with no package to publish, so nothing reaches a
 // registry: the refusals come before any npm command.
 const SCRIPT = join(__dirname, '../../../../scripts/packages.mjs');
