@@ -1,16 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devRegistry } from '../../devRegistry';
 
-/** a temporary folder of this file's tests, removed when they end: a run leaves nothing in the system's temporary folder */
-const made: string[] = [];
-const tempDir = (prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-};
-afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+import { tempDir } from './support/tempDir';
 
 // The dev shell's registry with this machine's remotes (shell/config.local.json, decisions/0070): a remote in its own
 // repository joins `npm start`'s shell without an edit to the platform's files.

@@ -1,17 +1,9 @@
 // Security round: what deploy/nginx/render.mjs refuses and adds, run the way a deployment runs it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** a temporary folder of this file's tests, removed when they end: a run leaves nothing in the system's temporary folder */
-const made: string[] = [];
-const tempDir = (prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-};
-afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+import { tempDir } from './support/tempDir';
 
 const RENDER = resolve(__dirname, '../../../deploy/nginx/render.mjs');
 const identityProvider = { url: 'https://sso.example.com', realm: 'gatehouse', clientId: 'gatehouse-shell' };

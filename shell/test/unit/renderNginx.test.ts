@@ -1,16 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** a temporary folder of this file's tests, removed when they end: a run leaves nothing in the system's temporary folder */
-const made: string[] = [];
-const tempDir = (prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-};
-afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+import { tempDir } from './support/tempDir';
 
 // deploy/nginx/render.mjs validates with the same schema as the shell: run it the way a deployment does.
 const RENDER = resolve(__dirname, '../../../deploy/nginx/render.mjs');
