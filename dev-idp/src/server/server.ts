@@ -15,6 +15,9 @@ import { RealmRuntime } from './RealmRuntime.js';
 import type { RealmDirectory } from './RealmDirectory.js';
 import { createProvider } from '../provider/createProvider.js';
 
+/** How long an idle keep-alive connection stays open: as Keycloak 26 (Quarkus `quarkus.http.idle-timeout`, 30 min). */
+const KEEP_ALIVE_MS = 30 * 60 * 1000;
+
 type Callback = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Headers through which oidc-provider (koa with `proxy` on) learns the frontend URL; set only by the server. */
@@ -63,6 +66,10 @@ export class DevIdpServer implements RealmDirectory {
         else res.end();
       });
     });
+    // An idle connection stays open as long as Keycloak keeps it (Quarkus' HTTP idle timeout, 30 min), not Node's 5 s:
+    // a client that pools connections (fetch, the admin client) then never sends on one the server is just closing,
+    // which a busy machine turned into ECONNRESET (close() still ends every connection at once)
+    this.#server.keepAliveTimeout = KEEP_ALIVE_MS;
     this.#sweeper = setInterval(() => this.sweep(), 1000);
     this.#sweeper.unref();
   }
