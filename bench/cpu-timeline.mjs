@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The critical path's CPU, Gatehouse beside the baseline (issue "Performance IV"): on cold loads of /profile signed in
+// The critical path's CPU, Gatehouse beside the baseline (bench/JOURNAL.md, "Performance IV"): on cold loads of /profile signed in
 // at the provider (the loads of time_to_remote_visible_ms), with Chromium's CPU throttled (the `cpu4x` profile,
 // bench/lib/profiles.mjs), the page's main thread between navigation start and the profile remote's heading painted,
 // from a DevTools trace (`Tracing.start`, devtools.timeline and the V8 sampling profiler's categories):

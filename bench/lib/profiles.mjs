@@ -1,4 +1,4 @@
-// The device profiles the page keys are measured in (issue "Performance IV"): `fast`, this machine as it is, and
+// The device profiles the page keys are measured in (bench/JOURNAL.md, "Performance IV"): `fast`, this machine as it is, and
 // `cpu4x`, Chromium's main thread slowed down 4× through the DevTools protocol (`Emulation.setCPUThrottlingRate`, as
 // Lighthouse's mobile profile does), for Gatehouse and the baseline alike. The throttling is set on every page the
 // measurement opens before it navigates (first tabs, second tabs, any popup) and on every out-of-process frame of it
