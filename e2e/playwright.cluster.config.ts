@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { IN_CHROMIUM, suiteIn } from './support/suiteSettings';
+import { chromiumLaunchOptions } from '../playwright.chromium';
 
 /**
  * Open pages against a Keycloak cluster: two Keycloak 26 nodes in production mode on one PostgreSQL,
@@ -14,11 +14,21 @@ import { IN_CHROMIUM, suiteIn } from './support/suiteSettings';
  *   npx playwright test -c playwright.cluster.config.ts         (in e2e/)
  */
 export default defineConfig({
-  ...suiteIn('cluster'),
+  testDir: './cluster',
   testMatch: '**/*.spec.ts',
+  globalSetup: './cluster/support/globalSetup.ts',
+  fullyParallel: false,
+  forbidOnly: true,
+  workers: 1,
   timeout: 300_000,
   expect: { timeout: 20_000 },
+  retries: 0,
+  reporter: [['list']],
   // Not e2e/test-results: the other Playwright configs clean their folders when they start.
   outputDir: '../.preview/cluster-results',
-  use: IN_CHROMIUM,
+  use: {
+    browserName: 'chromium',
+    trace: 'retain-on-failure',
+    launchOptions: chromiumLaunchOptions,
+  },
 });
