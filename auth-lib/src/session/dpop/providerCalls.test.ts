@@ -175,3 +175,22 @@ test('a nonce the token endpoint asks for is sent on a second try', async () => 
   expect((await proofOf(sent[0]!.headers)).nonce).toBeUndefined();
   expect((await proofOf(sent[1]!.headers)).nonce).toBe('n-1');
 });
+
+test('a look-alike origin, a relative address, an address that is no URL and a Request pass untouched', async () => {
+  const { sent, send } = network(() => json({}));
+  const { fetch } = wrapped(send);
+  const bound = jwt({ cnf: { jkt: 'k' } });
+  const lookAlike = TOKEN.replace('idp.example', 'idp.example.evil');
+  await fetch(lookAlike, { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token' }) });
+  await fetch(`${endpoints.userinfo}.evil`, { headers: { Authorization: `bearer ${bound}` } });
+  await fetch('/config.json'); // no page here: not a URL, and not the provider's either
+  await fetch('http://[not a url');
+  await fetch(new Request(TOKEN, { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token' }) }));
+  expect(sent.map((call) => [call.url, call.headers.get('DPoP'), call.headers.get('Authorization')])).toEqual([
+    [lookAlike, null, null],
+    [`${endpoints.userinfo}.evil`, null, `bearer ${bound}`],
+    ['/config.json', null, null],
+    ['http://[not a url', null, null],
+    [expect.stringContaining('[object Request]') as unknown as string, null, null],
+  ]);
+});

@@ -46,10 +46,18 @@ export function pageScopeOf(scopes: readonly string[], apiScopes: readonly strin
   return ['openid', ...own.filter((scope) => scope !== 'openid')].join(' ');
 }
 
-/** What a wrapped call is: its address without query and fragment, its method and headers. */
+/**
+ * A wrapped call's address without query and fragment, and its method; null for a `Request` (keycloak-js passes an
+ * address) or an address that is no URL. Relative addresses resolve against the page, as `fetch` resolves them.
+ */
 function describe(input: RequestInfo | URL, init: RequestInit | undefined): { url: string; method: string } | null {
-  if (typeof input !== 'string' && !(input instanceof URL)) return null; // keycloak-js passes an address, never a Request
-  const url = new URL(String(input));
+  if (typeof input !== 'string' && !(input instanceof URL)) return null;
+  let url: URL;
+  try {
+    url = new URL(String(input), globalThis.location?.href);
+  } catch {
+    return null; // fetch itself says what is wrong with it
+  }
   return { url: `${url.origin}${url.pathname}`, method: (init?.method ?? 'GET').toUpperCase() };
 }
 
@@ -90,15 +98,20 @@ function isProviderRead(calls: ProviderCalls, url: string): boolean {
 export function withProviderProofs(send: typeof fetch, providers: () => Iterable<ProviderCalls>): typeof fetch {
   return async (input, init) => {
     const call = describe(input, init);
+    const calls = call && [...providers()].find((each) => call.url === each.token || isProviderRead(each, call.url));
+    // every other call of the page (most of them) passes at the cost of one URL parse
+    if (!call || !calls) return send(input, init);
     const headers = new Headers(init?.headers);
-    if (!call || headers.has('DPoP')) return send(input, init);
-    for (const calls of providers()) {
-      if (call.url === calls.token && call.method === 'POST') return tokenCall(send, calls, String(input), init ?? {});
-      if (call.method !== 'GET' || !isProviderRead(calls, call.url)) continue;
+    if (headers.has('DPoP')) return send(input, init); // auth-lib's own downscoped refresh, with its proof
+    if (call.url === calls.token) {
+      return call.method === 'POST' ? tokenCall(send, calls, String(input), init ?? {}) : send(input, init);
+    }
+    if (call.method === 'GET') {
       const [scheme, token] = (headers.get('Authorization') ?? '').split(' ');
-      if (scheme?.toLowerCase() !== 'bearer' || !token || boundKeyOf(token) === null) break;
-      headers.delete('Authorization');
-      return calls.dpop.send(send, String(input), { ...init, method: 'GET', headers }, token);
+      if (scheme?.toLowerCase() === 'bearer' && token && boundKeyOf(token) !== null) {
+        headers.delete('Authorization');
+        return calls.dpop.send(send, String(input), { ...init, method: 'GET', headers }, token);
+      }
     }
     return send(input, init);
   };
