@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumLaunchOptions } from '../playwright.chromium';
+import { IN_CHROMIUM, suiteIn } from './support/suiteSettings';
 
 /**
  * Open pages against a Keycloak cluster: two Keycloak 26 nodes in production mode on one PostgreSQL,
@@ -14,21 +14,11 @@ import { chromiumLaunchOptions } from '../playwright.chromium';
  *   npx playwright test -c playwright.cluster.config.ts         (in e2e/)
  */
 export default defineConfig({
-  testDir: './cluster',
+  ...suiteIn('cluster'),
   testMatch: '**/*.spec.ts',
-  globalSetup: './cluster/support/globalSetup.ts',
-  fullyParallel: false,
-  forbidOnly: true,
-  workers: 1,
   timeout: 300_000,
   expect: { timeout: 20_000 },
-  retries: 0,
-  reporter: [['list']],
   // Not e2e/test-results: the other Playwright configs clean their folders when they start.
   outputDir: '../.preview/cluster-results',
-  use: {
-    browserName: 'chromium',
-    trace: 'retain-on-failure',
-    launchOptions: chromiumLaunchOptions,
-  },
+  use: IN_CHROMIUM,
 });

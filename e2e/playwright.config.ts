@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumLaunchOptions } from '../playwright.chromium';
 import { onKeycloak, PROVIDER } from './support/provider';
+import { IN_CHROMIUM, ONE_AT_A_TIME } from './support/suiteSettings';
 import { SHELL } from './support/system';
 
 /**
@@ -10,21 +10,13 @@ import { SHELL } from './support/system';
  */
 export default defineConfig({
   testDir: './specs',
-  workers: 1,
-  fullyParallel: false,
-  forbidOnly: true,
-  retries: 0,
+  ...ONE_AT_A_TIME,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list']],
   globalSetup: './support/globalSetup.ts',
   // A folder per provider: `.ci/run` runs this suite on both at once, and Playwright empties its folder when it starts.
   outputDir: onKeycloak ? 'test-results-keycloak' : 'test-results',
-  use: {
-    baseURL: SHELL,
-    trace: 'retain-on-failure',
-    launchOptions: chromiumLaunchOptions,
-  },
+  use: { ...IN_CHROMIUM, baseURL: SHELL },
   webServer: {
     command: `node ../scripts/start.mjs --idp ${PROVIDER}`,
     // The last app to come up; globalSetup then waits for every other one.

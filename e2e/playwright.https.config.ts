@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import type { IdentityProviderSite, ThirdPartyCookies } from './https/support/sites';
 import { onKeycloak } from './support/provider';
+import { suiteIn } from './support/suiteSettings';
 
 interface HttpsOptions {
   identityProviderSite: IdentityProviderSite;
@@ -19,15 +20,9 @@ interface HttpsOptions {
  *   npm run test:keycloak -- https                         (on Keycloak)
  */
 export default defineConfig<HttpsOptions>({
-  testDir: './https',
-  globalSetup: './https/support/globalSetup.ts',
-  fullyParallel: false,
-  forbidOnly: true,
-  workers: 1,
+  ...suiteIn('https'),
   timeout: 120_000,
   expect: { timeout: 20_000 },
-  retries: 0,
-  reporter: [['list']],
   // Not e2e/test-results: the other Playwright configs clean their folders when they start.
   outputDir: onKeycloak ? '../.preview/https-results-keycloak' : '../.preview/https-results',
   use: { trace: 'retain-on-failure' },

@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumLaunchOptions } from '../playwright.chromium';
 import { onKeycloak } from './support/provider';
+import { IN_CHROMIUM, suiteIn } from './support/suiteSettings';
 
 /**
  * The failure matrix against the production topology: real builds, served by real nginx from the
@@ -10,22 +10,12 @@ import { onKeycloak } from './support/provider';
  *   npx playwright test -c playwright.production.config.ts      (in e2e/)
  */
 export default defineConfig({
-  testDir: './production',
+  ...suiteIn('production'),
   testMatch: '**/*.spec.ts',
-  globalSetup: './production/support/globalSetup.ts',
-  fullyParallel: false,
-  forbidOnly: true,
-  workers: 1,
   timeout: 90_000,
   expect: { timeout: 20_000 },
-  retries: 0,
-  reporter: [['list']],
   // Not e2e/test-results: the other Playwright config cleans that folder when it starts. A folder per provider:
   // `.ci/run` runs this suite on both at once.
   outputDir: onKeycloak ? '../.preview/test-results-keycloak' : '../.preview/test-results',
-  use: {
-    browserName: 'chromium',
-    trace: 'retain-on-failure',
-    launchOptions: chromiumLaunchOptions,
-  },
+  use: IN_CHROMIUM,
 });

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { suiteIn } from './support/suiteSettings';
 
 /**
  * A remote team's repository installing the platform's packages from a registry, as organisations run it:
@@ -10,15 +11,9 @@ import { defineConfig } from '@playwright/test';
  *   npx playwright test -c playwright.registry.config.ts      (in e2e/)
  */
 export default defineConfig({
-  testDir: './registry',
+  ...suiteIn('registry'),
   testMatch: '**/*.spec.ts',
-  globalSetup: './registry/support/globalSetup.ts',
-  fullyParallel: false,
-  forbidOnly: true,
-  workers: 1,
   timeout: 900_000,
-  retries: 0,
-  reporter: [['list']],
   // Not e2e/test-results: the other Playwright configs clean their folders when they start.
   outputDir: '../.preview/registry-results',
 });
