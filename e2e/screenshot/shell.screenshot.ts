@@ -1,10 +1,13 @@
 // Takes the README's pictures into docs/: docs/screenshot-shell.png (alice signed in, on her profile) and, at a
 // phone's 360 px and a desktop's 1280 px, Profile and a failed slot (the reports remote's server down).
-// `npm run screenshots` (over `npm start` when it is up, else it starts the dev system for the run).
+// `npm run screenshots` (over `npm start` when it is up, else it starts the dev system for the run). Once they are
+// taken it writes docs/screenshots.json: what they were made from, which the shell's unit tests compare with the
+// sources as they are (scripts/screenshotInputs.cjs, decisions/0115).
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
 import { openSignedIn } from '../support/flows';
 import { REMOTES } from '../support/system';
+import { writeManifest } from '../../scripts/screenshotInputs.cjs';
 
 const DOCS = path.join(__dirname, '..', '..', 'docs');
 const WIDTHS = [
@@ -35,4 +38,5 @@ test('screenshots of the signed-in shell: Profile and a failed slot at 360 and 1
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reports is unavailable');
   await page.getByText('Details').click();
   await shoot(page, 'failed-slot');
+  writeManifest();
 });
