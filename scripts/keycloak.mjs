@@ -2,7 +2,7 @@
 // `npm run keycloak`: a real Keycloak 26 with the demo realm on :8080 (health on :9000), fetched with Maven the
 // first time (its SHA-512 checked) and run from .keycloak/ (git-ignored), every port on loopback, until Ctrl-C. The
 // bootstrap administrator is `admin` with a password generated once into .keycloak/admin-password (mode 0600).
-// What it does and why: tooling/testkit/src/keycloak.cjs and decisions/0034.
+// What it does and why: tooling/testkit/src/keycloak.ts (and keycloak/) and decisions/0034.
 //
 //   npm run keycloak                    Keycloak's own log in this terminal
 //   npm run keycloak -- --quiet         only progress; Keycloak's log goes to .keycloak/keycloak.log
@@ -10,10 +10,11 @@
 //                                       `npm start` holds 8080, or before going offline)
 
 import { fileURLToPath } from 'node:url';
-// testkit by path, as preflight.mjs does: fetching and starting Keycloak needs no installed package, only Java and Maven
-import { KeycloakRunnerError, KEYCLOAK_VERSION, obtainKeycloak, startKeycloak } from '../tooling/testkit/src/keycloak.cjs';
-import { JavaNotFoundError } from '../tooling/testkit/src/java.cjs';
-import { REALM_OVERLAY, applyRealmOverlay } from '../tooling/testkit/src/realmOverlay.cjs';
+// testkit as plain Node runs it, compiled (tooling/testkit/dist): the root script `keycloak` builds it first when a
+// testkit source is newer than the build (decisions/0113); then Keycloak needs only Java and Maven
+import { KeycloakRunnerError, KEYCLOAK_VERSION, obtainKeycloak, startKeycloak } from '@gatehouse/testkit/keycloak';
+import { JavaNotFoundError } from '@gatehouse/testkit/java';
+import { REALM_OVERLAY, applyRealmOverlay } from '@gatehouse/testkit/realm-overlay';
 
 const USAGE = 'usage: npm run keycloak [-- --quiet | --download-only]';
 const args = process.argv.slice(2);
@@ -47,7 +48,7 @@ if (args.includes('--download-only')) {
   }
 }
 
-/** @type {import('../tooling/testkit/src/keycloak.cjs').RunningKeycloak | undefined} */
+/** @type {import('@gatehouse/testkit/keycloak').RunningKeycloak | undefined} */
 let keycloak;
 let stopping = false;
 const stop = async () => {

@@ -35,7 +35,7 @@ export function seconds(ms) {
  */
 export function runSuite(suite, { env = process.env, extraArgs = [], prefix = '' } = {}) {
   const started = Date.now();
-  // A process group of its own on this process's leash (processes.cjs): whatever ends this run, the suite and
+  // A process group of its own on this process's leash (processes.ts): whatever ends this run, the suite and
   // everything it started end with it.
   const managed = startProcess(suite.command ?? 'npx', [...suite.args, ...extraArgs], {
     cwd: suite.cwd,
@@ -119,7 +119,7 @@ export const FIXED_PORTS = [3000, 3001, 3002, 3003, 3010, 4000, 4001, 4002, 4003
 
 /**
  * A registry for this run (decisions/0107): GATEHOUSE_RUN_DIR in the environment of everything the run starts, which
- * processes.cjs registers each process group in. `finish()` lists what is left behind — a process of the run, a
+ * processes.ts registers each process group in. `finish()` lists what is left behind — a process of the run, a
  * registered group still running, a fixed port bound that was free at the start — and resolves to those lines
  * (empty: nothing). On SIGINT or SIGTERM the running suites are stopped (SIGTERM, then SIGKILL) before this process
  * exits with 130.

@@ -10,17 +10,15 @@
 //   node scripts/preflight.mjs bench [--skip-cross-site] [--skip-keycloak] [--no-provider-cost] [--no-keycloak-cpu]
 //     (bench/run.mjs and bench/provider-cost.mjs run it themselves, with the flags of their parts)
 //
-// Plain Node and no dependencies: it runs before anything is installed (so it reaches testkit by path: no
-// node_modules/@gatehouse/testkit exists yet).
+// Plain Node and no dependencies: it runs before anything is installed. testkit (TypeScript, run compiled from
+// tooling/testkit/dist) is loaded once the packages are: `npm ci` builds it, and so does this script when a testkit
+// source is newer than the build (decisions/0113).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromiumInstallCommand, DEBIAN_PACKAGES, findChromium, noChromiumMessage } from '../tooling/testkit/src/chromium.cjs';
-import { findNginx, nginxInstallCommand } from '../tooling/testkit/src/nginx.cjs';
-import { aptGetInstaller, canInstallSystemPackages, ensureTools, isDebian, osName } from '../tooling/testkit/src/systemTools.cjs';
 import { endOfLifeWarning } from './nodeEndOfLife.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -104,6 +102,24 @@ function installPackages() {
 }
 
 /**
+ * testkit's build, made when a source is newer (tooling/testkit/scripts/build.mjs), once the packages it is built
+ * with are installed; then the parts of it this script uses.
+ */
+async function loadTestkit() {
+  const { ensureTestkitBuilt } = await import('../tooling/testkit/scripts/build.mjs');
+  try {
+    ensureTestkitBuilt({ log: say });
+  } catch (error) {
+    fail(/** @type {Error} */ (error).message);
+  }
+  return {
+    ...(await import('@gatehouse/testkit/chromium')),
+    ...(await import('@gatehouse/testkit/nginx')),
+    ...(await import('@gatehouse/testkit/system-tools')),
+  };
+}
+
+/**
  * A CHROMIUM_PATH or NGINX_BIN that names no executable is a stop, with the message saying so.
  *
  * @param {'page' | 'browser'} needs as findChromium's
@@ -180,7 +196,7 @@ function checkTestTools(needChromium = true) {
  * those of the provider cost alone).
  *
  * @param {string[]} args
- * @returns {import('../tooling/testkit/src/benchTools.cjs').BenchParts}
+ * @returns {import('@gatehouse/testkit/bench-tools').BenchParts}
  */
 function benchParts(args) {
   try {
@@ -207,16 +223,16 @@ function benchParts(args) {
 }
 
 /**
- * What the bench's `parts` run later, looked for before it builds anything (tooling/testkit/src/benchTools.cjs):
+ * What the bench's `parts` run later, looked for before it builds anything (tooling/testkit/src/benchTools.ts):
  * the missing ones installed as root on Debian, else a stop that names the command for each. Then the Keycloak it
  * measures, fetched and unpacked now if it is not yet (Maven, ~150 MB the first time), not 20 minutes in.
  *
- * @param {import('../tooling/testkit/src/benchTools.cjs').BenchParts} parts
+ * @param {import('@gatehouse/testkit/bench-tools').BenchParts} parts
  */
 async function checkBenchTools(parts) {
   // loaded here: only the bench needs Keycloak's runner (and the process helpers it brings)
-  const { benchToolRequirements } = await import('../tooling/testkit/src/benchTools.cjs');
-  const { obtainKeycloak } = await import('../tooling/testkit/src/keycloak.cjs');
+  const { benchToolRequirements } = await import('@gatehouse/testkit/bench-tools');
+  const { obtainKeycloak } = await import('@gatehouse/testkit/keycloak');
   const keycloakDir = join(ROOT, 'bench/.work/keycloak');
   const { found, problems } = ensureTools(benchToolRequirements({ ...parts, keycloakDir }), { log: say });
   if (problems.length > 0) fail(`The bench needs what is missing below; nothing was built or measured.\n- ${problems.join('\n- ')}`);
@@ -240,6 +256,19 @@ if (command !== 'start' && command !== 'test' && command !== 'build' && command 
 const parts = command === 'bench' ? benchParts(process.argv.slice(3)) : null;
 checkNode();
 installPackages();
+const {
+  aptGetInstaller,
+  canInstallSystemPackages,
+  chromiumInstallCommand,
+  DEBIAN_PACKAGES,
+  ensureTools,
+  findChromium,
+  findNginx,
+  isDebian,
+  nginxInstallCommand,
+  noChromiumMessage,
+  osName,
+} = await loadTestkit();
 if (command === 'test') checkTestTools();
 if (command === 'preview') checkTestTools(false);
 if (parts) await checkBenchTools(parts);

@@ -6,7 +6,7 @@
 // process group, which is stopped as a whole: npm → sh → webpack → workers).
 //
 // An app that stops or crashes is started again with a doubling pause, and one that keeps stopping soon after
-// it starts is given up on with its last output; the others keep running (tooling/testkit/src/supervisor.cjs,
+// it starts is given up on with its last output; the others keep running (tooling/testkit/src/supervisor.ts,
 // decisions/0048). A port that another process holds is reported, with that process, before anything starts.
 //
 // `npm start` runs scripts/preflight.mjs first, which installs the packages on a fresh clone.

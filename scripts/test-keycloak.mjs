@@ -3,7 +3,7 @@
 // (decisions/0034), for what depends on the provider: the dev and production suites run only their tests tagged
 // `@idp` (e2e/README.md lists them and says why each one is or is not), the auth-lib and HTTPS suites run whole
 // (every test there is about the session against the provider), plus what only Keycloak can show. Starts
-// Keycloak once (tooling/testkit/src/keycloak.cjs: fetched with Maven, Java 21+, the demo realm imported), runs
+// Keycloak once (tooling/testkit/src/keycloak.ts: fetched with Maven, Java 21+, the demo realm imported), runs
 // each suite with GATEHOUSE_IDP=keycloak, stops Keycloak, and prints what ran on it and how long each part took.
 // `.ci/run` runs it beside `npm test`, in a network namespace of its own (after it where none can be made); `npm test`
 // itself needs no Java.

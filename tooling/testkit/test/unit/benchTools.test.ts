@@ -1,9 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchToolRequirements } from '../../src/benchTools.cjs';
-import { KEYCLOAK_VERSION } from '../../src/keycloak.cjs';
-import { aptGetInstaller, ensureTools, onPath } from '../../src/systemTools.cjs';
+import { benchToolRequirements } from '../../src/benchTools';
+import { KEYCLOAK_VERSION } from '../../src/keycloak';
+import { aptGetInstaller, ensureTools, onPath } from '../../src/systemTools';
 
 // What `npm run bench`'s preflight (scripts/preflight.mjs bench) does with the programs the bench needs later: real
 // folders as PATH, and for the installs a fake apt-get and apt-cache that record their calls and "install" a package

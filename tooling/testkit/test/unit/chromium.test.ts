@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findChromium, noChromiumMessage } from '../../src/chromium.cjs';
+import { findChromium, noChromiumMessage } from '../../src/chromium';
 
 // Real executables in a temporary folder stand in for /usr/bin's (findChromium only checks that they exist and run).
 let root: string;

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findJava, JavaNotFoundError } from '../../src/java.cjs';
+import { findJava, JavaNotFoundError } from '../../src/java';
 
 // Real folders shaped like Java homes: bin/java (a script that answers `-version` as a JDK does) and, for some,
 // the `release` file a JDK ships with.

@@ -16,7 +16,7 @@ import {
   obtainKeycloak,
   prepareRealmImport,
   startDevArgs,
-} from '../../src/keycloak.cjs';
+} from '../../src/keycloak';
 
 let root: string;
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findPostgresBin, startPostgres } from '../../src/postgres.cjs';
+import { findPostgresBin, startPostgres } from '../../src/postgres';
 
 let root: string;
 beforeEach(() => {
