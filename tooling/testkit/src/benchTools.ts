@@ -10,9 +10,10 @@ import { findJava } from './java';
 import { KEYCLOAK_VERSION } from './keycloak';
 import { findNginx, nginxInstallCommand } from './nginx';
 import { installCommand, isDebian, isRoot, onPath } from './systemTools';
+import type { ToolRequirement } from './systemTools';
 import { opensslInstallCommand } from './tls';
 
-export type ToolRequirement = import('./systemTools').ToolRequirement;
+export type { ToolRequirement };
 
 /**
  * Java packages apt-get may have, the first it has is installed: Debian 13 and Ubuntu 24.04 have OpenJDK 21,

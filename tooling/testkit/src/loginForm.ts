@@ -1,5 +1,7 @@
 // The identity provider's login form, as every browser test and the benchmark fill it.
 
+import type { Page } from '@playwright/test';
+
 /**
  * Fills the identity provider's login form and submits it. The field ids (`#username`, `#password`,
  * `#kc-login`) are Keycloak's, which the dev provider serves too, so the same call signs in at either.
@@ -14,7 +16,7 @@
  * @param page a page showing the login form (or about to)
  * @param password the demo users' password is their username
  */
-async function fillLoginForm(page: import('@playwright/test').Page, username: string, password: string = username): Promise<void> {
+async function fillLoginForm(page: Page, username: string, password: string = username): Promise<void> {
   await page.locator('#username').fill(username);
   await page.locator('#password').fill(password);
   await page.locator('#kc-login').waitFor({ state: 'visible' });

@@ -14,8 +14,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 
-let reaper: import('node:child_process').ChildProcess | null = null;
+let reaper: ChildProcess | null = null;
 
 /**
  * How to run reaper.ts beside this module: compiled (dist/reaper.js, plain Node), or from the source where this
@@ -103,7 +104,7 @@ function groupAlive(pgid: number) {
 }
 
 export interface ManagedProcess {
-  child: import('node:child_process').ChildProcess;
+  child: ChildProcess;
   /** resolves when it has exited */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM to its process group, SIGKILL after `graceMs` (default 5000) */
@@ -115,7 +116,7 @@ export interface ManagedProcess {
  *
  * @param options `detached` is always true
  */
-function startProcess(command: string, args: readonly string[], options: import('node:child_process').SpawnOptions = {}): ManagedProcess {
+function startProcess(command: string, args: readonly string[], options: SpawnOptions = {}): ManagedProcess {
   const child = spawn(command, args, { ...options, detached: true });
   const pgid = child.pid;
   if (pgid !== undefined) leash('+', pgid, [command, ...args].join(' '));
@@ -146,14 +147,14 @@ function startProcess(command: string, args: readonly string[], options: import(
 }
 
 /** Whether `child` is still running. */
-function isRunning(child: import('node:child_process').ChildProcess) {
+function isRunning(child: ChildProcess) {
   return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
 /**
  * Sends `signal` to the process group of `child` (started detached), or to the child alone if it has none.
  */
-function signalGroup(child: import('node:child_process').ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
   if (!isRunning(child) || child.pid === undefined) return;
   try {
     process.kill(-child.pid, signal);
@@ -181,7 +182,7 @@ function killGroup(pid: number, signal: NodeJS.Signals) {
 /**
  * SIGTERM to the child's process group; SIGKILL once `graceMs` have passed. Resolves when it has exited.
  */
-function stopProcess(child: import('node:child_process').ChildProcess, graceMs: number = 5000): Promise<void> {
+function stopProcess(child: ChildProcess, graceMs: number = 5000): Promise<void> {
   if (!isRunning(child)) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
@@ -200,7 +201,7 @@ function stopProcess(child: import('node:child_process').ChildProcess, graceMs: 
  * Kills every listed child's process group with SIGKILL when this process exits without stopping them
  * (an uncaught error, process.exit()). Returns the function that removes the hook again.
  */
-function killOnExit(children: () => Iterable<import('node:child_process').ChildProcess>): () => void {
+function killOnExit(children: () => Iterable<ChildProcess>): () => void {
   const hook = () => {
     for (const child of children()) signalGroup(child, 'SIGKILL');
   };
@@ -266,7 +267,7 @@ async function waitForUrl(
   }: {
     name?: string;
     timeoutMs?: number;
-    child?: import('node:child_process').ChildProcess;
+    child?: ChildProcess;
     intervalMs?: number;
     accept?: (status: number) => boolean;
   } = {},

@@ -7,6 +7,9 @@ import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { portOwners } from './portOwner';
 import { killGroup, startProcess, stopProcess, stopWhenOrphaned, waitForUrl } from './processes';
+import type { SpawnOptions } from 'node:child_process';
+import type { PortOwner } from './portOwner';
+import type { ManagedProcess } from './processes';
 
 export interface SupervisorOptions {
   /** one line per event: stopped and restarting, given up */
@@ -39,14 +42,14 @@ export interface SupervisorOptions {
   /** called each time it has come up at `readyUrl` */
   onReady?: (restarted: boolean) => void;
   /** stdout and stderr are always piped */
-  spawnOptions?: import('node:child_process').SpawnOptions;
+  spawnOptions?: SpawnOptions;
 }
 
 export interface Supervised {
   name: string;
   state: () => 'running' | 'waiting' | 'given up' | 'stopped';
   /** the running process, if any */
-  current: () => import('./processes').ManagedProcess | null;
+  current: () => ManagedProcess | null;
   /** resolves when it has been given up on */
   givenUp: Promise<void>;
   /** stops it for good (its process group: SIGTERM, then SIGKILL) */
@@ -84,7 +87,7 @@ function processGroupOf(pid: number) {
  *
  * @param group the app's process group (its leader's pid)
  */
-function foreignOwner(readyUrl: string, group: number | undefined): import('./portOwner').PortOwner | null {
+function foreignOwner(readyUrl: string, group: number | undefined): PortOwner | null {
   const url = new URL(readyUrl);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const owners = portOwners(port);
@@ -101,7 +104,7 @@ function foreignOwner(readyUrl: string, group: number | undefined): import('./po
 function supervise(name: string, command: string, args: readonly string[], options: SupervisorOptions): Supervised {
   const { log, output, initialDelayMs = 1000, maxDelayMs = 30_000, stableMs = 60_000, giveUpAfter = 5, tailLines = 20 } = options;
   const tail: string[] = [];
-  let current: import('./processes').ManagedProcess | null = null;
+  let current: ManagedProcess | null = null;
   let pending: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
   let gaveUp = false;
