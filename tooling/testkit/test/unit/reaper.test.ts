@@ -106,8 +106,17 @@ test('an owner that stops what it started: the registry is empty and the reaper 
 test('a server script whose parent died stops by itself (stopWhenOrphaned)', async () => {
   const parent = spawn(process.execPath, [...WITH_TSX, join(__dirname, 'fixtures/orphaned.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
   cleanups.push(() => parent.kill('SIGKILL'));
+  // the child's pid, and its "watching": it reads its parent when it starts watching, which takes a while where
+  // the machine is busy (it starts through tsx), so the parent dies only after that
+  let output = '';
   const child = Number(
-    await new Promise((resolve) => parent.stdout?.on('data', (chunk) => resolve(/child (\d+)/.exec(String(chunk))?.[1]))),
+    await new Promise((resolve) =>
+      parent.stdout?.on('data', (chunk) => {
+        output += String(chunk);
+        const pid = /child (\d+)/.exec(output)?.[1];
+        if (pid && output.includes('watching')) resolve(pid);
+      }),
+    ),
   );
   killGroupLater(child);
   const running = () => {
