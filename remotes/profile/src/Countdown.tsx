@@ -13,6 +13,22 @@ export function formatRemaining(at: number, now: number): string {
 let clockFormat: Intl.DateTimeFormat | undefined;
 export const clockTime = (at: number): string => (clockFormat ??= new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })).format(at);
 
+/**
+ * Runs `task` once the browser has painted what is on screen now: in a task after the next frame. An effect is not
+ * enough: React runs the effects of a synchronous render (a session snapshot's update is one) before the browser
+ * paints, so the first date format (the locale's data, ~55 ms at 4× CPU throttling) held back the heading.
+ */
+function afterPaint(task: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(task, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}
+
 export function Countdown({ at }: { at: number }) {
   const [now, setNow] = useState(() => Date.now());
   // the clock time comes after the first paint: the countdown is what the visitor reads first
@@ -21,7 +37,7 @@ export function Countdown({ at }: { at: number }) {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
-  useEffect(() => setClock(clockTime(at)), [at]);
+  useEffect(() => afterPaint(() => setClock(clockTime(at))), [at]);
   const remaining = formatRemaining(at, now);
   return (
     <span data-testid="token-countdown">
