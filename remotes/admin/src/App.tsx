@@ -2,7 +2,7 @@ import { useAuth } from '@gatehouse/auth-lib';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes } from 'react-router-dom';
-import { ApiCard } from './ApiCard';
+import { ApiCard } from '@gatehouse/remote-kit/ApiCard';
 
 /** The admin remote: the current session as the identity provider issued it, and a sign-out. */
 export default function AdminApp() {

@@ -3,7 +3,7 @@ import { createTestSession } from '@gatehouse/auth-lib/testing';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { ApiCard } from './ApiCard';
+import { ApiCard } from '@gatehouse/remote-kit/ApiCard';
 import ProfileApp from './App';
 import { formatRemaining } from './Countdown';
 

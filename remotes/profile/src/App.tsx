@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Route, Routes } from 'react-router-dom';
 import { Countdown } from './Countdown';
-import { ApiCard } from './ApiCard';
+import { ApiCard } from '@gatehouse/remote-kit/ApiCard';
 import { productClientRoles, productRealmRoles } from './productRoles';
 
 type ProfileState = { status: 'loading' } | { status: 'loaded'; profile: Profile } | { status: 'failed'; message: string };

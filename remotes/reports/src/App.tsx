@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Routes } from 'react-router-dom';
 import { failureRate, totals, WEEKLY_SIGN_INS } from './report';
-import { ApiCard } from './ApiCard';
+import { ApiCard } from '@gatehouse/remote-kit/ApiCard';
 
 /** The reports remote: a small report for viewers, with a part only administrators see. */
 export default function ReportsApp() {

@@ -152,6 +152,8 @@ describe('new-remote', () => {
       expect(read('src/App.tsx')).toContain('<ApiCard />');
       // the card: useQuery over the session's authFetch to the API of the remote's view, a refusal not retried
       const card = read('src/ApiCard.tsx');
+      // the demo remotes' own card (@gatehouse/remote-kit), copied as it is: the new remote owns it, it does not depend on the kit
+      expect(card).toBe(fs.readFileSync(require.resolve('@gatehouse/remote-kit/ApiCard'), 'utf8'));
       expect(card).toContain("import { skipToken, useQuery } from '@tanstack/react-query';");
       expect(card).toContain('const response = await session.authFetch(url);');
       expect(card).toContain("queryFn: api && status === 'authenticated' ? () => callApi(session, api.url) : skipToken,");

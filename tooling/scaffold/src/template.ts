@@ -1,8 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The template of a new remote: every file of this folder, `.tmpl` dropped from the names. */
+/** The template of a new remote: every file of this folder, `.tmpl` dropped from the names, and the kit's files (KIT_FILES). */
 export const TEMPLATE_DIR = path.join(__dirname, '..', 'template');
+
+/**
+ * Files a new remote gets as they are from `@gatehouse/remote-kit`, the demo remotes' shared parts: the template has
+ * no copy of its own, so a new remote starts with the code the demo remotes run and test (src/ApiCard.tsx: TanStack
+ * Query over `session.authFetch`). A new remote owns its copy; it does not depend on the kit.
+ */
+export const KIT_FILES: Readonly<Record<string, string>> = {
+  'src/ApiCard.tsx': require.resolve('@gatehouse/remote-kit/ApiCard'),
+};
 
 /** The bundlers a remote can be built with; webpack (defineApp) is the default. */
 export const BUNDLERS = ['webpack', 'vite', 'rsbuild'] as const;
@@ -73,6 +82,7 @@ export function renderTemplate(
     });
     files.set(relative, text);
   }
+  if (dir === TEMPLATE_DIR) for (const [relative, file] of Object.entries(KIT_FILES)) files.set(relative, fs.readFileSync(file, 'utf8'));
   return files;
 }
 

@@ -13,7 +13,7 @@ export const PATHS = {
 
 /**
  * Libraries a remote's code uses that the shell does not share: each remote bundles its own copy, at the version the
- * demo remotes are tested with (the repository's lockfile). TanStack Query calls the remote's API (src/ApiCard.tsx).
+ * demo remotes are tested with (the repository's lockfile). TanStack Query calls the remote's API (src/ApiCard.tsx, from @gatehouse/remote-kit).
  */
 export const REMOTE_LIBRARIES: readonly string[] = ['@tanstack/react-query'];
 
