@@ -4,9 +4,9 @@
 // shell's unit test (shell/test/unit/screenshots.test.ts, in `npm test`) makes the same list again and fails,
 // naming the files and `npm run screenshots`, when one of them changed since the pictures were made.
 //
-// The inputs are what is drawn: the shell's frame and header, the slot and its failure, the Profile remote's page,
-// the stylesheet every app shares, and the script that shoots (which pages, at which sizes). Not the session's logic,
-// the provider's realm or the demo API: they change often for reasons no picture shows (decisions/0115).
+// The inputs are what is drawn: the shell's frame and header, the slot and its failure, the Profile remote's page and
+// its API card, the stylesheet every app shares, and the script that shoots (which pages, at which sizes). Not the
+// session's logic, the provider's realm or the demo API: they change often for reasons no picture shows (decisions/0115).
 'use strict';
 
 const { createHash } = require('node:crypto');
@@ -33,7 +33,8 @@ const INPUTS = [
   { dir: 'shell/src/layout', names: /\.tsx$/, why: 'the header, the navigation, the banners and the details' },
   { dir: 'shell/src/slots', names: /(\.tsx|^visitorMessages\.ts)$/, why: "a remote's slot and its failure, in words" },
   { dir: 'shell/src/routing', names: /^RemoteRoute\.tsx$/, why: "the route around a remote's slot" },
-  { dir: 'remotes/profile/src', names: /^(?!bootstrap\.)(.+\.tsx|productRoles\.ts)$/, why: 'the Profile page, its roles and its API card' },
+  { dir: 'remotes/profile/src', names: /^(?!bootstrap\.)(.+\.tsx|productRoles\.ts)$/, why: 'the Profile page and its roles' },
+  { dir: 'tooling/remote-kit/src', names: /\.tsx$/, why: "the Profile page's API card (every demo remote's, @gatehouse/remote-kit)" },
   { dir: 'tooling/federation/assets', names: /\.css$/, why: 'the stylesheet every app shares' },
   { dir: 'e2e/screenshot', names: /\.screenshot\.ts$/, why: 'which pages are shot, in which state, at which sizes' },
 ];
