@@ -56,6 +56,21 @@ async function answer(
   return { out, body };
 }
 
+/**
+ * A refresh of `refreshToken` (down to `scope` when given) with a proof of `key` (spoilt by `faults`, or this proof as
+ * it is) or none, as `answer` sees it under `label`.
+ */
+async function refresh(
+  base: string,
+  realm: string,
+  label: string,
+  refreshToken: string,
+  { scope, key, faults }: { scope?: string; key?: Key; faults?: ProofFaults | string } = {},
+): Promise<{ out: Observation; body: Record<string, string> }> {
+  const body = { grant_type: 'refresh_token', refresh_token: refreshToken, ...(scope === undefined ? {} : { scope }) };
+  return answer(label, await tokenRequest(base, realm, body, key, faults), base, key);
+}
+
 async function signedIn(base: string, realm: string, key?: Key): Promise<{ out: Observation; body: Record<string, string> }> {
   const { code, verifier } = await signIn(base, realm, 'alice', new FormBrowser(), { scope: SIGN_IN_SCOPE });
   const headers: Record<string, string> = key ? { dpop: await proof(key, 'POST', endpoint(base, realm, 'token')) } : {};
@@ -81,48 +96,10 @@ export const DPOP_PROBES: Record<string, Probe> = {
     const first = await signedIn(base, realm, key);
     const out: Observation = { ...first.out };
     const refreshToken = first.body.refresh_token ?? '';
-    const page = await answer(
-      'refresh "openid", proof',
-      await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken, scope: 'openid' }, key),
-      base,
-      key,
-    );
-    Object.assign(out, page.out);
-    const audiences = await answer(
-      'refresh "openid role-audiences", proof',
-      await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken, scope: 'openid role-audiences' }, key),
-      base,
-      key,
-    );
-    Object.assign(out, audiences.out);
-    const api = await answer(
-      'refresh "profile-api", proof',
-      await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken, scope: 'profile-api' }, key),
-      base,
-      key,
-    );
-    Object.assign(out, api.out);
-    Object.assign(
-      out,
-      (
-        await answer(
-          'refresh, no proof',
-          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken }),
-          base,
-        )
-      ).out,
-    );
-    Object.assign(
-      out,
-      (
-        await answer(
-          'refresh, another key',
-          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken }, other),
-          base,
-          other,
-        )
-      ).out,
-    );
+    for (const scope of ['openid', 'openid role-audiences', 'profile-api'])
+      Object.assign(out, (await refresh(base, realm, `refresh "${scope}", proof`, refreshToken, { scope, key })).out);
+    Object.assign(out, (await refresh(base, realm, 'refresh, no proof', refreshToken)).out);
+    Object.assign(out, (await refresh(base, realm, 'refresh, another key', refreshToken, { key: other })).out);
     return out;
   },
 
@@ -133,33 +110,10 @@ export const DPOP_PROBES: Record<string, Probe> = {
     const first = await signedIn(base, realm);
     const out: Observation = { ...first.out };
     const original = first.body.refresh_token ?? '';
-    const bound = await answer(
-      'refresh "openid", proof',
-      await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: original, scope: 'openid' }, key),
-      base,
-      key,
-    );
+    const bound = await refresh(base, realm, 'refresh "openid", proof', original, { scope: 'openid', key });
     Object.assign(out, bound.out);
-    Object.assign(
-      out,
-      (
-        await answer(
-          'its refresh token, no proof',
-          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: bound.body.refresh_token ?? '' }),
-          base,
-        )
-      ).out,
-    );
-    Object.assign(
-      out,
-      (
-        await answer(
-          'the original, no proof',
-          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: original }),
-          base,
-        )
-      ).out,
-    );
+    Object.assign(out, (await refresh(base, realm, 'its refresh token, no proof', bound.body.refresh_token ?? '')).out);
+    Object.assign(out, (await refresh(base, realm, 'the original, no proof', original)).out);
     return out;
   },
 
@@ -175,27 +129,8 @@ export const DPOP_PROBES: Record<string, Probe> = {
     const withKey = await signedIn(base, realm, key);
     Object.assign(out, withKey.out);
     const refreshToken = withKey.body.refresh_token ?? '';
-    Object.assign(
-      out,
-      (
-        await answer(
-          'refresh, proof',
-          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken, scope: 'profile-api' }, key),
-          base,
-          key,
-        )
-      ).out,
-    );
-    Object.assign(
-      out,
-      (
-        await answer(
-          'refresh, no proof',
-          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: refreshToken }),
-          base,
-        )
-      ).out,
-    );
+    Object.assign(out, (await refresh(base, realm, 'refresh, proof', refreshToken, { scope: 'profile-api', key })).out);
+    Object.assign(out, (await refresh(base, realm, 'refresh, no proof', refreshToken)).out);
     return out;
   },
 
@@ -213,7 +148,6 @@ export const DPOP_PROBES: Record<string, Probe> = {
       (await answer('exchange, proof for GET', await exchange(base, realm, code, verifier, { dpop: wrongMethod }), base)).out,
     );
     const unbound = (await signedIn(base, realm)).body.refresh_token ?? '';
-    const refresh = { grant_type: 'refresh_token', refresh_token: unbound };
     const cases: Array<[string, ProofFaults]> = [
       ['proof for GET', { htm: 'GET' }],
       ['proof for userinfo', { htu: endpoint(base, realm, 'userinfo') }],
@@ -228,29 +162,18 @@ export const DPOP_PROBES: Record<string, Probe> = {
       ['proof with an ath', { extra: { ath: 'x' } }],
       ['proof for post (lower case)', { htm: 'post' }],
     ];
-    for (const [label, faults] of cases) {
-      Object.assign(out, (await answer(`refresh, ${label}`, await tokenRequest(base, realm, refresh, key, faults), base, key)).out);
-    }
+    for (const [label, faults] of cases)
+      Object.assign(out, (await refresh(base, realm, `refresh, ${label}`, unbound, { key, faults })).out);
     const once = await proof(key, 'POST', endpoint(base, realm, 'token'));
-    Object.assign(out, (await answer('refresh, a proof', await tokenRequest(base, realm, refresh, key, once), base, key)).out);
-    Object.assign(out, (await answer('refresh, the same proof again', await tokenRequest(base, realm, refresh, key, once), base, key)).out);
-    Object.assign(
-      out,
-      (await answer('refresh, a malformed proof', await tokenRequest(base, realm, refresh, key, 'not-a-jwt'), base, key)).out,
-    );
+    for (const [label, faults] of [
+      ['refresh, a proof', once],
+      ['refresh, the same proof again', once],
+      ['refresh, a malformed proof', 'not-a-jwt'],
+    ] as const)
+      Object.assign(out, (await refresh(base, realm, label, unbound, { key, faults })).out);
     // a bound refresh token with a bad proof of its own key: which check answers first
     const bound = (await signedIn(base, realm, key)).body.refresh_token ?? '';
-    Object.assign(
-      out,
-      (
-        await answer(
-          'bound refresh, its key, proof for GET',
-          await tokenRequest(base, realm, { grant_type: 'refresh_token', refresh_token: bound }, key, { htm: 'GET' }),
-          base,
-          key,
-        )
-      ).out,
-    );
+    Object.assign(out, (await refresh(base, realm, 'bound refresh, its key, proof for GET', bound, { key, faults: { htm: 'GET' } })).out);
     return out;
   },
 
@@ -260,16 +183,17 @@ export const DPOP_PROBES: Record<string, Probe> = {
     const key = newDpopKey();
     const other = newDpopKey();
     const out: Observation = {};
-    const garbage = { grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token' };
-    Object.assign(out, (await answer('no refresh token, a proof', await tokenRequest(base, realm, garbage, key), base, key)).out);
+    Object.assign(out, (await refresh(base, realm, 'no refresh token, a proof', 'not-a-refresh-token', { key })).out);
     const bound = (await signedIn(base, realm, key)).body.refresh_token ?? '';
     const admin = await adminOf(provider);
     const [alice] = await admin.users.find({ realm, username: 'alice' });
     await admin.users.logout({ realm, id: alice?.id ?? '' });
-    const refresh = { grant_type: 'refresh_token', refresh_token: bound };
-    Object.assign(out, (await answer('ended, no proof', await tokenRequest(base, realm, refresh), base)).out);
-    Object.assign(out, (await answer('ended, another key', await tokenRequest(base, realm, refresh, other), base, other)).out);
-    Object.assign(out, (await answer('ended, its key', await tokenRequest(base, realm, refresh, key), base, key)).out);
+    for (const [label, proofKey] of [
+      ['ended, no proof', undefined],
+      ['ended, another key', other],
+      ['ended, its key', key],
+    ] as const)
+      Object.assign(out, (await refresh(base, realm, label, bound, { key: proofKey })).out);
     return out;
   },
 
@@ -287,10 +211,9 @@ export const DPOP_PROBES: Record<string, Probe> = {
       ['Ed25519', generateKeyPairSync('ed25519')],
     ];
     const out: Observation = {};
-    const refresh = { grant_type: 'refresh_token', refresh_token: (await signedIn(base, realm)).body.refresh_token ?? '' };
-    for (const [alg, key] of keys) {
-      Object.assign(out, (await answer(`refresh, ${alg} proof`, await tokenRequest(base, realm, refresh, key, { alg }), base, key)).out);
-    }
+    const unbound = (await signedIn(base, realm)).body.refresh_token ?? '';
+    for (const [alg, key] of keys)
+      Object.assign(out, (await refresh(base, realm, `refresh, ${alg} proof`, unbound, { key, faults: { alg } })).out);
     return out;
   },
 
@@ -334,15 +257,8 @@ export const DPOP_PROBES: Record<string, Probe> = {
     const other = newDpopKey();
     const { body } = await signedIn(base, realm, key);
     // the page's own token: the session refreshed down to its own audiences (decisions/0112)
-    const page = (await (
-      await tokenRequest(
-        base,
-        realm,
-        { grant_type: 'refresh_token', refresh_token: body.refresh_token ?? '', scope: 'openid role-audiences' },
-        key,
-      )
-    ).json()) as Record<string, string>;
-    const token = page.access_token ?? '';
+    const page = await refresh(base, realm, 'page', body.refresh_token ?? '', { scope: 'openid role-audiences', key });
+    const token = page.body.access_token ?? '';
     const out: Observation = {};
     const targets: Array<[string, string]> = [
       ['user-info', endpoint(base, realm, 'userinfo')],
