@@ -2,8 +2,8 @@ import { useAuth, type Profile } from '@gatehouse/auth-lib';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Route, Routes } from 'react-router-dom';
-import { Countdown } from './Countdown';
 import { ApiCard } from '@gatehouse/remote-kit/ApiCard';
+import { Countdown } from './Countdown';
 import { productClientRoles, productRealmRoles } from './productRoles';
 
 type ProfileState = { status: 'loading' } | { status: 'loaded'; profile: Profile } | { status: 'failed'; message: string };
