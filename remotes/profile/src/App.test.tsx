@@ -7,6 +7,19 @@ import { ApiCard } from '@gatehouse/remote-kit/ApiCard';
 import ProfileApp from './App';
 import { formatRemaining } from './Countdown';
 
+/** The remote as the shell mounts it, with `session`, once its first effects (the profile's load) have run. */
+async function renderProfile(session: Session): Promise<void> {
+  await act(async () => {
+    render(
+      <AuthProvider session={session}>
+        <MemoryRouter>
+          <ProfileApp />
+        </MemoryRouter>
+      </AuthProvider>,
+    );
+  });
+}
+
 describe('ProfileApp', () => {
   it('shows the user from the account endpoint, their roles and the token expiry', async () => {
     const session = createTestSession({
@@ -16,15 +29,7 @@ describe('ProfileApp', () => {
       profile: { id: 'c', username: 'carol', firstName: 'Carol', lastName: 'Chen', email: 'carol@example.com', emailVerified: true },
     });
     session.setState({ tokenExpiresAt: Date.now() + 300_000 });
-    await act(async () => {
-      render(
-        <AuthProvider session={session}>
-          <MemoryRouter>
-            <ProfileApp />
-          </MemoryRouter>
-        </AuthProvider>,
-      );
-    });
+    await renderProfile(session);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Profile');
     expect(screen.getByTestId('username').textContent).toBe('carol');
     expect(screen.getByTestId('full-name').textContent).toBe('Carol Chen');
@@ -43,15 +48,7 @@ describe("the visitor's roles", () => {
       realmRoles: ['offline_access', 'user', 'uma_authorization', 'default-roles-gatehouse', 'admin'],
       clientRoles: { account: ['manage-account', 'manage-account-links', 'view-profile'], reports: ['viewer'] },
     });
-    await act(async () => {
-      render(
-        <AuthProvider session={session}>
-          <MemoryRouter>
-            <ProfileApp />
-          </MemoryRouter>
-        </AuthProvider>,
-      );
-    });
+    await renderProfile(session);
     expect([...screen.getByTestId('realm-roles').children].map((badge) => badge.textContent)).toEqual(['user', 'admin']);
     expect([...screen.getByTestId('client-roles').children].map((badge) => badge.textContent)).toEqual(['reports: viewer']);
   });
