@@ -1,42 +1,20 @@
-import { AuthError, AuthProvider } from '@gatehouse/auth-lib';
+import { AuthError } from '@gatehouse/auth-lib';
 import { createTestSession, type TestSession } from '@gatehouse/auth-lib/testing';
-import { act, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import type { RemoteRegistry } from '../registry/RemoteRegistry';
-import { ShellContext } from '../ShellContext';
-import { RemoteRoute } from './RemoteRoute';
+import { act, screen } from '@testing-library/react';
 import { RENEWAL_RETRY_MS } from './useTokenRenewal';
 import { reportsRemote } from '../test-support/remotes';
+import { renderRemoteRoute, slotRegistry } from '../test-support/remoteRoute';
 
 const reports = reportsRemote();
 
 function renderRoute(session: TestSession, path = '/reports/2026?x=1', remote = reports) {
   // the slot's side of the registry: a navigation into the remote opens it
-  const registry = {
+  const registry = slotRegistry({
     open: jest.fn(async () => ({ default: () => <h1>Reports</h1> })),
-    ready: () => undefined,
-    loaded: () => undefined,
-    heldFailure: () => undefined,
-    lookForUpdate: async () => false,
     retryWhenDue: jest.fn(),
     cancelRetry: jest.fn(),
-  };
-  render(
-    <AuthProvider session={session}>
-      <ShellContext.Provider
-        value={{
-          config: { identityProvider: { url: 'http://idp', realm: 'r', clientId: 'c' }, remotes: [remote] },
-          registry: registry as unknown as RemoteRegistry,
-        }}
-      >
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="/reports/*" element={<RemoteRoute remote={remote} />} />
-          </Routes>
-        </MemoryRouter>
-      </ShellContext.Provider>
-    </AuthProvider>,
-  );
+  });
+  renderRemoteRoute(session, remote, registry, path);
   return registry;
 }
 

@@ -1,15 +1,12 @@
 // As decisions/0109 says: the hooks inside a remote's slot read that remote's own view: its API's token,
 // or the page session's where its registry entry names no API; forApi of another API is refused there.
-import { AuthError, AuthProvider, useAuth, type ApiBinding } from '@gatehouse/auth-lib';
+import { AuthError, useAuth, type ApiBinding } from '@gatehouse/auth-lib';
 import { createTestSession, type TestSession } from '@gatehouse/auth-lib/testing';
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { useEffect, useState } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { RemoteConfig } from '../config/types';
-import type { RemoteRegistry } from '../registry/RemoteRegistry';
-import { ShellContext } from '../ShellContext';
 import { reportsRemote } from '../test-support/remotes';
-import { RemoteRoute } from './RemoteRoute';
+import { renderRemoteRoute, slotRegistry } from '../test-support/remoteRoute';
 
 const REPORTS_API: ApiBinding = { url: 'https://api.example.com/reports', audience: 'reports-api', scope: 'reports-api' };
 const ADMIN_API: ApiBinding = { url: 'https://api.example.com/admin', audience: 'admin-api', scope: 'admin-api' };
@@ -36,32 +33,9 @@ function RemoteApp() {
 }
 
 async function renderRemote(root: TestSession, remote: RemoteConfig) {
-  const registry = {
-    open: async () => ({ default: RemoteApp }),
-    ready: () => undefined,
-    loaded: () => undefined,
-    heldFailure: () => undefined,
-    lookForUpdate: async () => false,
-    retryWhenDue: () => undefined,
-    cancelRetry: () => undefined,
-  };
+  const registry = slotRegistry({ open: async () => ({ default: RemoteApp }) });
   await act(async () => {
-    render(
-      <AuthProvider session={root}>
-        <ShellContext.Provider
-          value={{
-            config: { identityProvider: { url: 'http://idp', realm: 'r', clientId: 'c' }, remotes: [remote] },
-            registry: registry as unknown as RemoteRegistry,
-          }}
-        >
-          <MemoryRouter initialEntries={['/reports']}>
-            <Routes>
-              <Route path="/reports/*" element={<RemoteRoute remote={remote} />} />
-            </Routes>
-          </MemoryRouter>
-        </ShellContext.Provider>
-      </AuthProvider>,
-    );
+    renderRemoteRoute(root, remote, registry, '/reports');
   });
 }
 
