@@ -1,5 +1,5 @@
 import type { SessionEvent } from '../types';
-import { ALICE } from '../test-support/fakeKeycloak';
+import { ALICE, ALICE_ACCOUNT } from '../test-support/fakeKeycloak';
 import { flush, sessionWithFake } from '../test-support/sessions';
 
 describe('session state', () => {
@@ -244,14 +244,7 @@ describe('loadProfile', () => {
   test('reads the account endpoint alone: no user-info request (the tokens carry its claims)', async () => {
     const { session, kc } = sessionWithFake();
     await session.ready();
-    expect(await session.loadProfile()).toEqual({
-      id: 'id-alice',
-      username: 'alice',
-      firstName: 'Alice',
-      lastName: 'Anders',
-      email: 'alice@example.com',
-      emailVerified: true,
-    });
+    expect(await session.loadProfile()).toEqual(ALICE_ACCOUNT);
     expect(kc().userInfoCalls).toBe(0);
   });
 

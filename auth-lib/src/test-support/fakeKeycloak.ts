@@ -46,6 +46,16 @@ export interface FakeProvider {
   ended: boolean;
 }
 
+/** What the fake's account endpoint answers for alice, unless a test changes `account`. */
+export const ALICE_ACCOUNT = {
+  id: 'id-alice',
+  username: 'alice',
+  firstName: 'Alice',
+  lastName: 'Anders',
+  email: 'alice@example.com',
+  emailVerified: true,
+} as const;
+
 export class FakeKeycloak implements KeycloakLike {
   /** the provider this instance talks to, shared by the tabs of one `browser()`; none: only `*Outcome` decide */
   provider: FakeProvider | null = null;
@@ -85,14 +95,7 @@ export class FakeKeycloak implements KeycloakLike {
   loginCalls: unknown[] = [];
   logoutCalls: unknown[] = [];
   userInfo: Record<string, unknown> = { sub: 'id-alice', preferred_username: 'alice', given_name: 'Alice', email_verified: true };
-  account: Record<string, unknown> = {
-    id: 'id-alice',
-    username: 'alice',
-    firstName: 'Alice',
-    lastName: 'Anders',
-    email: 'alice@example.com',
-    emailVerified: true,
-  };
+  account: Record<string, unknown> = { ...ALICE_ACCOUNT };
   private user: FakeUser | null = null;
   private tokenCounter = 0;
   /** settles a held `init()` or `updateToken()` from a test */
