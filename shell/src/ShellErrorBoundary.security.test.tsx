@@ -1,15 +1,11 @@
 // Security round: a client id "constructor" blanked the whole shell after sign-in
 // ("f.includes is not a function"); now the look-up finds nothing, and an error that does escape leaves
 // the visitor a sentence and Reload.
-import { AuthProvider } from '@gatehouse/auth-lib';
 import { createTestSession } from '@gatehouse/auth-lib/testing';
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
 import type { ShellConfig } from './config/types';
-import { Header } from './layout/Header';
-import type { RemoteRegistry } from './registry/RemoteRegistry';
-import { ShellContext } from './ShellContext';
 import { ShellErrorBoundary } from './ShellErrorBoundary';
+import { headerTree } from './test-support/header';
 
 const remote = { module: './App', realmRoles: [] as string[], manifest: '/r.json' };
 const config: ShellConfig = {
@@ -26,17 +22,7 @@ afterEach(() => jest.restoreAllMocks());
 test('a signed-in visitor sees the navigation, without the remote that needs a "constructor" client role', () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   const session = createTestSession({ user: { username: 'bob' }, realmRoles: ['user'] });
-  render(
-    <ShellErrorBoundary>
-      <AuthProvider session={session}>
-        <ShellContext.Provider value={{ config, registry: {} as RemoteRegistry }}>
-          <MemoryRouter>
-            <Header />
-          </MemoryRouter>
-        </ShellContext.Provider>
-      </AuthProvider>
-    </ShellErrorBoundary>,
-  );
+  render(<ShellErrorBoundary>{headerTree(session, config)}</ShellErrorBoundary>);
   const links = screen.getAllByRole('link').map((link) => link.textContent);
   expect(links).toContain('Profile');
   expect(links).not.toContain('Hostile');

@@ -1,11 +1,7 @@
-import { AuthProvider } from '@gatehouse/auth-lib';
 import { createTestSession, type TestSession } from '@gatehouse/auth-lib/testing';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
 import type { ShellConfig } from '../config/types';
-import type { RemoteRegistry } from '../registry/RemoteRegistry';
-import { ShellContext } from '../ShellContext';
-import { Header } from './Header';
+import { headerTree } from '../test-support/header';
 
 const remote = { module: './App', realmRoles: [] as string[], clientRoles: {} as Record<string, string[]> };
 const config: ShellConfig = {
@@ -18,15 +14,7 @@ const config: ShellConfig = {
 };
 
 function renderHeader(session: TestSession) {
-  render(
-    <AuthProvider session={session}>
-      <ShellContext.Provider value={{ config, registry: {} as RemoteRegistry }}>
-        <MemoryRouter>
-          <Header />
-        </MemoryRouter>
-      </ShellContext.Provider>
-    </AuthProvider>,
-  );
+  render(headerTree(session, config));
   return screen.getAllByRole('link').map((link) => link.textContent);
 }
 
