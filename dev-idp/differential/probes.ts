@@ -6,6 +6,7 @@ import { claimsObservation, cookieShape, normalise } from './normalise.js';
 import type { Observation } from './normalise.js';
 import { adminOf } from './providers.js';
 import type { Provider } from './providers.js';
+import { formOf } from './securityProbes.js';
 import { APP, CLIENT } from '../test/support/fixtures.js';
 
 export interface ProbeContext {
@@ -227,14 +228,8 @@ export const PROBES: Record<string, Probe> = {
     const response = await browser.fetch(url);
     const page = await response.text();
     const beforeConfirm = await refresh(provider.url, realm, tokens.refresh_token);
-    const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page);
-    const fields = new URLSearchParams();
-    for (const input of (form?.[2] ?? '').matchAll(/<input[^>]*>/g)) {
-      const name = /name="([^"]*)"/.exec(input[0])?.[1];
-      const value = /value="([^"]*)"/.exec(input[0])?.[1] ?? '';
-      if (name) fields.set(name, value.replace(/&amp;/g, '&'));
-    }
-    const confirm = await browser.fetch(new URL((form?.[1] ?? '').replace(/&amp;/g, '&'), url), {
+    const { action, fields } = formOf(page, url);
+    const confirm = await browser.fetch(action, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: fields,

@@ -7,7 +7,7 @@ import { adminOf } from './providers.js';
 import { APP, CLIENT } from '../test/support/fixtures.js';
 
 /** The confirmation form of a logout page: its action and its fields. */
-function formOf(page: string, base: string): { action: URL; fields: URLSearchParams } {
+export function formOf(page: string, base: string): { action: URL; fields: URLSearchParams } {
   const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page);
   const fields = new URLSearchParams();
   for (const input of (form?.[2] ?? '').matchAll(/<input[^>]*>/g)) {
