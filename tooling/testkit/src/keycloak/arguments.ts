@@ -71,6 +71,17 @@ export interface BehindProxy {
   relativePath?: string;
 }
 
+/** The HTTP and management listeners, both on loopback (start-dev binds the management port to every interface by default), with health. */
+function loopbackListeners(httpPort: number, managementPort: number): string[] {
+  return [
+    `--http-host=${LOOPBACK}`,
+    `--http-port=${httpPort}`,
+    `--http-management-host=${LOOPBACK}`,
+    `--http-management-port=${managementPort}`,
+    '--health-enabled=true',
+  ];
+}
+
 /**
  * The `kc.sh start-dev` arguments for `options`, or a KeycloakRunnerError that says what is wrong.
  */
@@ -88,11 +99,7 @@ export function startDevArgs({
     '--import-realm',
     // Both interfaces on loopback: start-dev binds the HTTP port to localhost by default but the management
     // port to every interface (its own default, not inherited).
-    `--http-host=${LOOPBACK}`,
-    `--http-port=${httpPort}`,
-    `--http-management-host=${LOOPBACK}`,
-    `--http-management-port=${managementPort}`,
-    '--health-enabled=true',
+    ...loopbackListeners(httpPort, managementPort),
   ];
   if (!behindProxy) return args;
   const { publicUrl, relativePath } = behindProxy;
@@ -160,11 +167,7 @@ export function clusterNodeArgs({
     `--cache-embedded-network-bind-address=${LOOPBACK}`,
     `--cache-embedded-network-bind-port=${jgroupsPort}`,
     '--http-enabled=true',
-    `--http-host=${LOOPBACK}`,
-    `--http-port=${httpPort}`,
-    `--http-management-host=${LOOPBACK}`,
-    `--http-management-port=${managementPort}`,
-    '--health-enabled=true',
+    ...loopbackListeners(httpPort, managementPort),
     `--hostname=${publicUrl}`,
     '--proxy-headers=xforwarded',
   ];
