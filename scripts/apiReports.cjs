@@ -87,6 +87,12 @@ const API_PACKAGES = {
         tsconfig: FEDERATION_NODE_BUILD,
       },
       {
+        name: '@gatehouse/federation/release',
+        source: 'tooling/federation/src/release/index.ts',
+        report: 'tooling/federation/api/federation-release.api.md',
+        tsconfig: FEDERATION_NODE_BUILD,
+      },
+      {
         name: '@gatehouse/federation/standalone',
         source: 'tooling/federation/src/standalone/index.tsx',
         report: 'tooling/federation/api/federation-standalone.api.md',
