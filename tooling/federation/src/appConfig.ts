@@ -14,6 +14,7 @@ import { installedVersion, sharedDependencies } from './shared';
 import { RUNS_FROM_SOURCE, SOURCE_CONDITION } from './workspaceSource';
 import { devServerCors, SHELL_DEV_ORIGIN } from './devServerCors';
 import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
+import { ReleaseStatementPlugin } from './release/plugins';
 
 /**
  * What every Gatehouse dev server sends besides CORS: production's security headers (@gatehouse/config's
@@ -167,6 +168,8 @@ export function defineApp(app: AppDefinition) {
         new PublicFilesPlugin(ASSETS_DIR),
         new PublicFilesPlugin(AUTH_LIB_PUBLIC_DIR),
         new PublicFilesPlugin(path.join(app.dir, 'public')),
+        // the release statement hosts verify against the team's pinned keys (decisions/0117)
+        ...(remote && production ? [new ReleaseStatementPlugin(app.name)] : []),
       ],
       optimization: production
         ? {

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { generateReleaseKey } from './release/sign';
+import { integrityOf, verifyRelease, type VerifiedRelease } from './release/verify';
 
 // Real Vite and Rsbuild builds of a fixture remote with the Gatehouse presets (defineViteApp, defineRsbuildApp), run
 // as the scaffold's package.json runs them: the router-subset guard fails a build that imports outside the subset,
@@ -23,15 +25,23 @@ const COMMANDS = {
 } as const;
 type Bundler = keyof typeof COMMANDS;
 
-function build(bundler: Bundler, expose: string): { status: number | null; output: string; dist: string } {
+function build(bundler: Bundler, expose: string, releaseKey = ''): { status: number | null; output: string; dist: string } {
   const { command, args, nodeOptions } = COMMANDS[bundler];
   // not as a test run: @module-federation/vite leaves one alone (NODE_ENV=test, JEST_WORKER_ID), federation and all
-  const { JEST_WORKER_ID: _worker, ...env } = process.env;
+  const { JEST_WORKER_ID: _worker, GATEHOUSE_RELEASE_KEY: _key, GATEHOUSE_RELEASE_KEY_FILE: _file, ...env } = process.env;
   const result = spawnSync(command, args, {
     cwd: FIXTURE,
     encoding: 'utf8',
     timeout: 120_000,
-    env: { ...env, NODE_ENV: 'production', NODE_OPTIONS: nodeOptions, FIXTURE_EXPOSE: expose, FORCE_COLOR: '0', NO_COLOR: '1' },
+    env: {
+      ...env,
+      NODE_ENV: 'production',
+      NODE_OPTIONS: nodeOptions,
+      FIXTURE_EXPOSE: expose,
+      FORCE_COLOR: '0',
+      NO_COLOR: '1',
+      ...(releaseKey ? { GATEHOUSE_RELEASE_KEY: releaseKey } : {}),
+    },
   });
   return { status: result.status, output: `${result.stdout}${result.stderr}`, dist: path.join(FIXTURE, 'dist') };
 }
@@ -54,8 +64,9 @@ describe.each(['vite', 'rsbuild'] as const)('the %s preset (a real build)', (bun
     expect(output).toMatch(/router-remote\/src\/App\.tsx:3:\d+/); // the import of useFetcher (the webpack guard's fixture)
   });
 
-  it('builds the subset (and a type-only import outside it) into the manifest, singletons and container hosts read', () => {
-    const { status, output, dist } = build(bundler, './src/App.tsx');
+  it('builds the subset (and a type-only import outside it) into the manifest, singletons and container hosts read, signed', async () => {
+    const { privatePem, publicJwk } = await generateReleaseKey();
+    const { status, output, dist } = build(bundler, './src/App.tsx', privatePem);
     expect({ status, output }).toEqual({ status: 0, output: expect.any(String) });
     const manifest = JSON.parse(fs.readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')) as Manifest;
     expect(manifest.name).toBe('bundler_fixture');
@@ -93,5 +104,17 @@ describe.each(['vite', 'rsbuild'] as const)('the %s preset (a real build)', (bun
         .map(({ name, version, singleton, requiredVersion }) => ({ name, version, singleton, requiredVersion }))
         .sort((a, b) => a.name.localeCompare(b.name));
     expect(sharedOf(fixture)).toEqual(sharedOf(manifest));
+    // the signed release statement (decisions/0117) lists the manifest and every script and stylesheet, as built
+    const release = JSON.parse(fs.readFileSync(path.join(dist, 'mf-release.json'), 'utf8')) as unknown;
+    const verified = (await verifyRelease(release, [publicJwk], { name: 'bundler_fixture' })) as VerifiedRelease;
+    expect(verified).toMatchObject({ ok: true, keyId: publicJwk.kid });
+    const served = fs
+      .readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .map((file) => file.split(path.sep).join('/'))
+      .filter((file) => file === 'mf-manifest.json' || /\.(m?js|css)$/.test(file))
+      .sort();
+    expect(Object.keys(verified.statement.files)).toEqual(served);
+    expect(served).toContain('remoteEntry.js');
+    for (const file of served) expect(verified.statement.files[file]).toBe(await integrityOf(fs.readFileSync(path.join(dist, file))));
   });
 });

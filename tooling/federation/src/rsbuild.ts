@@ -5,6 +5,7 @@ import { ASSETS_DIR, AUTH_LIB_PUBLIC_DIR, remoteFederationOptions, STYLESHEET, t
 import { SHELL_DEV_ORIGIN } from './devServerCors';
 import { routerSubsetProblems } from './routerSubsetCore';
 import { bundleRuntimeCore } from './runtimeCoreBundle';
+import { writeRelease } from './release/sign';
 import { RUNS_FROM_SOURCE, SOURCE_CONDITION } from './workspaceSource';
 
 /** What a remote's `rsbuild.config.ts` says about itself. */
@@ -71,6 +72,7 @@ export function defineRsbuildApp(app: RsbuildAppDefinition): () => Promise<Rsbui
         }),
         routerSubsetRsbuildPlugin(),
         standaloneRuntimeCore(app.dir),
+        releaseStatementRsbuildPlugin(app.name),
       ],
     } satisfies RsbuildConfig;
   };
@@ -90,6 +92,22 @@ export function routerSubsetRsbuildPlugin(): RsbuildPlugin {
         const problems = routerSubsetProblems(resourcePath, code);
         if (problems.length === 0) return code;
         throw new Error(problems.map((problem) => `${resourcePath}:${problem.line}:${problem.column}: ${problem.message}`).join('\n'));
+      });
+    },
+  };
+}
+
+/**
+ * The signed release statement (`mf-release.json`, decisions/0117), written once a build is on disk (`rsbuild build`
+ * only): the key from `GATEHOUSE_RELEASE_KEY` or `GATEHOUSE_RELEASE_KEY_FILE`, unsigned (said once) without one.
+ */
+function releaseStatementRsbuildPlugin(name: string): RsbuildPlugin {
+  return {
+    name: 'gatehouse:release-statement',
+    setup(api) {
+      api.onAfterBuild(async ({ stats }) => {
+        if (stats?.hasErrors()) return;
+        await writeRelease(api.context.distPath, name);
       });
     },
   };

@@ -6,6 +6,7 @@ import { ASSETS_DIR, AUTH_LIB_PUBLIC_DIR, remoteFederationOptions, STYLESHEET, t
 import { SHELL_DEV_ORIGIN } from './devServerCors';
 import { routerSubsetProblems } from './routerSubsetCore';
 import { bundleRuntimeCore } from './runtimeCoreBundle';
+import { writeRelease } from './release/sign';
 import { RUNS_FROM_SOURCE, SOURCE_CONDITION } from './workspaceSource';
 
 /** What a remote's `vite.config.ts` says about itself. */
@@ -48,6 +49,7 @@ export function defineViteApp(app: ViteAppDefinition): () => Promise<UserConfig>
         }),
         routerSubsetVitePlugin(),
         gatehousePageFiles(app.dir),
+        releaseStatementVitePlugin(app.name),
       ],
       server: { port: app.port, strictPort: true, host: 'localhost', cors: { origin: [...origins] }, headers },
       preview: { port: app.port, strictPort: true, host: 'localhost', cors: { origin: [...origins] }, headers },
@@ -90,6 +92,33 @@ export function routerSubsetVitePlugin(): Plugin {
       for (const problem of more)
         this.warn({ message: problem.message, id: file, loc: { line: problem.line, column: problem.column - 1 } });
       return this.error({ message: first.message, id: file, loc: { line: first.line, column: first.column - 1 } });
+    },
+  };
+}
+
+/**
+ * The signed release statement (`mf-release.json`, decisions/0117), written once the build is on disk: the key from
+ * `GATEHOUSE_RELEASE_KEY` or `GATEHOUSE_RELEASE_KEY_FILE`, unsigned (said once) without one.
+ */
+function releaseStatementVitePlugin(name: string): Plugin {
+  let outDir = '';
+  let written = false;
+  return {
+    name: 'gatehouse:release-statement',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    // only a build that wrote its files (a failed one calls closeBundle too)
+    writeBundle() {
+      written = true;
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        if (written) await writeRelease(outDir, name);
+      },
     },
   };
 }
