@@ -9,8 +9,27 @@ export { describeSchemaErrors } from './problems.cjs';
  */
 export interface ShellConfig {
   identityProvider: { url: string; realm: string; clientId: string; trustedOrigins?: string[] };
-  remotes: Array<{ name: string; manifest: string; route: string; title: string; api?: { url: string; audience: string; scope: string } }>;
+  remotes: Array<{
+    name: string;
+    manifest: string;
+    route: string;
+    title: string;
+    api?: { url: string; audience: string; scope: string };
+    /** the public keys its release statement (mf-release.json) must be signed with: 1, or 2 while a key rotates */
+    signingKeys?: ReleaseKey[];
+  }>;
   overrides?: { allowedOrigins: string[] };
+}
+
+/** A public key a registry pins for a remote's releases (config.schema.json's `releaseKey`): an EC P-256 JWK. */
+export interface ReleaseKey {
+  kty: 'EC';
+  crv: 'P-256';
+  x: string;
+  y: string;
+  kid?: string;
+  alg?: 'ES256';
+  use?: 'sig';
 }
 
 /** Sources for the shell's CSP beyond those config.json names (a deployment description's "csp"). */

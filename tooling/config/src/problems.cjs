@@ -12,6 +12,9 @@ function describeSchemaErrors(errors, data, prefix = '') {
   return [...new Set(sentences)];
 }
 
+/** Fields whose value is a secret, never quoted back: the private part of a release key pasted by mistake. */
+const SECRET = /\/signingKeys\/\d+\/d$/;
+
 /** @param {import('./validators.generated.cjs').SchemaError} error @param {unknown} data @param {string} prefix */
 function describe(error, data, prefix) {
   const field = fieldName(error.instancePath, data, prefix);
@@ -21,7 +24,7 @@ function describe(error, data, prefix) {
     case 'errorMessage':
       return typeof error.propertyName === 'string'
         ? `${subject} has the key ${JSON.stringify(error.propertyName)}, which ${error.message}.`
-        : `${subject} ${error.message}${got(valueAt(error.instancePath, data))}.`;
+        : `${subject} ${error.message}${SECRET.test(error.instancePath) ? '' : got(valueAt(error.instancePath, data))}.`;
     case 'required':
       return `${field === '' ? '' : `${field}.`}${String(params.missingProperty)} is missing (see config.schema.json).`;
     case 'additionalProperties':
