@@ -2,6 +2,7 @@ import path from 'node:path';
 import { SHARED_PACKAGES, STRICT_PACKAGES } from '@gatehouse/federation';
 import { runContractCheck, type CliIo } from './cli';
 import { formatReport } from './formatReport';
+import { buildReleaseCheck } from './buildRelease';
 import { printable } from './net/printable';
 import type { ReadOptions } from './net/readUrl';
 import {
@@ -73,8 +74,11 @@ export async function runContractCheckCli(argv: readonly string[], rawIo: Deploy
     const registry = entry
       ? `Registry: ${configUrl} lists "${remote.name}" at ${entry.route ?? '(no route)'}, manifest ${entry.manifest}.`
       : `Registry: ${configUrl} does not list "${remote.name}" yet. To show it, add {"name": "${remote.name}", "manifest": "https://<where it is deployed>/mf-manifest.json", "route": "/${remote.name}", "title": "…"} to "remotes".`;
-    (report.ok ? io.out : io.err)(`${formatReport(report)}\n${registry}`);
-    return report.ok ? 0 : 1;
+    // the build's signed release against the keys the deployed registry pins for it (decisions/0117)
+    const release = entry ? await buildReleaseCheck(manifestFile ?? defaultRemoteManifest(remoteDir), entry) : { ok: true, line: '' };
+    const ok = report.ok && release.ok;
+    (ok ? io.out : io.err)(`${formatReport(report)}\n${registry}${release.line ? `\n${release.line}` : ''}`);
+    return ok ? 0 : 1;
   } catch (error) {
     io.err(error instanceof Error ? error.message : String(error));
     return 2;

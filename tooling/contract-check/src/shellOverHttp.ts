@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
+import type { ReleasePublicKey } from '@gatehouse/federation/release';
 import type { ContractReport, Finding, FindingStatus } from './checkContract';
 import { readUrl, type ReadOptions } from './net/readUrl';
 
@@ -23,6 +24,8 @@ export interface RegistryEntry {
   readonly name: string;
   readonly manifest: string;
   readonly route?: string;
+  /** the public keys the remote's signed releases must verify against (decisions/0117) */
+  readonly signingKeys?: readonly ReleasePublicKey[];
 }
 
 /** How the check reads a URL (injectable for tests); resolves to the parsed JSON body. */

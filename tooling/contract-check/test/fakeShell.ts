@@ -9,7 +9,7 @@ export interface FakeShell {
 
 export async function startFakeShell(
   shares: Readonly<Record<string, string>>,
-  remotes: ReadonlyArray<{ name: string; manifest: string; route: string; title: string }>,
+  remotes: ReadonlyArray<{ name: string; manifest: string; route: string; title: string; signingKeys?: readonly object[] }>,
 ): Promise<FakeShell> {
   const files: Record<string, unknown> = {
     '/mf-manifest.json': {

@@ -13,6 +13,7 @@ export const DOCTOR_CODES = {
   cacheable: 'DOCTOR-CACHEABLE',
   notImmutable: 'DOCTOR-NOT-IMMUTABLE',
   manifest: 'DOCTOR-MANIFEST',
+  release: 'DOCTOR-RELEASE',
 } as const;
 
 export type DoctorCode = (typeof DOCTOR_CODES)[keyof typeof DOCTOR_CODES];

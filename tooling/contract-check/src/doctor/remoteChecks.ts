@@ -1,3 +1,5 @@
+import { RELEASE_FILE, releasePathOf, type ReleasePublicKey } from '@gatehouse/federation/release';
+import { checkRelease } from '../release';
 import { HASHED_FILE, mustBeImmutable, mustRevalidate } from './caching';
 import { DOCTOR_CODES } from './problems';
 import type { Findings, Reader } from './providerChecks';
@@ -5,6 +7,8 @@ import type { Findings, Reader } from './providerChecks';
 export interface RemoteEntry {
   readonly name: string;
   readonly manifest: string;
+  /** the public keys its signed releases must verify against (decisions/0117) */
+  readonly signingKeys?: readonly ReleasePublicKey[];
 }
 
 /** The parts of an mf-manifest.json that say where the remote's files are. */
@@ -68,6 +72,7 @@ export async function checkRemote(read: Reader, shell: URL, remote: RemoteEntry,
     });
     return;
   }
+  if (remote.signingKeys) await checkSignedRelease(read, remote, remote.signingKeys, manifestUrl, manifest.body, files, out);
   const publicPath = files.metaData?.publicPath;
   const base = publicPath && publicPath !== 'auto' ? new URL(publicPath, manifestUrl) : manifestUrl;
   const entry = files.metaData?.remoteEntry;
@@ -92,4 +97,54 @@ export async function checkRemote(read: Reader, shell: URL, remote: RemoteEntry,
     if (problem) problems.push(problem);
     else passed.push(`${url.href} is served ${hashed ? 'as immutable' : 'to be revalidated at each load'}.`);
   }
+}
+
+/**
+ * A remote whose registry entry pins signing keys: its deployed `mf-release.json` verifies against them, and the
+ * manifest and remote entry served are the files it signed (what the shell will check before it runs them).
+ */
+async function checkSignedRelease(
+  read: Reader,
+  remote: RemoteEntry,
+  keys: readonly ReleasePublicKey[],
+  manifestUrl: URL,
+  manifestBody: string,
+  files: ManifestFiles,
+  { problems, passed }: Findings,
+): Promise<void> {
+  const releaseUrl = new URL(RELEASE_FILE, manifestUrl);
+  const response = await read(releaseUrl.href, { headers: { accept: 'application/json' } });
+  let release: { json: unknown } | { missing: string };
+  if (response.status !== 200) release = { missing: `(${releaseUrl.href}) answered HTTP ${response.status}` };
+  else {
+    try {
+      release = { json: JSON.parse(response.body) as unknown };
+    } catch {
+      release = { missing: `(${releaseUrl.href}) is not JSON` };
+    }
+  }
+  const checked: Array<{ path: string; bytes: string }> = [
+    { path: releasePathOf(manifestUrl, manifestUrl) ?? 'mf-manifest.json', bytes: manifestBody },
+  ];
+  const entry = files.metaData?.remoteEntry;
+  const publicPath = files.metaData?.publicPath;
+  const base = publicPath && publicPath !== 'auto' ? new URL(publicPath, manifestUrl) : manifestUrl;
+  if ('json' in release && entry?.name) {
+    const entryUrl = new URL(`${entry.path ? entry.path.replace(/\/?$/, '/') : ''}${entry.name}`, base);
+    const path = releasePathOf(entryUrl, manifestUrl);
+    const body = await read(entryUrl.href, { maxBytes: 10_000_000 });
+    if (path !== undefined && body.status === 200) checked.push({ path, bytes: body.body });
+  }
+  const verdict = await checkRelease({ name: remote.name, keys, release, files: checked });
+  if (verdict.ok)
+    passed.push(
+      `Remote ${remote.name}'s release verifies against its pinned key ${verdict.keyId}, and ${verdict.checked.join(' and ')} are the files it signed.`,
+    );
+  else
+    problems.push({
+      code: DOCTOR_CODES.release,
+      what: verdict.what,
+      breaks: `A shell that checks signed releases refuses to run ${remote.name}: its route shows the remote's error.`,
+      fix: verdict.fix,
+    });
 }
