@@ -60,7 +60,7 @@ test('writes a standalone repository that depends on the published packages at t
   // the production build is signed with the team's key, a CI secret (decisions/0117); the key file is git-ignored
   expect(ci).toContain('GATEHOUSE_RELEASE_KEY: ${{ secrets.GATEHOUSE_RELEASE_KEY }}');
   expect(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8')).toContain('*.release-key.pem');
-  expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('npx gatehouse-release-key');
+  expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('npx --package=@gatehouse/federation gatehouse-release-key');
   // The lockfile pins the platform's third-party tree, and the Gatehouse packages as the registry gave them.
   const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
   expect(lock.packages['node_modules/react']).toMatchObject({

@@ -62,7 +62,7 @@ export async function releaseKeyFromEnv(env: NodeJS.ProcessEnv = process.env): P
 
 /** A private key from its PEM (PKCS #8) or JWK text. */
 export async function importPrivateKey(text: string, source: string): Promise<ReleaseSigningKey> {
-  const fix = 'make one with `npx gatehouse-release-key <remote>` (an ECDSA P-256 key)';
+  const fix = 'make one with `npx --package=@gatehouse/federation gatehouse-release-key <remote>` (an ECDSA P-256 key)';
   try {
     if (text.startsWith('{')) {
       const jwk = JSON.parse(text) as JWK;
