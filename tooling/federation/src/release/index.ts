@@ -5,6 +5,7 @@
 export {
   checkFile,
   integrityFor,
+  integrityForUrl,
   integrityOf,
   keyIdOf,
   readStatement,

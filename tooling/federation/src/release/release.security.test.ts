@@ -5,6 +5,7 @@ import { generateReleaseKey, importPrivateKey, releaseKeyFromEnv, signRelease, w
 import {
   checkFile,
   integrityFor,
+  integrityForUrl,
   integrityOf,
   readStatement,
   releasePathOf,
@@ -73,6 +74,16 @@ describe('a release signed by the team key the registry pins', () => {
     expect(releasePathOf('https://cdn.example/profile/static/js/a.js', 'https://cdn.example/profile/mf-manifest.json')).toBe(
       'static/js/a.js',
     );
+    const manifest = 'https://cdn.example/profile/mf-manifest.json';
+    expect(integrityForUrl(verified, manifest, 'https://cdn.example/profile/remoteEntry.js')).toEqual({
+      ok: true,
+      integrity: await integrityOf(bytes('var profile;')),
+    });
+    expect(integrityForUrl(verified, manifest, 'https://cdn.example/profile/evil.js')).toMatchObject({ ok: false, reason: 'not-listed' });
+    expect(integrityForUrl(verified, manifest, 'https://evil.example/profile/remoteEntry.js')).toMatchObject({
+      ok: false,
+      reason: 'not-listed',
+    });
     expect(releasePathOf('https://cdn.example/other/a.js', 'https://cdn.example/profile/mf-manifest.json')).toBeUndefined();
     expect(releasePathOf('https://evil.example/profile/a.js', 'https://cdn.example/profile/mf-manifest.json')).toBeUndefined();
     expect(releasePathOf('https://cdn.example/profile/%2e%2e/a.js', 'https://cdn.example/profile/mf-manifest.json')).toBeUndefined();

@@ -188,6 +188,26 @@ export function releasePathOf(fileUrl: string | URL, manifestUrl: string | URL):
   return relative === '' || relative.split('/').some((segment) => segment === '..' || segment === '') ? undefined : relative;
 }
 
+/**
+ * What the shell's loader asks for each script or stylesheet it is about to add for a remote (the browser stage): the
+ * integrity the verified release gives the file at `fileUrl`, or a refusal when the URL is outside the folder of the
+ * remote's manifest or not listed. Set it as the element's `integrity`, with `crossOrigin = 'anonymous'`, before the
+ * element is inserted (the fetch starts then).
+ */
+export function integrityForUrl(
+  release: VerifiedRelease,
+  manifestUrl: string | URL,
+  fileUrl: string | URL,
+): { ok: true; integrity: string } | ReleaseRefusal {
+  const file = releasePathOf(fileUrl, manifestUrl);
+  return file === undefined
+    ? refuse(
+        'not-listed',
+        `${String(fileUrl)} is outside the folder of the manifest of "${release.statement.name}", so its signed release cannot list it`,
+      )
+    : integrityFor(release, file);
+}
+
 function statementProblem(statement: unknown): ReleaseRefusal | undefined {
   if (!isObject(statement)) return refuse('malformed', 'the release statement is not a JSON object');
   if (statement['version'] !== RELEASE_VERSION)
