@@ -21,12 +21,14 @@ export async function buildReleaseCheck(manifestFile: string, entry: RegistryEnt
     };
   }
   const statement = json === undefined ? undefined : readStatement(json);
-  const files =
-    statement && !('ok' in statement)
-      ? Object.keys(statement.files)
-          .filter((file) => fs.existsSync(path.join(dist, file)))
-          .map((file) => ({ path: file, bytes: new Uint8Array(fs.readFileSync(path.join(dist, file))) }))
-      : [];
+  const listed = statement && !('ok' in statement) ? Object.keys(statement.files) : [];
+  const absent = listed.filter((file) => !fs.existsSync(path.join(dist, file)));
+  if (absent.length > 0)
+    return {
+      ok: false,
+      line: `✗ Release: ${RELEASE_FILE} lists ${absent.join(', ')}, which ${dist} does not have.\n  Fix: build again (\`npm run build\`): the release and the files it lists are written together.`,
+    };
+  const files = listed.map((file) => ({ path: file, bytes: new Uint8Array(fs.readFileSync(path.join(dist, file))) }));
   const verdict = await checkRelease({
     name: entry.name,
     keys: entry.signingKeys,

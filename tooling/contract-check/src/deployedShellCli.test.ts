@@ -145,6 +145,12 @@ describe("the build's signed release against the keys the deployed registry pins
     expect(changed.code).toBe(1);
     expect(changed.err).toContain('remoteEntry.js is not the file the release of "payroll" signed');
 
+    const partialDir = await signedBuild('payroll-partial', key.privateKey);
+    fs.rmSync(path.join(partialDir, 'dist', 'remoteEntry.js'));
+    const partial = await run(['--shell', signedShell.url, '--remote', partialDir]);
+    expect(partial.code).toBe(1);
+    expect(partial.err).toContain('mf-release.json lists remoteEntry.js, which');
+
     const noneDir = await signedBuild('payroll-none', key.privateKey);
     fs.rmSync(path.join(noneDir, 'dist', 'mf-release.json'));
     const none = await run(['--shell', signedShell.url, '--remote', noneDir]);

@@ -4,6 +4,7 @@ import webpack, { type Configuration } from 'webpack';
 import { defineApp, DEV_SECURITY_HEADERS, htmlPage, MANIFEST, REMOTE_ENTRY, ROUTER_SUBSET } from './appConfig';
 import { RouterSubsetPlugin } from './routerSubset';
 import { StandaloneRuntimeCorePlugin } from './standaloneRuntimeCore';
+import { ReleaseStatementPlugin } from './release/plugins';
 
 const dir = path.join(__dirname, '..', '..', '..', 'remotes', 'profile');
 const app = defineApp({ name: 'profile', dir, port: 3001, exposes: { './App': './src/App.tsx' } });
@@ -137,6 +138,14 @@ describe('defineApp', () => {
       expect.stringMatching(/inject-external-runtime-core-plugin[\\/]dist[\\/]index\.js$/),
     ]);
     expect(shell.plugins?.some((plugin) => plugin instanceof StandaloneRuntimeCorePlugin)).toBe(false);
+  });
+
+  it("writes the signed release statement in a remote's production build only: not in development, not the shell's", () => {
+    const has = (config: Configuration) => config.plugins?.some((plugin) => plugin instanceof ReleaseStatementPlugin);
+    expect(has(app({}, { mode: 'production' }))).toBe(true);
+    expect(has(app({}, { mode: 'development' }))).toBe(false);
+    const shell = defineApp({ name: 'gatehouse_shell', dir, port: 3000, exposes: { './auth': './src/auth/index.ts' } });
+    expect(has(shell({}, { mode: 'production' }))).toBe(false);
   });
 
   it('serves the dev server on the app port with CORS for hosts and history fallback for routes', () => {
