@@ -155,6 +155,9 @@ describe('what is refused', () => {
       ok: false,
       reason: 'malformed',
     });
+    // a header that changes how the payload is read (RFC 7797's unencoded payload)
+    const unencoded = { ...release, protected: rewrite({ crit: ['b64'], b64: false } as unknown as Record<string, string>) };
+    expect(await verifyRelease(unencoded, [pinned])).toMatchObject({ ok: false, reason: 'malformed' });
   });
 });
 

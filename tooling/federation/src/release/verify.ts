@@ -119,18 +119,21 @@ export async function verifyRelease(
     return refuse('malformed', `${RELEASE_FILE} must carry both "protected" and "signature" strings, or neither`);
   const pinned = await Promise.all(pinnedKeys.map(async (key) => ({ key, id: await keyIdOf(key) })));
   let keyId = '';
+  let signed: Uint8Array;
   try {
-    await flattenedVerify(
+    ({ payload: signed } = await flattenedVerify(
       { payload: jws.payload, protected: jws.protected, signature: jws.signature },
       async (header) => {
         if (header.typ !== RELEASE_TYPE) throw new NotARelease(`its type is ${JSON.stringify(header.typ)}, not "${RELEASE_TYPE}"`);
+        // the payload is base64url-encoded JSON and nothing in the header changes how it is read
+        if (header.b64 !== undefined || header.crit !== undefined) throw new NotARelease('its header has "b64" or "crit"');
         const match = pinned.find(({ id }) => id === header.kid);
         if (!match) throw new UnknownKey(String(header.kid));
         keyId = match.id;
         return importJWK({ kty: 'EC', crv: 'P-256', x: match.key.x, y: match.key.y }, RELEASE_ALGORITHM);
       },
       { algorithms: [RELEASE_ALGORITHM] },
-    );
+    ));
   } catch (error) {
     if (error instanceof UnknownKey)
       return refuse(
@@ -146,6 +149,9 @@ export async function verifyRelease(
     const why = error instanceof Error ? error.message : String(error);
     return refuse('malformed', `${RELEASE_FILE} is not a valid signed statement: ${why}`);
   }
+  // what the signature covers, read again: the statement handed out is the signed one, byte for byte
+  if (new TextDecoder().decode(signed) !== new TextDecoder().decode(base64urlBytes(jws.payload)))
+    return refuse('malformed', `${RELEASE_FILE}'s signed payload is not its payload`);
   if (options.name !== undefined && statement.name !== options.name)
     return refuse('wrong-name', `the release is signed for "${statement.name}", not for "${options.name}"`);
   return { ok: true, statement, keyId };
