@@ -16,6 +16,11 @@ import { redeployRecoveryPlugin } from './registry/redeployRecoveryPlugin';
 import { remoteAuthPlugin } from './registry/remoteAuthPlugin';
 import { authModuleFor, type AuthLibModule } from './auth/remoteAuthModule';
 import { RemoteRegistry } from './registry/RemoteRegistry';
+import { ReleaseGate } from './registry/ReleaseGate';
+import { installReleaseScriptGuard, releaseIntegrityPlugin } from './registry/releaseScriptGuard';
+import { RemoteReleases } from './registry/RemoteReleases';
+import { RemoteTimeline } from './registry/RemoteTimeline';
+import { RetryBackoff } from './registry/RetryBackoff';
 import type { RemoteEvent } from './registry/RemoteTimeline';
 import { remoteToFetchEarly } from './routing/access';
 import { ShellApp } from './ShellApp';
@@ -54,8 +59,25 @@ async function start(): Promise<void> {
   }
 
   const failures = new FailureLog();
-  const registry = new RemoteRegistry(config.remotes, { registerRemotes, loadRemote }, failures);
+  const timeline = new RemoteTimeline();
+  // Remotes whose entry pins signingKeys run only releases that verify (decisions/0117); a development build of the
+  // shell lets an unsigned build of one run, marked on its slot. A production build never does.
+  const gate = new ReleaseGate(() => config.remotes, {
+    allowUnsigned: process.env.NODE_ENV !== 'production',
+    onRefused: (refusal) => timeline.releaseRefused(refusal.remote, refusal.reason, refusal.message),
+  });
+  if (config.remotes.some((remote) => remote.signingKeys)) installReleaseScriptGuard(gate, failures);
+  const registry = new RemoteRegistry(
+    config.remotes,
+    { registerRemotes, loadRemote },
+    failures,
+    timeline,
+    new RemoteReleases(),
+    new RetryBackoff(),
+    gate,
+  );
   registerPlugins([
+    releaseIntegrityPlugin(gate),
     codeOriginPlugin(failures, (name) => (overrides.active.some((o) => o.name === name) ? (config.overrides?.allowedOrigins ?? []) : null)),
     loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name), registry),
     compatibilityPlugin(failures),

@@ -3,6 +3,7 @@
  * documented there and in shell/README.md); these types describe a config that passed it.
  */
 import type { ApiBinding, SessionConfig } from '@gatehouse/auth-lib';
+import type { ReleasePublicKey } from '@gatehouse/federation/release';
 
 /** The identity provider: auth-lib's SessionConfig, every option of it (config.schema.test.ts keeps the two equal). */
 export type IdentityProviderConfig = SessionConfig;
@@ -34,6 +35,12 @@ export interface RemoteConfig {
    * audience is this API alone (auth-lib's `session.forApi`; decisions/0054). Absent: the page session's token.
    */
   readonly api?: ApiBinding;
+  /**
+   * the public keys (1, or 2 while a key rotates) the remote's signed releases must verify against (decisions/0117):
+   * the shell runs none of its code unless `mf-release.json` beside its manifest verifies and lists every file.
+   * Absent: its releases are not checked.
+   */
+  readonly signingKeys?: readonly ReleasePublicKey[];
 }
 
 /**

@@ -15,7 +15,9 @@ export type RemoteFailureCode =
   /** it does not expose the module the registry names, or that module is not a component */
   | 'no-app'
   /** its manifest names code the shell does not run: outside the override allowlist, or computed by a function */
-  | 'code-refused';
+  | 'code-refused'
+  /** its registry entry pins signing keys and this release of it did not verify (decisions/0117): none of its code ran */
+  | 'release-unverified';
 
 /** A remote that failed to load or render; its slot shows `message` and offers a retry. `code` says why (the one
  * discriminator name across Gatehouse's errors, as `AuthError.code`). */

@@ -4,6 +4,7 @@ import { classifyFailure } from './classify';
 import type { FailureLog } from './FailureLog';
 import { RemoteLoadError } from './RemoteLoadError';
 import { REDEPLOY_PARAM } from './redeployRecoveryPlugin';
+import type { ReleaseGate } from './ReleaseGate';
 import { RemoteReleases } from './RemoteReleases';
 import { RemoteTimeline } from './RemoteTimeline';
 import { RetryBackoff } from './RetryBackoff';
@@ -46,6 +47,8 @@ export class RemoteRegistry {
     readonly timeline: RemoteTimeline = new RemoteTimeline(),
     private readonly releases: RemoteReleases = new RemoteReleases(),
     private readonly backoff: RetryBackoff = new RetryBackoff(),
+    /** the check of signed releases for remotes that pin keys (decisions/0117); none: nothing is checked */
+    readonly gate?: ReleaseGate,
   ) {}
 
   /** The remote whose manifest is at `url`, with or without the redeploy recovery's cache-buster. */
@@ -62,7 +65,17 @@ export class RemoteRegistry {
     const name = this.remoteForManifest(url);
     const remote = this.remotes.find((r) => r.name === name);
     if (!remote) return fetch(url, init);
-    return this.releases.runtimeFetch(remote.name, url, init, absolute(url) === absolute(remote.manifest));
+    const response = this.releases.runtimeFetch(remote.name, url, init, absolute(url) === absolute(remote.manifest));
+    if (!this.gate?.keysOf(remote.name)) return response;
+    // a pinned remote's manifest reaches the runtime only as the bytes its verified release signed
+    return response.then((answer) =>
+      answer.ok
+        ? this.gate!.admitManifest(remote.name, url, answer).catch((refusal: unknown) => {
+            this.failures.record(remote.name, { lifecycle: 'afterResolve', error: refusal });
+            throw refusal;
+          })
+        : answer,
+    );
   }
 
   /**
@@ -170,6 +183,10 @@ export class RemoteRegistry {
     try {
       module = await this.runtime.loadRemote(`${remote.name}/${remote.module.replace(/^\.\//, '')}`);
     } catch (error) {
+      // a file of a verified release that failed to load may be another than the one signed
+      const unsigned = await this.gate?.explain(remote.name);
+      if (unsigned) this.failures.clear(remote.name);
+      if (unsigned) this.failures.record(remote.name, { lifecycle: 'onLoad', error: unsigned });
       const cause = this.failures.take(remote.name);
       const failure = classifyFailure(remote.name, remote.manifest, cause?.lifecycle ?? 'onLoad', cause?.error ?? error);
       this.timeline.failed(remote.name, failure.code);
@@ -231,6 +248,7 @@ export class RemoteRegistry {
     // undefined (reading 'call')"), so the next release starts with none.
     Reflect.deleteProperty(globalThis, chunkLoadingGlobal(remote.name));
     this.failures.clear(remote.name);
+    this.gate?.forget(remote.name);
   }
 }
 

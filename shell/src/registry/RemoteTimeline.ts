@@ -25,8 +25,21 @@ export interface RemoteReleaseEvent {
   readonly remote: string;
 }
 
+/**
+ * A release of a remote that pins signing keys was not run (decisions/0117), or a file of it was refused: `reason`
+ * is the refusal's (`bad-signature`, `unknown-key`, `missing-signature`, `hash-mismatch`, `not-listed`, `malformed`,
+ * `wrong-name`, `no-keys`, `unavailable`, `unverifiable-module`). Its team is told through this event; it carries no
+ * file content and no key.
+ */
+export interface RemoteReleaseRefusedEvent {
+  readonly type: 'remoteReleaseRefused';
+  readonly remote: string;
+  readonly reason: string;
+  readonly message: string;
+}
+
 /** Every event of the timeline. */
-export type RemoteEvent = RemotePhaseEvent | RemoteReleaseEvent;
+export type RemoteEvent = RemotePhaseEvent | RemoteReleaseEvent | RemoteReleaseRefusedEvent;
 
 const ORDER: readonly RemotePhase[] = ['manifest', 'entry', 'code', 'render'];
 
@@ -83,6 +96,11 @@ export class RemoteTimeline {
   /** A new release of `remote` has loaded in place of the one the page ran. */
   updated(remote: string): void {
     this.emit({ type: 'remoteUpdated', remote });
+  }
+
+  /** A release of `remote` (or a file of it) did not verify and was not run. */
+  releaseRefused(remote: string, reason: string, message: string): void {
+    this.emit({ type: 'remoteReleaseRefused', remote, reason, message });
   }
 
   private emit(event: RemoteEvent): void {

@@ -83,6 +83,12 @@ export function RemoteSlot({ remote, registry, navigation }: { remote: RemoteCon
   return (
     <div className="gh-slot" data-remote={remote.name} ref={slot}>
       <RemoteUpdateOffer title={remote.title} offered={offered} onUpdate={update} />
+      {RemoteApp && registry.gate?.unsigned(remote.name) ? (
+        // development only: a production shell never runs an unsigned release of a remote that pins keys
+        <p className="gh-muted" role="note" data-release="unsigned">
+          Unsigned development build of {remote.title}: its release was not verified.
+        </p>
+      ) : null}
       <RemoteErrorBoundary
         key={attempt}
         onFailed={(reason) => registry.timeline?.failed(remote.name, reason, 'render')}

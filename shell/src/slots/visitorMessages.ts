@@ -19,5 +19,7 @@ export const SLOT_MESSAGES: Record<RemoteFailureCode, (title: string) => string>
     `${title} stopped because of an error. Try again with Retry; if it happens again, tell the site's administrators.`,
   'code-refused': (title) =>
     `${title} was not loaded because its code comes from an address this site does not trust. Please tell the site's administrators.`,
+  'release-unverified': (title) =>
+    `This release of ${title} could not be verified, so it was not run. Its team has been told; the rest of Gatehouse still works.`,
   'no-app': (title) => `${title} is not set up correctly, so it cannot be shown. Please tell the site's administrators.`,
 };
