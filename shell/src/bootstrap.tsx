@@ -77,7 +77,7 @@ async function start(): Promise<void> {
     gate,
   );
   registerPlugins([
-    releaseIntegrityPlugin(gate),
+    releaseIntegrityPlugin(gate, failures),
     codeOriginPlugin(failures, (name) => (overrides.active.some((o) => o.name === name) ? (config.overrides?.allowedOrigins ?? []) : null)),
     loadErrorPlugin(failures, () => config.remotes.map((remote) => remote.name), registry),
     compatibilityPlugin(failures),

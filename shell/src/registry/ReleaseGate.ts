@@ -166,7 +166,8 @@ export class ReleaseGate {
    */
   integrityFor(
     url: string,
-  ): { remote: string; integrity: string } | { remote: string; unchecked: true } | { remote: string; refusal: RemoteLoadError } | undefined {
+  ):
+    { remote: string; integrity: string } | { remote: string; unchecked: true } | { remote: string; refusal: RemoteLoadError } | undefined {
     let target: URL;
     try {
       target = new URL(url, this.base());
@@ -190,6 +191,15 @@ export class ReleaseGate {
     const listed = integrityForUrl(standing.release, standing.manifestUrl, target);
     if (listed.ok) return { remote: remote.name, integrity: listed.integrity };
     return { remote: remote.name, refusal: this.refuse(remote.name, listed) };
+  }
+
+  /** The refusal of a pinned remote's code named outside its manifest's folder, which its release cannot list. */
+  outside(name: string, url: string): RemoteLoadError {
+    return this.refuse(name, {
+      ok: false,
+      reason: 'not-listed',
+      message: `its manifest names code at ${url}, outside the folder of its manifest, which its signed release cannot cover`,
+    });
   }
 
   /** The pinned remote whose manifest's folder holds `url` (the deepest folder when several do). */

@@ -1,4 +1,5 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { codeUrls } from './codeOriginPlugin';
 import type { FailureLog } from './FailureLog';
 import type { ReleaseGate } from './ReleaseGate';
 
@@ -7,7 +8,8 @@ function loadedUrl(node: unknown): string | undefined {
   if (typeof HTMLScriptElement !== 'undefined' && node instanceof HTMLScriptElement) return node.getAttribute('src') ?? undefined;
   if (typeof HTMLLinkElement !== 'undefined' && node instanceof HTMLLinkElement) {
     const rel = (node.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
-    const loads = rel.includes('stylesheet') || rel.includes('modulepreload') || (rel.includes('preload') && /^(script|style)$/i.test(node.as));
+    const loads =
+      rel.includes('stylesheet') || rel.includes('modulepreload') || (rel.includes('preload') && /^(script|style)$/i.test(node.as));
     return loads ? (node.getAttribute('href') ?? undefined) : undefined;
   }
   return undefined;
@@ -76,7 +78,8 @@ export function installReleaseScriptGuard(gate: ReleaseGate, failures: FailureLo
  * (`loaderHook.createScript` / `createLink`) carry their integrity from the start; the DOM guard refuses them
  * when the gate does.
  */
-export function releaseIntegrityPlugin(gate: ReleaseGate): ModuleFederationRuntimePlugin {
+export function releaseIntegrityPlugin(gate: ReleaseGate, failures: FailureLog): ModuleFederationRuntimePlugin {
+  // the order of the runtime's hooks: loadRemoteSnapshot (after the manifest is admitted), then createScript
   const create = (tag: 'script' | 'link', url: string, attrs: Record<string, unknown> = {}) => {
     const decision = gate.integrityFor(url);
     // a refused file is left to the DOM guard, which answers its insertion with an error event
@@ -90,6 +93,26 @@ export function releaseIntegrityPlugin(gate: ReleaseGate): ModuleFederationRunti
   };
   return {
     name: 'gatehouse-release-integrity',
+    // a verified manifest that names code outside its own folder: no signed hash could cover that code
+    loadRemoteSnapshot(args: { moduleInfo?: { name?: string }; remoteSnapshot?: Parameters<typeof codeUrls>[0] }) {
+      const remote = args.moduleInfo?.name;
+      if (!remote || !gate.keysOf(remote) || gate.unsigned(remote)) return args;
+      let urls: URL[];
+      try {
+        urls = codeUrls(args.remoteSnapshot ?? {}, globalThis.document?.baseURI ?? globalThis.location.href);
+      } catch {
+        return args; // codeOriginPlugin refuses such a manifest, saying why
+      }
+      for (const url of urls) {
+        const decision = gate.integrityFor(url.href);
+        const refusal = !decision ? gate.outside(remote, url.href) : 'refusal' in decision ? decision.refusal : undefined;
+        if (refusal) {
+          failures.record(remote, { lifecycle: 'afterResolve', error: refusal });
+          throw new Error(refusal.message);
+        }
+      }
+      return args;
+    },
     createScript({ url, attrs }: { url: string; attrs?: Record<string, unknown> }) {
       return create('script', url, attrs);
     },
