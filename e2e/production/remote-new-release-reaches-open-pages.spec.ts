@@ -2,13 +2,16 @@ import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { signIn } from './support/browser';
 import { buildRemote, ReleaseFolders } from './support/remoteBuild';
-import { exposedFiles, IDENTITY_PROVIDER, REMOTE_ORIGINS, SHELL, startTopology, type Topology } from './support/topology';
+import { testReleaseKey } from './support/releaseKey';
+import { exposedFiles, IDENTITY_PROVIDER, pinnedConfig, REMOTE_ORIGINS, SHELL, startTopology, type Topology } from './support/topology';
 
 // Independent deploys reach open pages (decisions/0046): the profile team deploys release 2 (its own build,
 // release 1's hashed chunks gone from the server, as with webpack's `clean: true` or a CDN purge) while a
 // visitor has the shell open. The next navigation into Profile shows release 2 — no reload, no sign-in —
 // and with Profile on screen the shell offers the update instead. Each navigation into the remote costs
 // exactly one manifest request (a 304 when nothing changed), and a remote the visitor may not open costs none.
+// The registry pins the suite's release key for profile (decisions/0117): release 2, built and signed with that key
+// (GATEHOUSE_RELEASE_KEY_FILE, set by globalSetup), verifies and is picked up like any other.
 
 const RELEASE_NOTE = 'Release 2 of the profile remote';
 const MANIFEST = `${REMOTE_ORIGINS.profile}/mf-manifest.json`;
@@ -23,7 +26,7 @@ test.beforeAll(async () => {
     edits: { 'src/App.tsx': [['>Profile</h1>', `>Profile</h1><p data-testid="release-note">${RELEASE_NOTE}</p>`]] },
   });
   releases.deploy('1');
-  topology = await startTopology({ remotes: { profile: releases.live } });
+  topology = await startTopology({ config: pinnedConfig([testReleaseKey().pinned]), remotes: { profile: releases.live } });
 });
 test.afterAll(async () => {
   await topology?.stop();

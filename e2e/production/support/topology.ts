@@ -19,6 +19,17 @@ export function previewConfig(): ShellConfigJson {
   return JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8')) as ShellConfigJson;
 }
 
+/**
+ * The preview config with `signingKeys` pinned for the remotes named (decisions/0117): the shell then runs only their
+ * releases that verify against those keys. Default: the profile remote, pinned to the suite's test release key
+ * (support/releaseKey.ts), which its production build is signed with.
+ */
+export function pinnedConfig(keys: readonly object[], remotes: readonly string[] = ['profile']): ShellConfigJson {
+  const config = previewConfig();
+  for (const remote of config.remotes) if (remotes.includes(remote.name)) remote['signingKeys'] = keys;
+  return config;
+}
+
 /** What a scenario changes in the production topology; everything else is the real preview. */
 export interface Scenario {
   /** the served /config.json: an object (as JSON), raw text, or null for "no file" (HTTP 404) */
