@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signIn } from './support/browser';
+import { signIn, watch } from './support/browser';
 import { makeTestKey, resignRelease, testReleaseKey, unsignRelease, type TestKey } from './support/releaseKey';
 import { containerOf, exposedFiles, pinnedConfig, SHELL, startTopology, type Scenario, type Topology } from './support/topology';
 
@@ -153,6 +153,7 @@ test.describe('a release of "profile" that verifies', () => {
 
   test('runs, every script and stylesheet of it loaded with its signed integrity', async ({ page }) => {
     topology = await startTopology({ config: pinnedConfig([testReleaseKey().pinned]) });
+    const watched = await watch(page);
     const checked: string[] = [];
     page.on('request', (request) => {
       if (request.url().startsWith('http://localhost:4001/') && ['script', 'stylesheet'].includes(request.resourceType()))
@@ -177,6 +178,8 @@ test.describe('a release of "profile" that verifies', () => {
     expect(elements.length).toBeGreaterThan(0);
     for (const element of elements) expect(element).toMatch(/ sha384-[A-Za-z0-9+/]{64} anonymous$/);
     expect(checked.length).toBeGreaterThan(0);
+    // mf-release.json and the scripts' CORS loads pass the shell's production CSP
+    expect(await watched.cspViolations()).toEqual([]);
   });
 
   for (const signer of ['the current key', 'the next key'] as const) {
