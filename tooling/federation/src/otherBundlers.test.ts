@@ -116,5 +116,6 @@ describe.each(['vite', 'rsbuild'] as const)('the %s preset (a real build)', (bun
     expect(Object.keys(verified.statement.files)).toEqual(served);
     expect(served).toContain('remoteEntry.js');
     for (const file of served) expect(verified.statement.files[file]).toBe(await integrityOf(fs.readFileSync(path.join(dist, file))));
-  });
+    // a real build, run synchronously: minutes on a loaded machine, far past jest's 5 s for an async test
+  }, 300_000);
 });
