@@ -1,8 +1,6 @@
 import {
-  checkFile,
   integrityForUrl,
   releasePathOf,
-  verifyRelease,
   RELEASE_FILE,
   type ReleasePublicKey,
   type ReleaseRefusal,
@@ -109,7 +107,7 @@ export class ReleaseGate {
       } catch {
         continue;
       }
-      const checked = await checkFile(standing.release, file, bytes);
+      const checked = await (await verifier()).checkFile(standing.release, file, bytes);
       if (!checked.ok) return this.refuse(name, checked);
     }
     return undefined;
@@ -118,29 +116,38 @@ export class ReleaseGate {
   /**
    * The manifest `response` the runtime asked for at `url`, as checked bytes: a new Response built from the very
    * bytes whose hash the verified release lists, so what the runtime parses is what was verified. Throws a
-   * RemoteLoadError (`release-unverified`) when the release does not verify; a remote that pins no key gets its
-   * response back untouched.
+   * RemoteLoadError (`release-unverified`) when the release does not verify; a remote that pins no key, or a manifest
+   * answered with an error status, gets its response back untouched. `pending` may still be on its way: the release
+   * statement and the verifier are fetched while it is.
    */
-  async admitManifest(name: string, url: string, response: Response): Promise<Response> {
+  async admitManifest(name: string, url: string, pending: Response | Promise<Response>): Promise<Response> {
     const keys = this.keysOf(name);
-    if (!keys) return response;
-    this.standings.set(name, { kind: 'pending' });
+    if (!keys) return pending;
     const manifestUrl = new URL(url, this.base()).href;
-    const bytes = new Uint8Array(await response.arrayBuffer());
     const releaseUrl = new URL(RELEASE_FILE, manifestUrl);
     releaseUrl.search = new URL(manifestUrl).search; // the redeploy recovery's cache-buster, if any
-    let release: unknown;
-    try {
-      const answer = await this.fetchRelease(releaseUrl.href, { cache: 'no-cache', credentials: 'omit' });
-      if (!answer.ok) throw new Error(`${releaseUrl.href} answered HTTP ${answer.status}`);
-      release = await answer.json();
-    } catch (error) {
+    // the statement and the verifier are fetched beside the manifest, not after it
+    const statement = this.fetchRelease(releaseUrl.href, { cache: 'no-cache', credentials: 'omit' })
+      .then(async (answer) => {
+        if (!answer.ok) throw new Error(`${releaseUrl.href} answered HTTP ${answer.status}`);
+        return { release: (await answer.json()) as unknown };
+      })
+      .catch((error: unknown) => ({ error }));
+    const loading = verifier();
+    loading.catch(() => undefined); // awaited below, or not needed when the manifest itself fails
+    const response = await pending;
+    if (!response.ok) return response; // the runtime reports a missing manifest as it does for any remote
+    this.standings.set(name, { kind: 'pending' });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const read = await statement;
+    if ('error' in read)
       throw this.refuse(name, {
         ok: false,
         reason: 'unavailable',
-        message: `its signed release statement could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        message: `its signed release statement could not be read: ${read.error instanceof Error ? read.error.message : String(read.error)}`,
       });
-    }
+    const release = read.release;
+    const { verifyRelease, checkFile } = await loading;
     const verified = await verifyRelease(release, keys, { name });
     if (!verified.ok) {
       if (verified.reason === 'missing-signature' && this.options.allowUnsigned) {
@@ -229,6 +236,15 @@ export class ReleaseGate {
   private base(): string {
     return this.options.base?.() ?? globalThis.document?.baseURI ?? globalThis.location.href;
   }
+}
+
+/**
+ * The signature verifier (jose and WebCrypto, about 12 KiB gzipped), fetched as a chunk of its own the first time a
+ * pinned remote's release is checked: a page whose remotes pin no key never downloads it, and one that does fetches it
+ * beside the remote's manifest, not before the shell's first render.
+ */
+function verifier(): Promise<typeof import('@gatehouse/federation/release')> {
+  return import(/* webpackChunkName: "release-verifier" */ '@gatehouse/federation/release');
 }
 
 function rebuilt(bytes: Uint8Array, response: Response): Response {

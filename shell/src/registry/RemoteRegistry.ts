@@ -68,14 +68,10 @@ export class RemoteRegistry {
     const response = this.releases.runtimeFetch(remote.name, url, init, absolute(url) === absolute(remote.manifest));
     if (!this.gate?.keysOf(remote.name)) return response;
     // a pinned remote's manifest reaches the runtime only as the bytes its verified release signed
-    return response.then((answer) =>
-      answer.ok
-        ? this.gate!.admitManifest(remote.name, url, answer).catch((refusal: unknown) => {
-            this.failures.record(remote.name, { lifecycle: 'afterResolve', error: refusal });
-            throw refusal;
-          })
-        : answer,
-    );
+    return this.gate.admitManifest(remote.name, url, response).catch((refusal: unknown) => {
+      if (refusal instanceof RemoteLoadError) this.failures.record(remote.name, { lifecycle: 'afterResolve', error: refusal });
+      throw refusal;
+    });
   }
 
   /**

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateReleaseKey } from './release/sign';
-import { integrityOf, verifyRelease, type VerifiedRelease } from './release/verify';
+import type { VerifiedRelease } from './release/files';
+import { integrityOf, verifyRelease } from './release/verify';
 
 // Real Vite and Rsbuild builds of a fixture remote with the Gatehouse presets (defineViteApp, defineRsbuildApp), run
 // as the scaffold's package.json runs them: the router-subset guard fails a build that imports outside the subset,

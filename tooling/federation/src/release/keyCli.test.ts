@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { runReleaseKeyCli } from './keyCli';
 import { writeRelease } from './sign';
-import { verifyRelease, type ReleasePublicKey } from './verify';
+import type { ReleasePublicKey } from './files';
+import { verifyRelease } from './verify';
 
 // `gatehouse-release-key <remote>` (`npm run release-key` here): the private key to a 0600 file that git ignores, the
 // public key printed as the registry's `signingKeys` entry; a key is never overwritten (decisions/0117).

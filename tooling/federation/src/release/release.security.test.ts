@@ -3,18 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateReleaseKey, importPrivateKey, releaseKeyFromEnv, signRelease, writeRelease, type ReleaseSigningKey } from './sign';
 import {
-  checkFile,
   integrityFor,
   integrityForUrl,
-  integrityOf,
-  readStatement,
   releasePathOf,
-  verifyRelease,
   type ReleaseFile,
   type ReleasePublicKey,
   type ReleaseStatement,
   type VerifiedRelease,
-} from './verify';
+} from './files';
+import { checkFile, integrityOf, readStatement, verifyRelease } from './verify';
 
 // A release is signed by its team's key at build time and the shell runs only what verifies against the keys its
 // registry pins (decisions/0117). Each test here is one way a release could be forged or swapped.

@@ -3,8 +3,6 @@ import path from 'node:path';
 import { exportJWK, exportPKCS8, FlattenedSign, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
 import { MANIFEST } from '../appFiles';
 import {
-  integrityOf,
-  keyIdOf,
   RELEASE_ALGORITHM,
   RELEASE_FILE,
   RELEASE_TYPE,
@@ -12,7 +10,8 @@ import {
   type ReleaseFile,
   type ReleasePublicKey,
   type ReleaseStatement,
-} from './verify';
+} from './files';
+import { integrityOf, keyIdOf } from './verify';
 
 /**
  * Signing a remote's release at build time (decisions/0117): the statement of every file the build wrote that a host
