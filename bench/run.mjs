@@ -235,6 +235,8 @@ async function main() {
       /** @type {number[]} */
       const remoteTimes = [];
       /** @type {number[]} */
+      const verifyTimes = [];
+      /** @type {number[]} */
       const basePublicTimes = [];
       /** @type {number[]} */
       const baseRemoteTimes = [];
@@ -269,6 +271,7 @@ async function main() {
         }
         const rem = await remoteLoad(browser, session, { keep: first });
         remoteTimes.push(rem.paint);
+        verifyTimes.push(/** @type {number} */ (rem.verify));
         if (first) {
           const overhead = await remoteOverhead(rem, results.details.shell_initial_js, buildDirOf(dists, 'profile'));
           results.remote_overhead_gz_kb = round(overhead.bytes / KIB, 1);
@@ -278,6 +281,10 @@ async function main() {
         }
       }
       recordVisibleTimes(results, publicTimes, remoteTimes, 'Gatehouse');
+      const verify = spreadOf(verifyTimes, 1);
+      results.remote_verify_ms = verify.median;
+      results.spread.remote_verify_ms = verify;
+      log(`the profile remote's release verified in ${verify.median} ms after its manifest arrived (median of ${LOADS})`);
       recordVisibleTimes(baseline, basePublicTimes, baseRemoteTimes, 'baseline');
 
       // 4b. A second tab of a browser that is signed in (a live tab on /profile) opens /profile; each one's own API call

@@ -12,13 +12,14 @@
 // use to start the topology with a different config.json or remote folders.
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { takenPortProblem } from '@gatehouse/testkit/leftovers';
 import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
 import { answers, killOnExit, notAServerError, startProcess, stopWhenOrphaned, waitForUrl } from '@gatehouse/testkit/processes';
 import { assertValidInput, remotesOf } from '@gatehouse/config';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
+import { LOCAL_RELEASE_KEY_FILE, localPublicKey, pinLocalKey, signerOf } from './releaseKey.mjs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');
@@ -315,6 +316,33 @@ function parseArgs(argv) {
   return { options, idpOnly, demoApiOnly, demoApi };
 }
 
+/**
+ * The default preview config with this machine's local release key pinned for every remote (decisions/0117), written
+ * to the preview folder: the production topology always verifies its remotes' releases, which `npm run build` signed
+ * with that key. Says which remotes' builds it did not sign (their slots will say the release could not be verified).
+ * @param {PreviewOptions & { remoteRoots: Record<string, string | null> }} options
+ * @returns {string} the config file to serve
+ */
+function pinnedPreviewConfig(options) {
+  const config = pinLocalKey(JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8')));
+  const previewDir = resolve(options.previewDir ?? join(REPO_ROOT, '.preview'));
+  mkdirSync(previewDir, { recursive: true });
+  const file = join(previewDir, 'config.json');
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+  const kid = localPublicKey().kid;
+  const notSigned = localRemotes(config, options.remoteRoots)
+    .filter((remote) => signerOf(remote.root) !== kid)
+    .map((remote) => remote.name);
+  log(
+    `signed releases: every remote pins this machine's local release key (${relative(REPO_ROOT, LOCAL_RELEASE_KEY_FILE)}; decisions/0117)`,
+  );
+  if (notSigned.length > 0)
+    log(
+      `not signed by it: ${notSigned.join(', ')} — the shell will refuse to run them. \`npm run build\` signs with it (unset GATEHOUSE_RELEASE_KEY), or pass --config with your own keys pinned.`,
+    );
+  return file;
+}
+
 // No top-level await: test runners may load this file through require().
 async function main() {
   /** @type {(() => Promise<void>) | undefined} */
@@ -361,6 +389,7 @@ async function main() {
       }
       return;
     }
+    if (options.configFile === undefined) options.configFile = pinnedPreviewConfig(options);
     const preview = await startPreview(options);
     stopAll = preview.stop;
     const configFile = resolve(options.configFile ?? PREVIEW_CONFIG);

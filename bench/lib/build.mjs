@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildEnvironment } from '../../scripts/releaseKey.mjs';
 
 /**
  * An app the bench builds: its name (the topology's too) and its folder.
@@ -61,9 +62,10 @@ export function buildApp(repoRoot, app, outDir, extraEnv = {}, extraArgs = []) {
   return new Promise((resolve, reject) => {
     const child = spawn(webpackBin, args, {
       cwd: join(repoRoot, app.dir),
+      // Gatehouse's remotes are signed with the local release key the topology pins (decisions/0117), as `npm run build` does
       env: app.plainConfig
         ? { ...process.env, ...extraEnv }
-        : { ...process.env, ...extraEnv, NODE_OPTIONS: '--import=tsx --conditions=@gatehouse/source' },
+        : { ...buildEnvironment().env, ...extraEnv, NODE_OPTIONS: '--import=tsx --conditions=@gatehouse/source' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

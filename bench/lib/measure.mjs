@@ -78,12 +78,31 @@ export async function publicLoad(browser, { keep = false, origins = GATEHOUSE, c
  * @param {StorageState} session
  * @param {{ keep?: boolean, origins?: Origins, cpuRate?: number }} [options] `keep`: leave its context open; `cpuRate`: the
  *   profile's CPU slow-down (bench/lib/profiles.mjs)
- * @returns {Promise<ColdLoad>}
+ * @returns {Promise<ColdLoad & { verify: number | undefined }>} `verify`: Gatehouse's release check (releaseVerifyMs), undefined for the baseline
  */
 export async function remoteLoad(browser, session, { keep = false, origins = GATEHOUSE, cpuRate = 1 } = {}) {
   const load = await coldLoad(browser, `${origins.shell}/profile`, { elementId: PROFILE, storageState: session, cpuRate });
+  const verify = origins === GATEHOUSE ? await releaseVerifyMs(load) : undefined;
   if (!keep) await load.context.close();
-  return load;
+  return Object.assign(load, { verify });
+}
+
+/**
+ * What verifying the profile remote's signed release added after its manifest arrived (ms): the shell's User Timing
+ * measure `gatehouse:release-verified profile` (shell/src/registry/ReleaseGate.ts; decisions/0117). The bench's
+ * config pins every remote's key, so a load without it is an error, never a 0.
+ *
+ * @param {ColdLoad} load
+ * @returns {Promise<number>}
+ */
+async function releaseVerifyMs(load) {
+  const durations = await load.page.evaluate(() =>
+    performance.getEntriesByName('gatehouse:release-verified profile', 'measure').map((entry) => entry.duration),
+  );
+  const [duration] = durations;
+  if (durations.length !== 1 || duration === undefined || !Number.isFinite(duration))
+    throw new Error(`bench: the profile remote's release verification was measured ${durations.length} times on /profile (expected once)`);
+  return duration;
 }
 
 /**

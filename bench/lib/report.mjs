@@ -24,6 +24,8 @@ export const GOALS = {
   startup_ratio_100_vs_3_remotes: { what: 'first paint, 100 remotes ÷ 3 remotes', max: 1.1 },
   time_to_public_visible_ms: { what: 'cold load to Home painted (ms)' },
   time_to_remote_visible_ms: { what: 'cold load of /profile, signed in at the provider (ms)' },
+  // what checking the profile remote's signed release added after its manifest arrived (decisions/0117)
+  remote_verify_ms: { what: "profile remote's signed release verified, after its manifest arrived (ms)" },
   time_to_remote_visible_second_tab_ms: {
     what: 'second tab of a signed-in browser opens /profile (ms)',
     maxTimes: { key: 'time_to_public_visible_ms', factor: 1.2 },

@@ -12,6 +12,7 @@ import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@g
 import { killOnExit, notAServerError, startProcess, waitForUrl } from '@gatehouse/testkit/processes';
 import { buildDirOf } from './build.mjs';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../../deploy/nginx/render.mjs';
+import { pinLocalKey } from '../../scripts/releaseKey.mjs';
 
 /** @typedef {import('../../deploy/nginx/render.mjs').ShellConfig} ShellConfig */
 /** @typedef {import('@gatehouse/testkit/processes').ManagedProcess} ManagedProcess */
@@ -55,7 +56,9 @@ export function benchConfig(repoRoot) {
     // the same path on the bench's demo API (the preview's is on :4010)
     if (remote.api) remote.api = { ...remote.api, url: `${ORIGINS.demoApi}${new URL(remote.api.url).pathname}` };
   }
-  return config;
+  // every remote's release is verified, as `npm run preview` pins them (decisions/0117): the builds are signed with
+  // the local release key (build.mjs)
+  return pinLocalKey(config);
 }
 
 /**

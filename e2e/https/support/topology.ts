@@ -1,3 +1,4 @@
+import { localPublicKey } from '../../../scripts/releaseKey.mjs';
 import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
 import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
 import { spawnSync } from 'node:child_process';
@@ -122,6 +123,9 @@ export async function startHttpsTopology(site: IdentityProviderSite, options: Ht
       // The admin remote asks for a higher level of authentication than a password sign-in (step-up), as in
       // deploy/config/config.example.json; the test realms map the levels (fixtures.ts).
       ...(remote.name === 'admin' ? { acr: 'gold' } : {}),
+      // every remote's release verifies against the local release key its production build is signed with, as
+      // `npm run preview` pins it (decisions/0117): the suite runs with verification on
+      signingKeys: [localPublicKey()],
     }));
     return config;
   };

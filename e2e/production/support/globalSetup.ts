@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { onKeycloak, startKeycloakUnlessRunning } from '../../support/provider';
 import { PREVIEW_CONFIG, REPO_ROOT, runPreview } from './previewProcess';
-import { ensureTestReleaseKey, signerOf, TEST_RELEASE_KEY_FILE } from './releaseKey';
+import { ensureLocalReleaseKey, localPublicKey, signerOf } from '../../../scripts/releaseKey.mjs';
 
 /** What a production build is made from: a change in any of these makes the builds stale. */
 const SOURCES = ['shell', 'auth-lib', 'tooling/federation', 'remotes', 'package-lock.json', 'tsconfig.base.json'];
@@ -37,7 +37,7 @@ function whyRebuild(builds: string[], signer: string): string | null {
   const missing = builds.find((file) => !existsSync(file));
   if (missing) return `${relative(REPO_ROOT, missing)} is missing`;
   const unsigned = builds.map(dirname).find((dir) => dir.includes('/remotes/') && signerOf(dir) !== signer);
-  if (unsigned) return `${relative(REPO_ROOT, unsigned)} is not signed by the suite's test release key`;
+  if (unsigned) return `${relative(REPO_ROOT, unsigned)} is not signed by this machine's local release key`;
   if (!existsSync(BUILD_STAMP)) return 'no build made by these tests yet (.preview/build-stamp)';
   const builtAt = statSync(BUILD_STAMP).mtimeMs;
   const [changedAt, changed] = SOURCES.map((source) => newestSource(join(REPO_ROOT, source))).reduce((a, b) => (b[0] > a[0] ? b : a));
@@ -78,11 +78,11 @@ export async function ensureProductionBuilds(suite = 'production e2e'): Promise<
     );
   });
   try {
-    // the remotes' builds are signed with the suite's test key (decisions/0117), which the specs' registry pins
-    const key = await ensureTestReleaseKey();
-    process.env.GATEHOUSE_RELEASE_KEY_FILE = TEST_RELEASE_KEY_FILE;
+    // the remotes' builds are signed with the local release key (decisions/0117), which the preview and the specs pin,
+    // whatever team key this shell's environment names
+    process.env.GATEHOUSE_RELEASE_KEY_FILE = ensureLocalReleaseKey();
     delete process.env.GATEHOUSE_RELEASE_KEY;
-    const reason = whyRebuild(builds, key.pinned.kid);
+    const reason = whyRebuild(builds, localPublicKey().kid);
     if (reason) {
       process.stderr.write(`[${suite}] building the apps (npm run build): ${reason}\n`);
       const status = await new Promise<number | null>((resolve) => {

@@ -1,17 +1,14 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, FlattenedSign, importPKCS8 } from 'jose';
-import { REPO_ROOT } from './previewProcess';
+import { LOCAL_RELEASE_KEY_FILE, localPublicKey } from '../../../scripts/releaseKey.mjs';
 
 /**
- * The production builds' test release key (decisions/0117): made once by the suite's globalSetup in the git-ignored
- * `.preview/`, never committed; the builds are signed with it (GATEHOUSE_RELEASE_KEY_FILE) and the specs' registry
- * pins its public key.
+ * The production builds' release key is this machine's local release key (scripts/releaseKey.mjs; decisions/0117):
+ * `npm run build` signs the remotes with it and `npm run preview` pins it. The specs that pin a remote use it too;
+ * other keys here stand for another team's key or the next key of a rotation.
  */
-const KEY_DIR = join(REPO_ROOT, '.preview/release-key');
-export const TEST_RELEASE_KEY_FILE = join(KEY_DIR, 'test.release-key.pem');
-const PUBLIC_FILE = join(KEY_DIR, 'test.release-key.public.json');
 
 /** A public key as the registry pins it (`signingKeys`). */
 export interface PinnedKey {
@@ -42,35 +39,10 @@ export async function makeTestKey(): Promise<TestKey> {
   return { pem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), pinned: await publicOf(publicKey) };
 }
 
-/** The suite's release key, made on first use (mode 0600). */
-export async function ensureTestReleaseKey(): Promise<TestKey> {
-  if (!existsSync(TEST_RELEASE_KEY_FILE) || !existsSync(PUBLIC_FILE)) {
-    const key = await makeTestKey();
-    mkdirSync(KEY_DIR, { recursive: true });
-    writeFileSync(TEST_RELEASE_KEY_FILE, key.pem, { mode: 0o600 });
-    chmodSync(TEST_RELEASE_KEY_FILE, 0o600);
-    writeFileSync(PUBLIC_FILE, `${JSON.stringify(key.pinned, null, 2)}\n`);
-  }
-  return testReleaseKey();
-}
-
-/** The suite's release key (made by globalSetup). */
+/** The production builds' release key (the local release key, made on first use). */
 export function testReleaseKey(): TestKey {
-  return {
-    pem: readFileSync(TEST_RELEASE_KEY_FILE, 'utf8'),
-    pinned: JSON.parse(readFileSync(PUBLIC_FILE, 'utf8')) as PinnedKey,
-  };
-}
-
-/** The `kid` that signed a build's mf-release.json, or undefined when it is unsigned or missing. */
-export function signerOf(buildDir: string): string | undefined {
-  try {
-    const release = JSON.parse(readFileSync(join(buildDir, 'mf-release.json'), 'utf8')) as { protected?: string };
-    if (!release.protected) return undefined;
-    return (JSON.parse(Buffer.from(release.protected, 'base64url').toString('utf8')) as { kid?: string }).kid;
-  } catch {
-    return undefined;
-  }
+  const pinned = localPublicKey();
+  return { pem: readFileSync(LOCAL_RELEASE_KEY_FILE, 'utf8'), pinned };
 }
 
 /** Signs a build's release statement again with `key` (another team's key, a rotation's next key). */
