@@ -5,7 +5,7 @@
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { buildEnvironment } from './releaseKey.mjs';
+import { buildEnvironment } from './releaseKey.cjs';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { env, signer } = buildEnvironment();

@@ -19,7 +19,7 @@ import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@g
 import { answers, killOnExit, notAServerError, startProcess, stopWhenOrphaned, waitForUrl } from '@gatehouse/testkit/processes';
 import { assertValidInput, remotesOf } from '@gatehouse/config';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../deploy/nginx/render.mjs';
-import { LOCAL_RELEASE_KEY_FILE, localPublicKey, pinLocalKey, signerOf } from './releaseKey.mjs';
+import { LOCAL_RELEASE_KEY_FILE, localPublicKey, pinLocalKey, signerOf } from './releaseKey.cjs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json');

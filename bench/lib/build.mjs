@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildEnvironment } from '../../scripts/releaseKey.mjs';
+import { buildEnvironment } from '../../scripts/releaseKey.cjs';
 
 /**
  * An app the bench builds: its name (the topology's too) and its folder.

@@ -12,7 +12,7 @@ import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@g
 import { killOnExit, notAServerError, startProcess, waitForUrl } from '@gatehouse/testkit/processes';
 import { buildDirOf } from './build.mjs';
 import { renderDeployment, renderTemplate, writeFiles, TEMPLATE_DIR } from '../../deploy/nginx/render.mjs';
-import { pinLocalKey } from '../../scripts/releaseKey.mjs';
+import { pinLocalKey } from '../../scripts/releaseKey.cjs';
 
 /** @typedef {import('../../deploy/nginx/render.mjs').ShellConfig} ShellConfig */
 /** @typedef {import('@gatehouse/testkit/processes').ManagedProcess} ManagedProcess */

@@ -1,4 +1,4 @@
-import { localPublicKey } from '../../../scripts/releaseKey.mjs';
+import { localPublicKey } from '../../../scripts/releaseKey.cjs';
 import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
 import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
 import { spawnSync } from 'node:child_process';

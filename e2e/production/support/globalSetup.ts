@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { onKeycloak, startKeycloakUnlessRunning } from '../../support/provider';
 import { PREVIEW_CONFIG, REPO_ROOT, runPreview } from './previewProcess';
-import { ensureLocalReleaseKey, localPublicKey, signerOf } from '../../../scripts/releaseKey.mjs';
+import { ensureLocalReleaseKey, localPublicKey, signerOf } from '../../../scripts/releaseKey.cjs';
 
 /** What a production build is made from: a change in any of these makes the builds stale. */
 const SOURCES = ['shell', 'auth-lib', 'tooling/federation', 'remotes', 'package-lock.json', 'tsconfig.base.json'];

@@ -2,10 +2,10 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, FlattenedSign, importPKCS8 } from 'jose';
-import { LOCAL_RELEASE_KEY_FILE, localPublicKey } from '../../../scripts/releaseKey.mjs';
+import { LOCAL_RELEASE_KEY_FILE, localPublicKey } from '../../../scripts/releaseKey.cjs';
 
 /**
- * The production builds' release key is this machine's local release key (scripts/releaseKey.mjs; decisions/0117):
+ * The production builds' release key is this machine's local release key (scripts/releaseKey.cjs; decisions/0117):
  * `npm run build` signs the remotes with it and `npm run preview` pins it. The specs that pin a remote use it too;
  * other keys here stand for another team's key or the next key of a rotation.
  */

@@ -3,22 +3,23 @@
 // verifies its remotes' releases, as a deployed shell that pins keys does. Made on first use in the git-ignored
 // `.preview/release-key/`, mode 0600, never committed; a real team's key comes from GATEHOUSE_RELEASE_KEY(_FILE).
 
-import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+'use strict';
 
-const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { createHash, createPublicKey, generateKeyPairSync } = require('node:crypto');
+const { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { dirname, join, resolve } = require('node:path');
+
+const REPO_ROOT = resolve(__dirname, '..');
 
 /** The private key (PKCS #8 PEM) of this machine's builds. */
-export const LOCAL_RELEASE_KEY_FILE = join(REPO_ROOT, '.preview/release-key/local.release-key.pem');
+const LOCAL_RELEASE_KEY_FILE = join(REPO_ROOT, '.preview/release-key/local.release-key.pem');
 
 /** The environment variables a build reads its key from (tooling/federation/src/release/sign.ts). */
 const KEY_ENV = 'GATEHOUSE_RELEASE_KEY';
 const KEY_FILE_ENV = 'GATEHOUSE_RELEASE_KEY_FILE';
 
 /** Makes the local release key unless it exists; returns its file. */
-export function ensureLocalReleaseKey() {
+function ensureLocalReleaseKey() {
   if (!existsSync(LOCAL_RELEASE_KEY_FILE)) {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     mkdirSync(dirname(LOCAL_RELEASE_KEY_FILE), { recursive: true });
@@ -33,7 +34,7 @@ export function ensureLocalReleaseKey() {
  * `kid` a release signed with it names).
  * @returns {{ kty: 'EC', crv: 'P-256', x: string, y: string, kid: string, alg: 'ES256', use: 'sig' }}
  */
-export function localPublicKey() {
+function localPublicKey() {
   const { x, y } = /** @type {{ x: string, y: string }} */ (
     createPublicKey(readFileSync(ensureLocalReleaseKey(), 'utf8')).export({ format: 'jwk' })
   );
@@ -49,7 +50,7 @@ export function localPublicKey() {
  * to the local key. `signer` says which, for the build's log.
  * @param {NodeJS.ProcessEnv} [env]
  */
-export function buildEnvironment(env = process.env) {
+function buildEnvironment(env = process.env) {
   if (env[KEY_ENV] || env[KEY_FILE_ENV]) return { env, signer: `the key in ${env[KEY_ENV] ? KEY_ENV : env[KEY_FILE_ENV]}` };
   return {
     env: { ...env, [KEY_FILE_ENV]: ensureLocalReleaseKey() },
@@ -61,7 +62,7 @@ export function buildEnvironment(env = process.env) {
  * The `kid` that signed a build's mf-release.json, or undefined when it is unsigned or has none.
  * @param {string} buildDir
  */
-export function signerOf(buildDir) {
+function signerOf(buildDir) {
   try {
     const release = JSON.parse(readFileSync(join(buildDir, 'mf-release.json'), 'utf8'));
     if (typeof release.protected !== 'string') return undefined;
@@ -78,7 +79,7 @@ export function signerOf(buildDir) {
  * @param {readonly string[]} [remotes]
  * @returns {T}
  */
-export function pinLocalKey(config, remotes) {
+function pinLocalKey(config, remotes) {
   const key = localPublicKey();
   return {
     ...config,
@@ -89,3 +90,5 @@ export function pinLocalKey(config, remotes) {
     ),
   };
 }
+
+module.exports = { LOCAL_RELEASE_KEY_FILE, buildEnvironment, ensureLocalReleaseKey, localPublicKey, pinLocalKey, signerOf };
