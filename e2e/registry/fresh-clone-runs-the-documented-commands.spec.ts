@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess, waitForUrl, type ManagedProcess } from '@gatehouse/testkit/processes';
@@ -91,6 +92,26 @@ test('a fresh clone: npm test installs first, quietly, and runs; npm run build b
       const manifest = await fetch(`http://localhost:${port}/mf-manifest.json`);
       expect({ port, status: manifest.status }).toEqual({ port, status: 200 });
     }
+    // the preview verifies every remote (decisions/0117): its config pins the clone's own local release key, made on
+    // first use by `npm run build`, and each remote's served release statement is signed with that key
+    const { localPublicKey } = createRequire(__filename)(
+      join(clone, 'scripts/releaseKey.cjs'),
+    ) as typeof import('../../scripts/releaseKey.cjs');
+    const kid = localPublicKey().kid;
+    const served = (await (await fetch('http://localhost:4000/config.json')).json()) as {
+      remotes: Array<{ name: string; signingKeys?: Array<{ kid?: string }> }>;
+    };
+    expect(served.remotes.map((remote) => ({ remote: remote.name, pinned: remote.signingKeys?.map((key) => key.kid) }))).toEqual(
+      served.remotes.map((remote) => ({ remote: remote.name, pinned: [kid] })),
+    );
+    for (const port of [4001, 4002, 4003]) {
+      const release = (await (await fetch(`http://localhost:${port}/mf-release.json`)).json()) as { protected?: string };
+      const signer = release.protected
+        ? (JSON.parse(Buffer.from(release.protected, 'base64url').toString('utf8')) as { kid?: string }).kid
+        : undefined;
+      expect({ port, signer }).toEqual({ port, signer: kid });
+    }
+    expect(stderr).not.toContain('not signed by it');
   });
   await preview?.stop();
   preview = undefined;

@@ -115,6 +115,25 @@ describe('the release gate', () => {
     expect(refusals).toEqual([]);
   });
 
+  it('asks for the release statement while the manifest is still on its way, and measures the check once verified', async () => {
+    const { gate, asked } = gateFor([owner.pinned], { 'mf-release.json': await owner.sign(await statementOf(FILES)) });
+    performance.clearMeasures();
+    let arrive: (response: Response) => void = () => undefined;
+    const manifest = new Promise<Response>((resolve) => (arrive = resolve));
+    const admitted = gate.admitManifest('profile', MANIFEST, manifest);
+    await Promise.resolve();
+    expect(asked).toEqual([`${ORIGIN}/mf-release.json`]);
+    arrive(new Response(MANIFEST_TEXT, { status: 200 }));
+    expect(await (await admitted).text()).toBe(MANIFEST_TEXT);
+    expect(performance.getEntriesByName('gatehouse:release-verified profile', 'measure')).toHaveLength(1);
+  });
+
+  it('hands a manifest answered with an error status back untouched, refusing nothing', async () => {
+    const { gate, refusals } = gateFor([owner.pinned], { 'mf-release.json': await owner.sign(await statementOf(FILES)) });
+    const answer = await gate.admitManifest('profile', MANIFEST, Promise.resolve(new Response('gone', { status: 404 })));
+    expect({ status: answer.status, text: await answer.text(), refusals }).toEqual({ status: 404, text: 'gone', refusals: [] });
+  });
+
   it('leaves a remote that pins no key alone: its release is not even asked for', async () => {
     const { gate, asked } = gateFor(undefined, {});
     expect(await admit(gate)).toEqual({ text: MANIFEST_TEXT, error: undefined });
