@@ -59,7 +59,8 @@ test('a fresh clone: npm test installs first, quietly, and runs; npm run build b
   await runOk('git', ['clone', '-q', REPO_ROOT, clone], work);
   expect(existsSync(join(clone, 'node_modules'))).toBe(false);
 
-  const env = { ...process.env, CI: '' };
+  // a newcomer's environment: not CI, and no release key (the suite's own setup may have named this tree's)
+  const env = { ...process.env, CI: '', GATEHOUSE_RELEASE_KEY: '', GATEHOUSE_RELEASE_KEY_FILE: '' };
   const tested = await test.step('npm test -- config', () => run('npm', ['test', '--', 'config'], clone, env));
   const output = `${tested.stdout}\n${tested.stderr}`;
   expect({ code: tested.code, output: tested.code === 0 ? '' : output.slice(-4000) }).toEqual({ code: 0, output: '' });

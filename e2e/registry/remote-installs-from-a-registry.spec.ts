@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { freePort } from '../https/support/freePort';
 import { run, runOk, scaffoldOutside, type CommandResult } from '../production/support/outsideRemote';
 import { REPO_ROOT, runPreview, type PreviewProcess } from '../production/support/previewProcess';
+import { makeTestKey } from '../production/support/releaseKey';
 import { previewConfig } from '../production/support/topology';
 import { startVerdaccio, type LocalRegistry } from './support/verdaccio';
 
@@ -100,6 +101,8 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
     }
   });
 
+  // the team's release signing key (its CI secret; the shell pins the public half)
+  const team = await makeTestKey();
   const shellPort = await freePort();
   const remotePort = await freePort();
   const shellUrl = `http://localhost:${shellPort}`;
@@ -136,8 +139,15 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
   const startShell = () =>
     timed('a running shell: the production build behind nginx on a free port, with billing in its registry', async () => {
       const config = previewConfig();
+      // the shell pins the team's public key: the contract check then verifies the signed build against it
       config.remotes = [
-        { name: 'billing', manifest: `http://localhost:${remotePort}/mf-manifest.json`, route: '/billing', title: 'Billing' },
+        {
+          name: 'billing',
+          manifest: `http://localhost:${remotePort}/mf-manifest.json`,
+          route: '/billing',
+          title: 'Billing',
+          signingKeys: [team.pinned],
+        },
       ];
       const configFile = join(work, 'config.json');
       writeFileSync(configFile, JSON.stringify(config, null, 2));
@@ -160,6 +170,8 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
     'npm run typecheck',
     'npm test',
     'npm run build',
+    // skipped by its `if:` when the release key secret is set, as it is here; harmless when run
+    `echo "::warning::The build is unsigned - run npx --package=@gatehouse/federation gatehouse-release-key billing, store the private key as the secret GATEHOUSE_RELEASE_KEY and pin the public key in the shell's config.json (signingKeys)"`,
     // skipped by its `if:` when GATEHOUSE_SHELL_URL is set, as it is here; harmless when run
     'echo "::warning::No contract check - set the repository variable GATEHOUSE_SHELL_URL to the deployed shell (e.g. https://app.example.com)"',
     'npx --package=@gatehouse/contract-check gatehouse-contract-check --shell "$GATEHOUSE_SHELL_URL"',
@@ -168,7 +180,14 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
   for (const step of steps) {
     if (step.includes('gatehouse-contract-check')) await startShell();
     results[step] = await timed(`CI in the clone: ${step}`, () =>
-      run('sh', ['-c', step], clone, { ...process.env, GATEHOUSE_SHELL_URL: shellUrl, CI: 'true' }),
+      // the team's release key as its CI secret (decisions/0117), no other key from this machine's environment
+      run('sh', ['-c', step], clone, {
+        ...process.env,
+        GATEHOUSE_SHELL_URL: shellUrl,
+        CI: 'true',
+        GATEHOUSE_RELEASE_KEY: team.pem,
+        GATEHOUSE_RELEASE_KEY_FILE: '',
+      }),
     );
     const { code, stdout, stderr } = results[step]!;
     expect({ step, code, output: code === 0 ? '' : `${stdout}\n${stderr}` }).toEqual({ step, code: 0, output: '' });
@@ -176,6 +195,8 @@ test('a remote scaffolded against the registry installs, tests, builds and fits 
   const check = results['npx --package=@gatehouse/contract-check gatehouse-contract-check --shell "$GATEHOUSE_SHELL_URL"']!;
   expect(check.stdout).toContain('✓ The remote fits the shell');
   expect(check.stdout).toContain(`${shellUrl}/config.json lists "billing" at /billing`);
+  // the CI's build is signed with the team's key, and the release verifies against the key the shell pins
+  expect(check.stdout).toContain(`✓ Release: signed with the pinned key ${team.pinned.kid}`);
 
   // Installed by npm ci, every $schema the repository names resolves inside it.
   const schemas = Object.entries(tracked).flatMap(([file, text]) =>
