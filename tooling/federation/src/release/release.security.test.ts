@@ -156,6 +156,28 @@ describe('what is refused', () => {
     const unencoded = { ...release, protected: rewrite({ crit: ['b64'], b64: false } as unknown as Record<string, string>) };
     expect(await verifyRelease(unencoded, [pinned])).toMatchObject({ ok: false, reason: 'malformed' });
   });
+
+  it('a signature cut short, lengthened, in DER form, or moved onto another payload', async () => {
+    const { signing, pinned } = await team();
+    const release = await signRelease(await statementOf(FILES), signing);
+    const raw = Buffer.from(release.signature as string, 'base64url');
+    expect(raw).toHaveLength(64); // ES256 in a JWS: r‖s, 32 bytes each
+    const withSignature = (bytes: Buffer) => ({ ...release, signature: bytes.toString('base64url') });
+    expect(await verifyRelease(withSignature(raw.subarray(0, 63)), [pinned])).toMatchObject({ ok: false, reason: 'bad-signature' });
+    expect(await verifyRelease(withSignature(Buffer.concat([raw, Buffer.from([0])])), [pinned])).toMatchObject({
+      ok: false,
+      reason: 'bad-signature',
+    });
+    // the DER form other ECDSA APIs produce: SEQUENCE { INTEGER r, INTEGER s }
+    const integer = (part: Buffer) =>
+      part[0]! & 0x80 ? Buffer.concat([Buffer.from([0x02, 33, 0]), part]) : Buffer.concat([Buffer.from([0x02, 32]), part]);
+    const body = Buffer.concat([integer(raw.subarray(0, 32)), integer(raw.subarray(32))]);
+    const der = Buffer.concat([Buffer.from([0x30, body.length]), body]);
+    expect(await verifyRelease(withSignature(der), [pinned])).toMatchObject({ ok: false, reason: 'bad-signature' });
+    // a valid signature of one statement on another statement's payload
+    const other = await signRelease(await statementOf({ ...FILES, 'remoteEntry.js': 'var evil = 1;' }), signing);
+    expect(await verifyRelease({ ...release, payload: other.payload }, [pinned])).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
 });
 
 describe('key rotation', () => {

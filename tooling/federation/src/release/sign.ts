@@ -67,11 +67,12 @@ export async function importPrivateKey(text: string, source: string): Promise<Re
       const jwk = JSON.parse(text) as JWK;
       if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.d !== 'string') throw new Error('not an EC P-256 private JWK');
       const key = (await importJWK({ ...jwk, alg: RELEASE_ALGORITHM }, RELEASE_ALGORITHM)) as CryptoKey;
-      return { key, keyId: await keyIdOf(jwk), source };
+      return { key, keyId: await keyIdOf({ kty: 'EC', crv: 'P-256', x: String(jwk.x), y: String(jwk.y) }), source };
     }
     if (!text.includes('-----BEGIN PRIVATE KEY-----')) throw new Error('neither a PKCS #8 PEM ("-----BEGIN PRIVATE KEY-----") nor a JWK');
     const key = await importPKCS8(text, RELEASE_ALGORITHM, { extractable: true });
-    return { key, keyId: await keyIdOf(await exportJWK(key)), source };
+    const { x, y } = await exportJWK(key);
+    return { key, keyId: await keyIdOf({ kty: 'EC', crv: 'P-256', x: String(x), y: String(y) }), source };
   } catch (error) {
     throw new Error(`The release key in ${source} cannot be used: ${(error as Error).message}; ${fix}.`, { cause: error });
   }
