@@ -3,7 +3,6 @@
 // once; each output line starts with its suite's name while two lanes run; a summary gives each suite's result, its
 // time and when it started.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,28 +149,6 @@ export function startRun(who, { onSignal } = {}) {
       return lines;
     },
   };
-}
-
-/**
- * Whether suites can run in network namespaces of their own here: `unshare --net` works (root, or CAP_SYS_ADMIN) and
- * `ip` can bring its loopback up.
- * @returns {boolean}
- */
-export function canIsolate() {
-  return spawnSync('unshare', ['--net', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' }).status === 0;
-}
-
-/**
- * `suite` run in a network namespace of its own (loopback only), where the fixed ports are free whatever the rest of
- * the run holds.
- * @template {Command} S
- * @param {S} suite
- * @returns {S}
- */
-export function isolatedRun(suite) {
-  const quote = (/** @type {string} */ word) => `'${word.replaceAll("'", "'\\''")}'`;
-  const command = [suite.command ?? 'npx', ...suite.args].map(quote).join(' ');
-  return { ...suite, command: 'unshare', args: ['--net', 'sh', '-c', `ip link set lo up && exec ${command}`] };
 }
 
 /**

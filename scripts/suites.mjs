@@ -17,11 +17,8 @@ const E2E = join(ROOT, 'e2e');
  *   fixed port (:3000–3003, :3010, :4000–4003, :4010, :8080, :9000) and writes no file a suite of another lane writes.
  * `builds`: the suite tests the production builds (made once, before the lanes start).
  * `unit`: a workspace's unit tests (no browser, no server on a fixed port): what `npm run test:unit` runs.
- * `isolated`: a fixed-port suite that needs no network beyond loopback: where a network namespace can be made (root,
- *   `unshare --net`), it runs in one of its own, where its fixed ports are free again, in a lane of its own beside the
- *   fixed lane; elsewhere in the fixed lane.
  * @typedef {{ name: string, cwd: string, args: string[], command?: string, lane?: 'fixed' | 'units' | 'browsers',
- *             builds?: boolean, unit?: boolean, isolated?: boolean }} Suite
+ *             builds?: boolean, unit?: boolean }} Suite
  */
 
 /**
@@ -71,15 +68,8 @@ export function npmTestSuites() {
   return [
     // The system as `npm start` runs it: the dev servers on :3000–3003, the provider on :8080.
     { name: 'dev', cwd: E2E, args: ['playwright', 'test'] },
-    // The builds behind nginx on :4000–4003, the provider on :8080; offline (its installs are `npm install --offline`
-    // from packed packages), so in a network namespace of its own beside the dev suite where one can be made.
-    {
-      name: 'production',
-      cwd: E2E,
-      args: ['playwright', 'test', '-c', 'playwright.production.config.ts'],
-      builds: true,
-      isolated: true,
-    },
+    // The builds behind nginx on :4000–4003, the provider on :8080.
+    { name: 'production', cwd: E2E, args: ['playwright', 'test', '-c', 'playwright.production.config.ts'], builds: true },
     ...unitSuites(),
     // A provider per worker and a page server, each on a free port; results in dev-idp/test-results.
     { name: 'dev-idp-browser', cwd: join(ROOT, 'dev-idp'), command: 'npm', args: ['run', 'test:browser'], lane: 'browsers' },

@@ -1,25 +1,22 @@
 #!/usr/bin/env node
-// `npm test`: every check and every test of the repository, in lanes side by side (decisions/0081, 0087, 0120).
+// `npm test`: every check and every test of the repository, in three lanes side by side (decisions/0081, 0087).
 //
 // The suites are defined in scripts/suites.mjs. First the preflight (always: on a fresh clone it installs the packages), then one after the other lint, format
 // check, typecheck (the run stops at the first that fails, as before), then the production builds the production,
-// HTTPS and registry suites share (made once, when a source is newer than them). Then the lanes at once, the suites of each one after the other:
+// HTTPS and registry suites share (made once, when a source is newer than them). Then three lanes at once, the suites of each one after the other:
 //
-//   fixed ports  the dev suite (:3000–3003, :3010, its provider on :8080) → the fresh clone's build and preview (the
-//                README's ports)
-//   isolated     the production suite (:4000–4003, :4010, :8080) in a network namespace of its own, where its fixed
-//                ports are free again (where none can be made — not root — it runs in the fixed lane, after the dev suite)
+//   fixed ports  the dev suite (:3000–3003, :3010, its provider on :8080) → the production suite (:4000–4003, :4010,
+//                :8080) → the fresh clone's build and preview (the README's ports)
 //   units        each workspace's unit tests (jest, node --test), on free ports → the registry suite (Verdaccio and a
 //                remote's installs; free ports, no browser)
 //   browsers     dev-idp's browser suite → auth-lib's browser suite → the HTTPS suite, on free ports
 //
-// A suite is outside the first lane only when it holds no fixed port (or holds them in a namespace of its own) and
-// writes no file a suite of another lane writes; the browser suites mostly wait (token lifespans, session checks,
-// servers starting, npm installs), so the run takes about as long as its longest lane. While lanes run each output line
-// starts with `[suite]`; a summary gives each suite's result, its time and when it started. Each package's own
-// `npm test` still runs its tests alone.
+// A suite is outside the first lane only when it holds no fixed port and writes no file a suite of another lane
+// writes; the browser suites mostly wait (token lifespans, session checks, servers starting, npm installs), so the
+// run takes about as long as its longest lane. While lanes run each output line starts with `[suite]`; a summary
+// gives each suite's result, its time and when it started. Each package's own `npm test` still runs its tests alone.
 //
-//   npm test                          everything above, in its lanes
+//   npm test                          everything above, in the three lanes
 //   npm test -- --serial              every suite one after the other
 //   npm run test:unit                 every workspace's unit tests alone (the fast loop: no check, no browser)
 //   npm test -- auth-lib-browser https   only the named suites, in their lanes, without the checks (the preflight runs)
@@ -41,7 +38,7 @@ if (preflight.status !== 0) {
   process.stderr.write('\x1b[1m[npm test] preflight failed (above); no test ran.\x1b[0m\n');
   process.exit(1);
 }
-const { canIsolate, ensureBuilds, isolatedRun, runLanes, runSuite, seconds, startRun } = await import('./lanes.mjs');
+const { ensureBuilds, runLanes, runSuite, seconds, startRun } = await import('./lanes.mjs');
 // the suites (scripts/suites.mjs), listed after the preflight: it lists the workspaces the preflight installed
 const { npmTestSuites } = await import('./suites.mjs');
 /** @typedef {import('./suites.mjs').Suite} Suite */
@@ -99,16 +96,11 @@ if (suites.some((suite) => suite.builds)) {
   summary.push(`production builds: ready in ${seconds(Date.now() - started)}`);
 }
 
-// A suite marked `isolated` runs in a network namespace of its own, in a lane of its own beside the fixed lane, where
-// one can be made (root: CI, most containers); elsewhere in the fixed lane, as before.
-const isolate = !serial && suites.some((suite) => suite.isolated) && canIsolate();
-/** @param {Suite} suite */
-const laneOf = (suite) => (isolate && suite.isolated ? 'isolated' : (suite.lane ?? 'fixed'));
 /** @type {Suite[][]} */
 const lanes = serial
   ? [suites]
-  : ['fixed', 'isolated', 'units', 'browsers']
-      .map((lane) => suites.filter((suite) => laneOf(suite) === lane))
+  : ['fixed', 'units', 'browsers']
+      .map((lane) => suites.filter((suite) => (suite.lane ?? 'fixed') === lane))
       .filter((lane) => lane.length > 0);
 if (lanes.length > 1)
   say(`${lanes.length} lanes, side by side: ${lanes.map((lane) => lane.map((suite) => suite.name).join(' → ')).join('  |  ')}`);
@@ -117,10 +109,10 @@ const lanesBegan = Date.now();
 let failed = false;
 await runLanes(lanes, async (suite, prefix) => {
   say(`${suite.name}: ${suite.command ?? 'npx'} ${suite.args.join(' ')} (in ${suite.cwd.slice(ROOT.length) || '.'})`);
-  const { code, counts, failures, ms } = await runSuite(isolate && suite.isolated ? isolatedRun(suite) : suite, { prefix });
+  const { code, counts, failures, ms } = await runSuite(suite, { prefix });
   if (code !== 0) failed = true;
   summary.push(
-    `${suite.name}: ${counts.join(', ') || (code === 0 ? 'passed' : 'no result line')} in ${seconds(ms)}${code === 0 ? '' : ` (FAILED, exit code ${code})`}${lanes.length > 1 ? ` (from ${seconds(Date.now() - ms - lanesBegan)} on, lane ${laneOf(suite)})` : ''}`,
+    `${suite.name}: ${counts.join(', ') || (code === 0 ? 'passed' : 'no result line')} in ${seconds(ms)}${code === 0 ? '' : ` (FAILED, exit code ${code})`}${lanes.length > 1 ? ` (from ${seconds(Date.now() - ms - lanesBegan)} on, lane ${suite.lane ?? 'fixed'})` : ''}`,
     // named here too: a CI log shows its last lines, where the runner's own list may be cut off
     ...failures.map((failure) => `  failed or flaky: ${failure}`),
   );

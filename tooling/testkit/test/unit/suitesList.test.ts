@@ -15,7 +15,7 @@ interface Listed {
 /** The lists as scripts/suites.mjs gives them (an ES module: read by a plain Node process). */
 function suitesFromTheList(): Listed {
   const script = `import('./scripts/suites.mjs').then((m) => process.stdout.write(JSON.stringify({
-    npm: m.npmTestSuites().map((s) => ({ name: s.name, lane: s.isolated ? 'isolated' : (s.lane ?? 'fixed') })),
+    npm: m.npmTestSuites().map((s) => ({ name: s.name, lane: s.lane ?? 'fixed' })),
     keycloak: m.KEYCLOAK_SUITES.map((s) => s.name),
   })))`;
   const listed = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
@@ -46,7 +46,7 @@ const namesIn = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) =
 
 /** The lane a row's second cell names, by its first words. */
 function laneOf(cell: string): string {
-  const lane = (['fixed ports', 'isolated', 'units', 'browsers'] as const).find((words) => cell.startsWith(words));
+  const lane = (['fixed ports', 'units', 'browsers'] as const).find((words) => cell.startsWith(words));
   if (!lane) throw new Error(`CONTRIBUTING.md names an unknown lane: "${cell}"`);
   return lane === 'fixed ports' ? 'fixed' : lane;
 }
