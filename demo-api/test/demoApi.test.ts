@@ -7,7 +7,7 @@ import { decodeJwt } from 'jose';
 
 import { startDemoApi } from '../src/index.js';
 import type { DemoApi } from '../src/index.js';
-import { ALGS, dpopCall, dpopKey, refusal, signIn, startProvider, tokenFor as refreshFor } from './support/provider.js';
+import { ALGS, dpopCall, dpopKey, preflight, refusal, signIn, startProvider, tokenFor as refreshFor } from './support/provider.js';
 import type { DpopKey, Provider, TokenResponse } from './support/provider.js';
 
 // The demo API over real HTTP, with real tokens of a real identity provider: the dev IdP started here, or the one
@@ -144,14 +144,7 @@ describe('demo API', () => {
   });
 
   test('CORS: a preflight from a remote origin for GET with Authorization and DPoP is allowed', async () => {
-    const response = await fetch(`${api.url}/profile`, {
-      method: 'OPTIONS',
-      headers: {
-        origin: 'http://localhost:3001',
-        'access-control-request-method': 'GET',
-        'access-control-request-headers': 'authorization,dpop',
-      },
-    });
+    const response = await preflight(`${api.url}/profile`);
     assert.equal(response.status, 204);
     assert.equal(response.headers.get('access-control-allow-origin'), 'http://localhost:3001');
     assert.equal(response.headers.get('access-control-allow-methods'), 'GET');
@@ -171,10 +164,7 @@ describe('demo API', () => {
       ],
       ['http://localhost:3001', 'GET', 'dpop-nonce', 'request headers dpop-nonce are not allowed (Authorization and DPoP only)'],
     ] as const) {
-      const response = await fetch(`${api.url}/profile`, {
-        method: 'OPTIONS',
-        headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
-      });
+      const response = await preflight(`${api.url}/profile`, { origin, method, headers });
       assert.equal(response.status, 403, origin);
       assert.equal(response.headers.get('access-control-allow-origin'), null);
       assert.equal(await response.text(), `CORS preflight refused: ${reason}`);

@@ -11,7 +11,7 @@ import type { JWK } from 'jose';
 
 import { MemoryReplayStore, startDemoApi } from '../src/index.js';
 import type { DemoApi } from '../src/index.js';
-import { ALGS, bearerCall, dpopCall, dpopKey, dpopProof, refusal, signIn, startProvider, tokenFor } from './support/provider.js';
+import { ALGS, bearerCall, dpopCall, dpopKey, dpopProof, preflight, refusal, signIn, startProvider, tokenFor } from './support/provider.js';
 import type { DpopKey, Provider } from './support/provider.js';
 
 const REALM = 'demo-api-dpop-test';
@@ -84,7 +84,7 @@ describe('a DPoP-bound token', () => {
 
   test("a proof naming the token's key but signed by another: the signature does not verify", async () => {
     const other = await dpopKey();
-    const forged = await dpopProof(other, 'GET', profile, token, { header: { jwk: key.jwk } });
+    const forged = await dpopProof(key, 'GET', profile, token, { signer: other });
     assert.equal(await refusal(await withProof(forged), 'invalid_dpop_proof'), "the DPoP proof's signature does not verify");
   });
 
@@ -133,7 +133,7 @@ describe('a DPoP-bound token', () => {
 
   test('a proof for another access token is refused (ath), and one without ath', async () => {
     assert.equal(
-      await refusal(await withProof(await dpopProof(key, 'GET', profile, token, { athOf: unbound })), 'invalid_dpop_proof'),
+      await refusal(await withProof(await dpopProof(key, 'GET', profile, unbound)), 'invalid_dpop_proof'),
       'the DPoP proof is for another access token (ath)',
     );
     assert.equal(
@@ -171,7 +171,7 @@ describe('a DPoP-bound token', () => {
     );
     assert.equal(await refusal(await withProof('not-a-jwt'), 'invalid_dpop_proof'), 'the DPoP proof is not a JWT');
     assert.equal(
-      await refusal(await withProof(await dpopProof(key, 'GET', profile, token, { header: { typ: 'JWT' } })), 'invalid_dpop_proof'),
+      await refusal(await withProof(await dpopProof(key, 'GET', profile, token, { typ: 'JWT' })), 'invalid_dpop_proof'),
       `the DPoP proof's typ is "JWT", not "dpop+jwt"`,
     );
   });
@@ -188,12 +188,12 @@ describe('a DPoP-bound token', () => {
       `the DPoP proof is signed with "HS256"; this API takes ${ALGS}`,
     );
     assert.equal(
-      await refusal(await withProof(await dpopProof(key, 'GET', profile, token, { header: { jwk: undefined } })), 'invalid_dpop_proof'),
+      await refusal(await withProof(await dpopProof(key, 'GET', profile, token, { jwk: null })), 'invalid_dpop_proof'),
       "the DPoP proof's header carries no public key (jwk)",
     );
     const privateJwk = key.privateKey.export({ format: 'jwk' });
     assert.equal(
-      await refusal(await withProof(await dpopProof(key, 'GET', profile, token, { header: { jwk: privateJwk } })), 'invalid_dpop_proof'),
+      await refusal(await withProof(await dpopProof(key, 'GET', profile, token, { jwk: privateJwk })), 'invalid_dpop_proof'),
       "the DPoP proof's jwk holds a private key",
     );
   });
@@ -331,16 +331,9 @@ describe('CORS', () => {
     });
     try {
       const url = `${allowedApi.url}/profile`;
-      const preflight = await fetch(url, {
-        method: 'OPTIONS',
-        headers: {
-          origin: 'http://localhost:3001',
-          'access-control-request-method': 'GET',
-          'access-control-request-headers': 'authorization,dpop',
-        },
-      });
-      assert.equal(preflight.status, 204);
-      assert.equal(preflight.headers.get('access-control-allow-headers'), 'Authorization, DPoP');
+      const allowed = await preflight(url);
+      assert.equal(allowed.status, 204);
+      assert.equal(allowed.headers.get('access-control-allow-headers'), 'Authorization, DPoP');
       const response = await fetch(url, {
         headers: { origin: 'http://localhost:3001', authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', url, token) },
       });

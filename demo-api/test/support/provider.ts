@@ -2,17 +2,15 @@
 // names: a Keycloak 26 from `npm run keycloak`, admin/admin), the demo realm file imported under a test name through
 // the admin API, alice signed in through the login form as the shell signs in, and DPoP keys and proofs (RFC 9449).
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import KcAdminClient from '@keycloak/keycloak-admin-client';
-import { SignJWT, calculateJwkThumbprint, exportJWK } from 'jose';
-import type { JWK } from 'jose';
 
 import { startDevIdp } from '@gatehouse/dev-idp';
 import type { RealmRepresentation } from '@gatehouse/dev-idp';
 import { authorizationUrl, FormBrowser } from '@gatehouse/dev-idp/testing';
+import { dpopProof, newDpopKey, thumbprint } from '@gatehouse/dev-idp/testing/dpop-proof';
 
 const REALM_FILE = fileURLToPath(new URL('../../../deploy/keycloak/gatehouse-realm.json', import.meta.url));
 export const CLIENT = 'gatehouse-shell';
@@ -62,47 +60,19 @@ export async function startProvider(): Promise<Provider> {
   };
 }
 
-export type DpopKey = ReturnType<typeof generateKeyPairSync> & { jwk: JWK; jkt: string };
+export type DpopKey = ReturnType<typeof newDpopKey> & { jkt: string };
 
-/** A P-256 key pair for DPoP proofs, as auth-lib's (ES256), with its public JWK and RFC 7638 thumbprint. */
+/** A P-256 key pair for DPoP proofs, as auth-lib's (ES256), with its RFC 7638 thumbprint. */
 export async function dpopKey(): Promise<DpopKey> {
-  const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = await exportJWK(pair.publicKey);
-  return { ...pair, jwk, jkt: await calculateJwkThumbprint(jwk) };
+  const pair = newDpopKey();
+  return { ...pair, jkt: await thumbprint(pair) };
 }
 
-/** What a proof gets wrong on purpose: each field replaces the right one. */
-export interface ProofFaults {
-  htm?: string;
-  htu?: string;
-  /** seconds from now */
-  iatOffset?: number;
-  jti?: string;
-  /** the hash of this token instead of the presented one */
-  athOf?: string;
-  /** header fields over the right ones (`typ`, `alg`, `jwk`) */
-  header?: Record<string, unknown>;
-}
-
-/** A DPoP proof (RFC 9449 4.2) for one request, signed by `key`; `accessToken` gives its `ath`. */
-export async function dpopProof(
-  key: DpopKey,
-  method: string,
-  url: string,
-  accessToken?: string,
-  faults: ProofFaults = {},
-): Promise<string> {
-  const ath = faults.athOf ?? accessToken;
-  return new SignJWT({
-    htm: faults.htm ?? method,
-    htu: faults.htu ?? url,
-    jti: faults.jti ?? randomUUID(),
-    ...(ath ? { ath: createHash('sha256').update(ath).digest('base64url') } : {}),
-  })
-    .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: key.jwk, ...faults.header })
-    .setIssuedAt(Math.floor(Date.now() / 1000) + (faults.iatOffset ?? 0))
-    .sign(key.privateKey);
-}
+/**
+ * A DPoP proof (RFC 9449 4.2) for one request, signed by a key of `dpopKey()`; its last argument names what it gets wrong
+ * on purpose. The dev IdP's tests make theirs with it too.
+ */
+export { dpopProof };
 
 export interface TokenResponse {
   access_token: string;
@@ -175,6 +145,23 @@ export async function dpopCall(
     headers: { authorization: `DPoP ${token}`, dpop: proof ?? (await dpopProof(key, method, target.href, token)) },
   });
 }
+
+/**
+ * The browser's CORS preflight for a request to `url` from `origin`: by default a remote's (localhost:3001) `GET` with
+ * Authorization and DPoP, as auth-lib sends it.
+ */
+export const preflight = (
+  url: string,
+  {
+    origin = 'http://localhost:3001',
+    method = 'GET',
+    headers = 'authorization,dpop',
+  }: { origin?: string; method?: string; headers?: string } = {},
+) =>
+  fetch(url, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
+  });
 
 /** The algorithms the API's DPoP challenge names. */
 export const ALGS = 'ES256 ES384 ES512 PS256 PS384 PS512 RS256 RS384 RS512 EdDSA';
