@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
 
 import { FormBrowser } from '../test/support/FormBrowser.js';
-import { authorizationUrl, callbackParams, decodeJwt, endpoint, exchange, refresh, signIn, tokensFor } from '../test/support/codeFlow.js';
+import {
+  authorizationUrl,
+  callbackParams,
+  decodeJwt,
+  endpoint,
+  exchange,
+  KEYCLOAK_JS_ENDPOINTS,
+  refresh,
+  signIn,
+  tokensFor,
+} from '../test/support/codeFlow.js';
 import { claimsObservation, cookieShape, normalise } from './normalise.js';
 import type { Observation } from './normalise.js';
 import { adminOf } from './providers.js';
@@ -17,17 +27,7 @@ export interface ProbeContext {
 /** One comparison: the same requests to a provider, and what a client sees of the answers. */
 export type Probe = (context: ProbeContext) => Promise<Observation>;
 
-const DISCOVERY_FIELDS = [
-  'issuer',
-  'authorization_endpoint',
-  'token_endpoint',
-  'userinfo_endpoint',
-  'end_session_endpoint',
-  'jwks_uri',
-  'check_session_iframe',
-  'revocation_endpoint',
-  'dpop_signing_alg_values_supported',
-];
+const DISCOVERY_FIELDS = ['issuer', ...KEYCLOAK_JS_ENDPOINTS, 'revocation_endpoint', 'dpop_signing_alg_values_supported'];
 const DISCOVERY_MEMBERSHIP: Record<string, string[]> = {
   code_challenge_methods_supported: ['S256'],
   response_modes_supported: ['query', 'fragment'],

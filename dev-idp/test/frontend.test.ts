@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 
 import { startDevIdp } from '../src/index.js';
 import type { DevIdp } from '../src/index.js';
+import { KEYCLOAK_JS_ENDPOINTS } from './support/codeFlow.js';
 import { demoRealm } from './support/fixtures.js';
 import { jwtPayload, ProxiedBrowser } from './support/ProxiedBrowser.js';
 
@@ -90,14 +91,7 @@ describe('behind a TLS proxy with --proxy-headers xforwarded', () => {
       const realmUrl = `${TLS_FRONTEND}/realms/edge`;
       const config = await discovery(browser, realmUrl);
       assert.equal(config.issuer, realmUrl);
-      for (const key of [
-        'authorization_endpoint',
-        'token_endpoint',
-        'userinfo_endpoint',
-        'end_session_endpoint',
-        'jwks_uri',
-        'check_session_iframe',
-      ]) {
+      for (const key of KEYCLOAK_JS_ENDPOINTS) {
         assert.ok(config[key]?.startsWith(`${realmUrl}/protocol/openid-connect/`), `${key}: ${config[key]}`);
       }
 

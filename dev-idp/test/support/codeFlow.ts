@@ -14,6 +14,16 @@ export interface SignedIn {
 
 export const endpoint = (base: string, realm: string, path: string): string => `${base}/realms/${realm}/protocol/openid-connect/${path}`;
 
+/** The discovery document's members naming an endpoint of the realm under `protocol/openid-connect/` that keycloak-js calls. */
+export const KEYCLOAK_JS_ENDPOINTS = [
+  'authorization_endpoint',
+  'token_endpoint',
+  'userinfo_endpoint',
+  'end_session_endpoint',
+  'jwks_uri',
+  'check_session_iframe',
+] as const;
+
 /** keycloak-js's authorization request: code flow, PKCE S256, fragment response mode. */
 export function authorizationUrl(base: string, realm: string, extra: Record<string, string> = {}): { url: string; verifier: string } {
   const verifier = randomBytes(48).toString('base64url');
