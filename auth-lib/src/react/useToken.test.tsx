@@ -1,5 +1,6 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
+import { jwt, shellClaims } from '../test-support/fakeTokens';
 import { flush, sessionWithFake } from '../test-support/sessions';
 import { createTestSession } from '../testing';
 import type { Session } from '../types';
@@ -48,22 +49,14 @@ test("in an API's view, it is the API's token, renewed when that token gets unde
   jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') });
   try {
     let issued = 0;
-    const base64url = (claims: object) => Buffer.from(JSON.stringify(claims)).toString('base64url');
     const fetch = jest.fn(async () => {
       issued += 1;
       const now = Math.floor(Date.now() / 1000);
-      const claims = {
-        iss: 'http://localhost:8080/realms/gatehouse',
-        azp: 'gatehouse-shell',
-        sub: 'id-alice',
-        sid: 'sid-1',
-        aud: 'profile-api',
-        exp: now + 30,
-      };
+      const claims = shellClaims({ sub: 'id-alice', sid: 'sid-1', aud: 'profile-api', exp: now + 30 });
       return {
         ok: true,
         status: 200,
-        json: async () => ({ access_token: `eyJhbGciOiJSUzI1NiJ9.${base64url(claims)}.sig-api-${issued}` }),
+        json: async () => ({ access_token: jwt(claims, `sig-api-${issued}`) }),
       } as Response;
     }) as unknown as typeof globalThis.fetch;
     const { session, kc } = sessionWithFake((k) => (k.tokenLifespanSeconds = 300), { fetch });

@@ -5,6 +5,7 @@
  * onAuthRefreshError) only on HTTP 400, and `init` can be held open like a silent frame that never answers.
  */
 import type { KeycloakInitOptions, KeycloakLike } from '../session/keycloak/keycloak';
+import { FAKE_CLIENT, FAKE_ISSUER, jwt } from './fakeTokens';
 import { FAKE_SIGNATURE } from './fakeVerifier';
 
 export type RefreshOutcome = 'ok' | 'network-error' | 'refused' | 'hang';
@@ -26,10 +27,6 @@ export const ALICE: FakeUser = {
   realmRoles: ['user', 'admin'],
   clientRoles: { reports: ['viewer'] },
 };
-
-function base64url(value: object): string {
-  return Buffer.from(JSON.stringify(value)).toString('base64url');
-}
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -131,8 +128,8 @@ export class FakeKeycloak implements KeycloakLike {
     const now = Math.floor(Date.now() / 1000);
     this.tokenCounter += 1;
     this.tokenParsed = {
-      iss: 'http://localhost:8080/realms/gatehouse',
-      azp: 'gatehouse-shell',
+      iss: FAKE_ISSUER,
+      azp: FAKE_CLIENT,
       sub: user.sub,
       preferred_username: user.preferred_username,
       name: user.name,
@@ -145,9 +142,9 @@ export class FakeKeycloak implements KeycloakLike {
       resource_access: Object.fromEntries(Object.entries(user.clientRoles ?? {}).map(([c, roles]) => [c, { roles }])),
     };
     this.idTokenParsed = { sub: user.sub, auth_time: now - 10, sid: 'sid-1', acr: this.acr };
-    this.token = `eyJhbGciOiJSUzI1NiJ9.${base64url(this.tokenParsed)}.${FAKE_SIGNATURE}${this.tokenCounter}`;
+    this.token = jwt(this.tokenParsed, `${FAKE_SIGNATURE}${this.tokenCounter}`);
     this.refreshTokenParsed = { typ: 'Refresh', sid: 'sid-1', iat: now, exp: now + this.refreshLifespanSeconds };
-    this.refreshToken = `eyJhbGciOiJSUzI1NiJ9.${base64url(this.refreshTokenParsed)}.refresh${this.tokenCounter}`;
+    this.refreshToken = jwt(this.refreshTokenParsed, `refresh${this.tokenCounter}`);
     this.authenticated = true;
   }
 

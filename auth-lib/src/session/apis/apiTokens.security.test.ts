@@ -2,6 +2,7 @@
 // an API token from the channel only when it is for the audience asked for, unexpired by this tab's own clock.
 import type { SessionEvent } from '../../types';
 import type { FakeKeycloak } from '../../test-support/fakeKeycloak';
+import { signed } from '../../test-support/fakeTokens';
 import { browser, flush } from '../../test-support/sessions';
 import { channelName } from '../tabs/tabChannel';
 import { decodeClaims } from '../tokens/tokenSet';
@@ -12,10 +13,6 @@ const ADMIN_API = { url: 'http://localhost:3010/admin', audience: 'admin-api', s
 /** What config.json's registry names (the shell passes it as `apis`). */
 const REGISTRY = { apis: [PROFILE_API, REPORTS_API] };
 const TOKEN_ENDPOINT = 'http://localhost:8080/realms/gatehouse/protocol/openid-connect/token';
-
-const base64url = (claims: object) => Buffer.from(JSON.stringify(claims)).toString('base64url');
-/** A token the (fake) provider signed. */
-const signed = (claims: object) => `eyJhbGciOiJSUzI1NiJ9.${base64url(claims)}.sig-provider`;
 
 /** The token endpoint: a downscoped refresh answers a token of the session whose `aud` is the scope's API. */
 function provider(kc: () => FakeKeycloak) {

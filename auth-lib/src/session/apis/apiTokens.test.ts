@@ -1,13 +1,12 @@
 // A token per remote API (decisions/0054): a downscoped refresh per API, one at a time across tabs.
 import type { FakeKeycloak } from '../../test-support/fakeKeycloak';
+import { jwt } from '../../test-support/fakeTokens';
 import { browser, flush, sessionWithFake } from '../../test-support/sessions';
 import { proofClaims } from '../../test-support/fakeDpop';
 import { decodeClaims } from '../tokens/tokenSet';
 
 const PROFILE_API = { url: 'http://localhost:3010/profile', audience: 'profile-api', scope: 'profile-api' };
 const TOKEN_ENDPOINT = 'http://localhost:8080/realms/gatehouse/protocol/openid-connect/token';
-
-const base64url = (claims: object) => Buffer.from(JSON.stringify(claims)).toString('base64url');
 
 interface ProviderCall {
   readonly url: string;
@@ -60,8 +59,8 @@ function provider(
     };
     const refreshClaims = { typ: 'Refresh', sid: session.sid, exp: now + 1800, ...(bind ? { cnf: { jkt: 'the-proof-key' } } : {}) };
     const answer = {
-      access_token: `eyJhbGciOiJSUzI1NiJ9.${base64url(claims)}.sig-api-${issued}`,
-      refresh_token: `eyJhbGciOiJSUzI1NiJ9.${base64url(refreshClaims)}.rotated-${issued}`,
+      access_token: jwt(claims, `sig-api-${issued}`),
+      refresh_token: jwt(refreshClaims, `rotated-${issued}`),
       token_type: bind ? 'DPoP' : 'Bearer',
     };
     return { ok: true, status: 200, json: async () => answer } as Response;
@@ -216,7 +215,7 @@ test('an API token of another session posted on the tab channel is not taken', a
   leaderKc = leader.kc;
   const now = Math.floor(Date.now() / 1000);
   const claims = { ...leader.kc().tokenParsed, sub: 'id-mallory', aud: 'profile-api', iat: now, exp: now + 86_400 };
-  const forged = `eyJhbGciOiJSUzI1NiJ9.${base64url(claims)}.sig-mallory`;
+  const forged = jwt(claims, 'sig-mallory');
 
   b.bus
     .factory('gatehouse-auth:gatehouse:gatehouse-shell')

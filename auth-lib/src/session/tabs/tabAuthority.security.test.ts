@@ -3,6 +3,7 @@
 // and moves no deadline into the future.
 import type { SessionEvent } from '../../types';
 import type { FakeKeycloak } from '../../test-support/fakeKeycloak';
+import { shellClaims, signed } from '../../test-support/fakeTokens';
 import { browser, flush } from '../../test-support/sessions';
 import { PROOF_RETRIES_MS } from '../watch/endProof';
 import { channelName } from './tabChannel';
@@ -11,9 +12,6 @@ import { decodeClaims } from '../tokens/tokenSet';
 beforeEach(() => jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') }));
 afterEach(() => jest.useRealTimers());
 
-const base64url = (claims: object) => Buffer.from(JSON.stringify(claims)).toString('base64url');
-/** A token the (fake) provider signed: one a script could have captured, from this browser or elsewhere. */
-const signed = (claims: object) => `eyJhbGciOiJSUzI1NiJ9.${base64url(claims)}.sig-provider`;
 const ALL_RETRIES_MS = PROOF_RETRIES_MS.reduce((sum, ms) => sum + ms, 0) + 1000;
 
 function post(b: ReturnType<typeof browser>, message: object) {
@@ -23,15 +21,7 @@ function post(b: ReturnType<typeof browser>, message: object) {
 /** Mallory's token set, signed by the provider, `expiresIn` seconds from now. */
 function mallorys(expiresIn: number) {
   const now = Math.floor(Date.now() / 1000);
-  const claims = {
-    iss: 'http://localhost:8080/realms/gatehouse',
-    azp: 'gatehouse-shell',
-    sub: 'id-mallory',
-    sid: 'sid-mallory',
-    name: 'Mallory',
-    iat: now + expiresIn - 300,
-    exp: now + expiresIn,
-  };
+  const claims = shellClaims({ sub: 'id-mallory', sid: 'sid-mallory', name: 'Mallory', iat: now + expiresIn - 300, exp: now + expiresIn });
   return { token: signed(claims), idToken: null, timeSkew: 0, refreshExpiresAt: now + 1800 };
 }
 

@@ -1,17 +1,13 @@
 // Security rounds: a same-origin message on the tab channel with edited claims is not adopted,
 // whether it names another session or this one (its signature no longer verifies: decisions/0053).
 import type { SessionEvent } from '../../types';
+import { jwt, signed } from '../../test-support/fakeTokens';
 import { browser } from '../../test-support/sessions';
 import { channelName } from './tabChannel';
 import { decodeClaims } from '../tokens/tokenSet';
 
 beforeEach(() => jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00Z') }));
 afterEach(() => jest.useRealTimers());
-
-const base64url = (claims: object) => Buffer.from(JSON.stringify(claims)).toString('base64url');
-const jwt = (claims: object) => `eyJhbGciOiJSUzI1NiJ9.${base64url(claims)}.forged`;
-/** A token the (fake) provider signed: what a leading tab shares after a real refresh. */
-const signed = (claims: object) => `eyJhbGciOiJSUzI1NiJ9.${base64url(claims)}.sig-provider`;
 
 /** Posts on the tab channel as any same-origin script can. */
 function post(bus: ReturnType<typeof browser>['bus'], message: object) {
@@ -70,7 +66,7 @@ test('a token set of this very session (same sub, sid, iss, azp) with edited cla
   const original = await tab.session.getToken();
   const access = decodeClaims(original) ?? {};
   const now = Math.floor(Date.now() / 1000);
-  const forged = jwt({ ...access, name: 'Mallory', iat: now + 1, exp: now + 86_400, realm_access: { roles: ['superadmin'] } });
+  const forged = jwt({ ...access, name: 'Mallory', iat: now + 1, exp: now + 86_400, realm_access: { roles: ['superadmin'] } }, 'forged');
 
   post(b.bus, { type: 'gatehouse-auth:tokens', tokens: { token: forged, idToken: null, timeSkew: 0, refreshExpiresAt: now + 86_400 } });
   await jest.advanceTimersByTimeAsync(0);
