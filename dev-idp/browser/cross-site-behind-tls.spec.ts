@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { chromiumLaunchOptions } from '@gatehouse/testkit/chromium';
 import { fillLoginForm } from '@gatehouse/testkit/login-form';
 import { findMimeTypes, requireNginx } from '@gatehouse/testkit/nginx';
+import { accepts, freePort } from '@gatehouse/testkit/ports';
 import { startProcess } from '@gatehouse/testkit/processes';
 import { createTestCa } from '@gatehouse/testkit/tls';
 import { chromium, expect, test } from '@playwright/test';
@@ -28,14 +28,6 @@ let app: { url: string; close(): Promise<void> };
 let nginx: ReturnType<typeof startProcess>;
 let spki: string;
 let appUrl: string;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 test.beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'gatehouse-cross-site-'));
@@ -75,19 +67,7 @@ test.beforeAll(async () => {
        ${server(APP_HOST, app.url)} ${server(IDP_HOST, `http://127.0.0.1:${idp.port}`)} }`,
   );
   nginx = startProcess(requireNginx(), ['-p', work, '-c', join(work, 'nginx.conf'), '-e', 'stderr'], { stdio: 'inherit' });
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) =>
-      net
-        .connect(port, '127.0.0.1')
-        .once('connect', function (this: net.Socket) {
-          this.destroy();
-          resolve(true);
-        })
-        .once('error', () => resolve(false)),
-    );
-    if (open) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  while (!(await accepts(port))) await new Promise((resolve) => setTimeout(resolve, 50));
   spki = leaf.spkiSha256;
   ca.remove();
 });

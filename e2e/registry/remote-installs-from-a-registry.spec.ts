@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { freePort } from '../https/support/freePort';
+import { freePort } from '@gatehouse/testkit/ports';
 import { run, runOk, scaffoldOutside, type CommandResult } from '../production/support/outsideRemote';
 import { REPO_ROOT, runPreview, type PreviewProcess } from '../production/support/previewProcess';
 import { makeTestKey } from '../production/support/releaseKey';

@@ -1,13 +1,13 @@
 import { startKeycloak, type RunningKeycloak } from '@gatehouse/testkit/keycloak';
 import { checkNginxConfig, requireNginx } from '@gatehouse/testkit/nginx';
+import { accepts, freePort } from '@gatehouse/testkit/ports';
 import { startPostgres, type RunningPostgres } from '@gatehouse/testkit/postgres';
 import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../production/support/previewProcess';
-import { freePort } from '../../https/support/freePort';
 
 /** A node of the cluster: its name (node-a, node-b), its address behind the load balancer, and whether it runs. */
 export interface ClusterNode {
@@ -112,16 +112,6 @@ ${addresses.map((address) => `        server ${address} max_fails=1 fail_timeout
 `;
 }
 
-async function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /**
  * Two Keycloak 26 nodes in production mode on one new PostgreSQL, clustered over it (`--cache ispn`, the default
  * `jdbc-ping` stack), behind nginx on a free port. No realm is imported: each scenario makes its own through the
@@ -217,7 +207,7 @@ export async function startKeycloakCluster(): Promise<KeycloakCluster> {
     const server: ManagedProcess = startProcess(nginx, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     toStop.push(() => server.stop());
     const deadline = Date.now() + 10_000;
-    while (!(await listening(port))) {
+    while (!(await accepts(port))) {
       if (server.child.exitCode !== null || Date.now() > deadline)
         throw new Error(`the load balancer did not listen on ${port} (nginx's errors are above)`);
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -4,7 +4,7 @@ import { withDemoClientScopes } from '@gatehouse/testkit/realm-scopes';
 import { test as base, expect, type BrowserContext, type Page, type Response } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { fillLoginForm } from '../../production/support/browser';
-import { freePort } from '../../https/support/freePort';
+import { freePort } from '@gatehouse/testkit/ports';
 import { previewConfig, startTopology } from '../../production/support/topology';
 import { NODE_HEADER, onNodeStarted, startKeycloakCluster, type ClusterNode, type KeycloakCluster } from './cluster';
 

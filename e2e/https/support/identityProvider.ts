@@ -3,7 +3,7 @@ import { startProcess, waitForUrl } from '@gatehouse/testkit/processes';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../production/support/previewProcess';
 import { onKeycloak } from '../../support/provider';
-import { freePort } from './freePort';
+import { freePort } from '@gatehouse/testkit/ports';
 
 /** The identity provider behind the suite's nginx: where nginx and the admin API reach it, and how to stop it. */
 export interface ProxiedIdentityProvider {

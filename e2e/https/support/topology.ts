@@ -1,13 +1,12 @@
 import { localPublicKey } from '../../../scripts/releaseKey.cjs';
 import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
+import { accepts, freePort } from '@gatehouse/testkit/ports';
 import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../production/support/previewProcess';
 import { previewConfig, type ShellConfigJson } from '../../production/support/topology';
-import { freePort } from './freePort';
 import { startIdentityProvider } from './identityProvider';
 import { HOSTS, suiteState, type IdentityProviderSite } from './sites';
 
@@ -72,14 +71,7 @@ async function listening(port: number, nginx: ManagedProcess): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (exited) throw new Error(`nginx exited before it listened on ${port} (its errors are above)`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
+    if (await accepts(port)) return;
     if (Date.now() > deadline) throw new Error(`nginx did not listen on 127.0.0.1:${port} within 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startProcess, waitForUrl } from '@gatehouse/testkit/processes';
-import { freePort } from '../../https/support/freePort';
+import { freePort } from '@gatehouse/testkit/ports';
 import { REPO_ROOT } from '../../production/support/previewProcess';
 
 /** A Verdaccio of this test run: its URL, and a user config that may publish to it. */

@@ -7,12 +7,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import { connect, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 
-// The test kit's nginx and process helpers (CommonJS without declarations; the shell's tsconfig does not read JS).
+// The test kit's nginx, process and port helpers (CommonJS without declarations; the shell's tsconfig does not read JS).
 interface ManagedProcess {
   stop(): Promise<unknown>;
 }
@@ -25,6 +24,10 @@ const { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } = testkit
 };
 const { startProcess } = testkit('@gatehouse/testkit/processes') as {
   startProcess(command: string, args: readonly string[], options: object): ManagedProcess;
+};
+const { accepts, freePort } = testkit('@gatehouse/testkit/ports') as {
+  accepts(port: number): Promise<boolean>;
+  freePort(): Promise<number>;
 };
 
 const RENDER = resolve(__dirname, '../../../deploy/nginx/render.mjs');
@@ -43,25 +46,9 @@ let upstream: Server;
 let nginx: ManagedProcess;
 const seen: Seen[] = [];
 
-async function freePort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error(`unexpected address ${String(address)}`);
-  await new Promise<void>((done) => server.close(() => done()));
-  return address.port;
-}
-
 async function listening(onPort: number): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    const ok = await new Promise<boolean>((done) => {
-      const socket = connect(onPort, '127.0.0.1', () => {
-        socket.end();
-        done(true);
-      });
-      socket.once('error', () => done(false));
-    });
-    if (ok) return;
+    if (await accepts(onPort)) return;
     if (attempt > 100) throw new Error(`nginx did not listen on 127.0.0.1:${onPort}`);
     await new Promise((done) => setTimeout(done, 100));
   }

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { findMimeTypes, requireNginx } from '@gatehouse/testkit/nginx';
+import { accepts, freePort } from '@gatehouse/testkit/ports';
 import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
 import { createTestCa } from '@gatehouse/testkit/tls';
 
@@ -46,26 +46,13 @@ export interface Deployment {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Resolves once `port` accepts connections, or rejects with the process's output when it has exited. */
 async function listening(port: number, process: ManagedProcess, name: string, output: () => string): Promise<void> {
   let exited = false;
   void process.exited.then(() => (exited = true));
   for (;;) {
     if (exited) throw new Error(`${name} exited before listening on ${port}:\n${output()}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => resolve(true));
-      socket.once('error', () => resolve(false));
-      socket.once('connect', () => socket.destroy());
-    });
-    if (open) return;
+    if (await accepts(port)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

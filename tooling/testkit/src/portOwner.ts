@@ -5,7 +5,7 @@
 // the message gives the command that finds it. Plain Node, no dependencies, like processes.ts.
 
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import { connect } from 'node:net';
+import { accepts } from './ports';
 
 export interface PortOwner {
   pid: number;
@@ -17,17 +17,7 @@ export interface PortOwner {
  * Whether something accepts connections on `port` of this machine (IPv4 or IPv6 loopback).
  */
 async function portTaken(port: number): Promise<boolean> {
-  const tries = ['127.0.0.1', '::1'].map(
-    (host) =>
-      new Promise<boolean>((resolve) => {
-        const socket = connect({ host, port });
-        socket.setTimeout(1000);
-        socket.once('connect', () => (socket.destroy(), resolve(true)));
-        socket.once('timeout', () => (socket.destroy(), resolve(false)));
-        socket.once('error', () => resolve(false));
-      }),
-  );
-  return (await Promise.all(tries)).some(Boolean);
+  return (await Promise.all(['127.0.0.1', '::1'].map((host) => accepts(port, host)))).some(Boolean);
 }
 
 /**

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess } from '../../src/processes';
 import { describePortOwner, portOwners, portTaken } from '../../src/portOwner';
-import { freePort } from './freePort';
+import { freePort } from '../../src/ports';
 
 // A behaviour that never happens fails the test instead of hanging it (hooks included).
 jest.setTimeout(60_000);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { groupAlive, reaperPid, startProcess } from '../../src/processes';
 import { leftBehind, takenPortProblem } from '../../src/leftovers';
 import { portTaken } from '../../src/portOwner';
-import { freePort } from './freePort';
+import { freePort } from '../../src/ports';
 import { WITH_TSX } from './tsx';
 
 // A behaviour that never happens fails the test instead of hanging it (hooks included).

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { answers, waitForUrl } from '../../src/processes';
-import { freePort } from './freePort';
+import { freePort } from '../../src/ports';
 import { WITH_TSX } from './tsx';
 
 // A behaviour that never happens fails the test instead of hanging it (hooks included).
