@@ -9,14 +9,11 @@ for (const revokeRefreshToken of [false, true]) {
     test.use({ revokeRefreshToken });
 
     test('5 tabs: one token-endpoint request per refresh cycle, every tab gets that token, no invalid_grant', async ({
-      page,
+      signedInPage: page,
       context,
       app,
       idp,
-      realm,
     }) => {
-      expect(realm).toBeTruthy();
-      await signIn(page, app);
       const log = watchTokenEndpoint(context, idp.url);
       const tabs = [page, ...(await openSignedInTabs(context, app, 4))];
 
@@ -32,9 +29,7 @@ for (const revokeRefreshToken of [false, true]) {
   });
 }
 
-test('a new tab signs in from a live tab without a check-sso round trip', async ({ page, context, app, idp, realm }) => {
-  expect(realm).toBeTruthy();
-  await signIn(page, app);
+test('a new tab signs in from a live tab without a check-sso round trip', async ({ signedInPage: page, context, app, idp, realm }) => {
   const providerRequests: string[] = [];
   const tab = await context.newPage();
   tab.on('request', (request) => {
@@ -60,9 +55,7 @@ test('a new tab signs in from a live tab without a check-sso round trip', async 
   }).toPass({ timeout: 10_000 });
 });
 
-test('when the leading tab closes, another tab takes over the refreshes', async ({ page, context, app, idp, realm }) => {
-  expect(realm).toBeTruthy();
-  await signIn(page, app);
+test('when the leading tab closes, another tab takes over the refreshes', async ({ signedInPage: page, context, app, idp }) => {
   const [second, third] = await openSignedInTabs(context, app, 2);
   await page.close(); // the first tab led
   const log = watchTokenEndpoint(context, idp.url);

@@ -1,8 +1,6 @@
-import { expect, signIn, status, test } from './support/fixtures';
+import { expect, status, test } from './support/fixtures';
 
-test('sign-out in one tab reaches the other tab at once', async ({ page, context, app, realm }) => {
-  expect(realm).toBeTruthy();
-  await signIn(page, app);
+test('sign-out in one tab reaches the other tab at once', async ({ signedInPage: page, context, app }) => {
   const other = await context.newPage();
   await other.goto(`${app.origin}/other`);
   await expect(other.locator('#status')).toHaveText('authenticated', { timeout: 15_000 }); // silent check-sso

@@ -105,11 +105,9 @@ test('no refresh token reaches the tab channel, page scripts or storage: after s
 });
 
 test("a token set of this session with edited claims and the provider's signature kept is refused, and reported", async ({
-  page,
-  app,
+  signedInPage: page,
   realm,
 }) => {
-  await signIn(page, app);
   const before = await page.evaluate(() => window.gatehouse!.session.getToken());
 
   await page.evaluate(

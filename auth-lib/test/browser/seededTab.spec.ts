@@ -6,14 +6,12 @@ import { expect, signIn, status, test } from './support/fixtures';
 // live tab for renewals (decisions/0053).
 
 test('a second tab is signed in from a live tab with one request to the provider: its published keys', async ({
-  page,
+  signedInPage: page,
   context,
   app,
   idp,
   realm,
 }) => {
-  expect(realm).toBeTruthy();
-  await signIn(page, app);
   const tab = await context.newPage();
   const providerRequests: string[] = [];
   tab.on('request', (request) => {
@@ -44,7 +42,7 @@ test('a seeded tab whose session already ended at the provider signs out with th
 }) => {
   // a check every 2 s while a visitor uses a tab, every minute otherwise (decisions/0090): nobody uses the live tab,
   // so its check waits until the new tab is open
-  app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', sessionWatchSeconds: 2, sessionWatchIdleSeconds: 60 });
+  app.configure({ sessionWatchSeconds: 2, sessionWatchIdleSeconds: 60 });
   await signIn(page, app);
   // the live tab does not notice the end by its frame: the frame's checks get no answer
   await page.route(`${idp.url}/**/login-status-iframe.html/**`, () => undefined);
@@ -65,14 +63,12 @@ test('a seeded tab whose session already ended at the provider signs out with th
 });
 
 test("a new tab that cannot fetch the provider's keys is not signed in with tokens it could not verify", async ({
-  page,
+  signedInPage: page,
   context,
   app,
   idp,
-  realm,
 }) => {
-  await signIn(page, app);
-  app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', timeout: 2_000 }); // for the new tab
+  app.configure({ timeout: 2_000 }); // for the new tab
   const tab = await context.newPage();
   const statuses: string[] = [];
   await tab.exposeFunction('recordStatus', (value: string) => void statuses.push(value));

@@ -1,6 +1,6 @@
 import { endSessionsOf } from '@gatehouse/testkit/admin';
 import { chosenProvider } from '@gatehouse/testkit/keycloak';
-import { expect, signIn, status, test } from './support/fixtures';
+import { expect, status, test } from './support/fixtures';
 import { visitorUsing } from './support/tabs';
 
 // The login-status frame is checked every 5 s; allow that plus a margin for the check itself.
@@ -11,8 +11,11 @@ const FRAME_INTERVAL_AND_MARGIN = 5_000 + 3_000;
 // decisions/0090): one check plus its request.
 const REVOCATION_NOTICED_WITHIN_MS = chosenProvider() === 'keycloak' ? 15_000 + 5_000 : FRAME_INTERVAL_AND_MARGIN;
 
-test('a session revoked through the admin API turns anonymous within one check plus a margin', async ({ page, app, idp, realm }) => {
-  await signIn(page, app);
+test('a session revoked through the admin API turns anonymous within one check plus a margin', async ({
+  signedInPage: page,
+  idp,
+  realm,
+}) => {
   const stopUsing = visitorUsing(page);
   await endSessionsOf(idp.url, realm, 'alice');
 
@@ -25,13 +28,11 @@ test('a session revoked through the admin API turns anonymous within one check p
 });
 
 test('a session ended at the provider (logout outside the app) is noticed by the login-status frame', async ({
-  page,
+  signedInPage: page,
   context,
-  app,
   idp,
   realm,
 }) => {
-  await signIn(page, app);
   // sign out on the provider's own page: no app code runs there, so no broadcast reaches the app
   const provider = await context.newPage();
   await provider.goto(`${idp.url}/realms/${realm}/protocol/openid-connect/logout`);

@@ -17,7 +17,7 @@ test('every tab warns at the same deadline; Stay signed in moves it everywhere; 
 }) => {
   // SSO idle 14 s: the refresh token (and so the session) ends 14 s after the last refresh; warn 8 s before
   await (await signInAsAdmin(idp.url)).realms.update({ realm }, { ssoSessionIdleTimeout: 14 });
-  app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', expiryWarningSeconds: 8 });
+  app.configure({ expiryWarningSeconds: 8 });
   await signIn(page, app);
   const [other] = await openSignedInTabs(context, app, 1);
   const tabs = [page, other!];

@@ -109,7 +109,7 @@ test('an untouched page asks the provider every sessionWatchIdleSeconds, not eve
   realm,
 }) => {
   // short settings so the test is short: a check every 2 s while used, every 12 s untouched
-  app.setConfig({ url: idp.url, realm, clientId: 'gatehouse-shell', sessionWatchSeconds: 2, sessionWatchIdleSeconds: 12 });
+  app.configure({ sessionWatchSeconds: 2, sessionWatchIdleSeconds: 12 });
   const tabs = await openThreeIdleTabs(page, context, app);
   const checks = watchSessionChecks(context, `${idp.url}/realms/${realm}`, Date.now());
 

@@ -16,18 +16,18 @@ test('signs in through the provider and lands on the route it asked for', async 
   expect(stored).not.toMatch(/eyJ/);
 });
 
-test('authFetch sends the token to its own origin', async ({ page, app, realm }) => {
-  expect(realm).toBeTruthy();
-  await signIn(page, app);
+test('authFetch sends the token to its own origin', async ({ signedInPage: page }) => {
   const echoed = await page.evaluate(
     async () => (await (await window.gatehouse!.session.authFetch('/api/echo')).json()) as { authorization: string },
   );
   expect(echoed.authorization).toMatch(/^Bearer eyJ/);
 });
 
-test('loadProfile reads the account endpoint alone; the ID token fills in what user-info would say', async ({ page, app, idp, realm }) => {
-  expect(realm).toBeTruthy();
-  await signIn(page, app);
+test('loadProfile reads the account endpoint alone; the ID token fills in what user-info would say', async ({
+  signedInPage: page,
+  idp,
+  realm,
+}) => {
   const asked: string[] = [];
   page.on('request', (request) => {
     const { pathname } = new URL(request.url());

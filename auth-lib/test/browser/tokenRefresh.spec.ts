@@ -1,11 +1,8 @@
-import { expect, signIn, test } from './support/fixtures';
+import { expect, test } from './support/fixtures';
 
 test.use({ tokenLifespan: 8 });
 
-test('refreshes the token on its own while in use, across expiry', async ({ page, app, realm }) => {
-  expect(realm).toBeTruthy();
-  await signIn(page, app);
-
+test('refreshes the token on its own while in use, across expiry', async ({ signedInPage: page }) => {
   // ask for a token every 500 ms for 20 s (2.5 token lifetimes): each must be valid for 5 s or more
   const seen = await page.evaluate(async () => {
     const results: { token: string; validFor: number }[] = [];
@@ -27,9 +24,7 @@ test('refreshes the token on its own while in use, across expiry', async ({ page
   expect(refreshes).toBe(distinct.size - 1);
 });
 
-test('concurrent getToken calls near expiry make one refresh request', async ({ page, app, idp, realm }) => {
-  expect(realm).toBeTruthy();
-  await signIn(page, app);
+test('concurrent getToken calls near expiry make one refresh request', async ({ signedInPage: page, idp }) => {
   let refreshRequests = 0;
   page.on('request', (request) => {
     if (request.url().startsWith(idp.url) && request.postData()?.includes('grant_type=refresh_token')) {

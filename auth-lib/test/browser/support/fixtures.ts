@@ -20,6 +20,8 @@ export interface AuthFixtures {
   app: TestApp;
   /** name of the realm created for this test */
   realm: string;
+  /** `page`, signed in as alice in this test's realm (signIn) before the test begins */
+  signedInPage: Page;
 }
 
 /**
@@ -54,6 +56,11 @@ export const test = base.extend<AuthFixtures, { idp: RunningIdp }>({
     app.setConfig({ url: idp.url, realm: name, clientId: 'gatehouse-shell' });
     await use(name);
     await (await signInAsAdmin(idp.url)).realms.del({ realm: name });
+  },
+  signedInPage: async ({ page, app, realm }, use) => {
+    expect(realm).toBeTruthy(); // made first: the app's config names it
+    await signIn(page, app);
+    await use(page);
   },
 });
 

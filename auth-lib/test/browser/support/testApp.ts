@@ -9,6 +9,8 @@ export interface TestApp {
   readonly origin: string;
   /** what /config.json answers (the identity provider starts after the page server: it needs its origin) */
   setConfig(config: SessionConfig): void;
+  /** adds `settings` to what /config.json answers now (the test's realm: its provider, realm and client) */
+  configure(settings: Partial<SessionConfig>): void;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,11 @@ export async function startTestApp(host: 'localhost' | '127.0.0.1' = 'localhost'
     origin: `http://${host}:${port}`,
     setConfig: (next) => {
       config = next;
+    },
+    configure: (settings) => {
+      if (!('realm' in config))
+        throw new Error("configure() adds to the realm fixture's config: the test takes `realm` (or `signedInPage`) first");
+      config = { ...config, ...settings };
     },
     // a page's keep-alive connections would hold close() until they time out
     close: () =>
