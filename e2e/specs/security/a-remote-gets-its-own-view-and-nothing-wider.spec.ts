@@ -1,4 +1,4 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type JSHandle, type Page, type Request } from '@playwright/test';
 import { openWithSession, requestsTo } from '../../support/flows';
 
 // decisions/0109: from inside a remote's container, every documented entry point of auth-lib gives
@@ -13,6 +13,8 @@ const APIS = {
   reports: { url: `${API}/reports`, audience: 'reports-api', scope: 'reports-api' },
   admin: { url: `${API}/admin`, audience: 'admin-api', scope: 'admin-api' },
 } as const;
+
+type Api = (typeof APIS)[keyof typeof APIS];
 
 interface Refusal {
   readonly name: string;
@@ -36,8 +38,8 @@ async function entryPointsOf(page: Page, remote: keyof typeof APIS): Promise<Ent
   const others = Object.entries(APIS)
     .filter(([name]) => name !== remote)
     .map(([, api]) => api);
-  return page.evaluate(
-    async ({ remote, own, others }) => {
+  const entryPoints = await page.evaluateHandle(
+    async ({ remote, own }) => {
       type Session = {
         api: { audience: string } | null;
         config: unknown;
@@ -74,23 +76,33 @@ async function entryPointsOf(page: Page, remote: keyof typeof APIS): Promise<Ent
       // the answer does not matter here (the API may ask for more than a bearer token): what was sent does
       const authFetchUrl = `${own.url}?entry=authFetch&remote=${remote}`;
       await lib.authFetch(authFetchUrl).catch(() => undefined);
-      const refusals = others.map((api) => {
-        try {
-          session.forApi(api);
-          return null;
-        } catch (error) {
-          const { name, code, message } = error as { name: string; code: string; message: string };
-          return { name, code, message };
-        }
-      });
       return {
-        audiences,
-        authFetchUrl,
-        refusals,
-        ownApiIsItself: session.forApi(own) === session,
+        found: { audiences, authFetchUrl, ownApiIsItself: session.forApi(own) === session },
+        session,
       };
     },
-    { remote, own: APIS[remote], others },
+    { remote, own: APIS[remote] },
+  );
+  const found = await (await entryPoints.getProperty('found')).jsonValue();
+  const refusals = await refusalsOf(await entryPoints.getProperty('session'), others);
+  await entryPoints.dispose();
+  return { ...found, refusals };
+}
+
+/** What forApi of each of `apis` throws, in the page, for the session `view` holds (null: it gave a view). */
+function refusalsOf(view: JSHandle, apis: readonly Api[]): Promise<(Refusal | null)[]> {
+  return view.evaluate(
+    (session, apis) =>
+      apis.map((api) => {
+        try {
+          (session as { forApi(api: unknown): unknown }).forApi(api);
+          return null;
+        } catch (error) {
+          const { name, code, message } = error as Refusal;
+          return { name, code, message };
+        }
+      }),
+    apis,
   );
 }
 
@@ -154,20 +166,10 @@ test("the page-wide entry points, the global registry and the shell's ./auth, gi
 }) => {
   await openWithSession(page, 'alice', '/profile');
   await containerLoaded(page, 'profile');
-  const found = await page.evaluate(
-    async ({ apis, shell }) => {
+  const views = await page.evaluateHandle(
+    async ({ shell }) => {
       type Session = { api: unknown; getToken(): Promise<string>; forApi(api: unknown): Session };
       type Auth = { getSession(): Session; whenSession(): Promise<Session> };
-      const refusalsOf = (session: Session) =>
-        apis.map((api) => {
-          try {
-            session.forApi(api);
-            return null;
-          } catch (error) {
-            const { name, code, message } = error as { name: string; code: string; message: string };
-            return { name, code, message };
-          }
-        });
       const registry = (globalThis as unknown as Record<symbol, { session: Session } | undefined>)[
         Symbol.for('gatehouse.auth-lib.session')
       ]!.session;
@@ -193,16 +195,14 @@ test("the page-wide entry points, the global registry and the shell's ./auth, gi
       Object.defineProperty(options, 'shareScopeMap', { value: host.shareScopeMap, enumerable: false });
       await container.init(host.shareScopeMap['default'], [], options);
       const auth = (await container.get('./auth'))();
-      const fromAuth = [auth.getSession(), await auth.whenSession()];
-      return {
-        registry: { api: registry.api, refusals: refusalsOf(registry) },
-        auth: fromAuth.map((session) => ({ api: session.api, refusals: refusalsOf(session) })),
-      };
+      return [registry, auth.getSession(), await auth.whenSession()];
     },
-    { apis: Object.values(APIS), shell: new URL(page.url()).origin },
+    { shell: new URL(page.url()).origin },
   );
-  for (const view of [found.registry, ...found.auth]) {
-    expect(view.api).toBeNull();
-    expectRefused(view.refusals, 'the page session without any API audience');
+  for (const index of ['0', '1', '2']) {
+    const view = await views.getProperty(index);
+    expect(await view.evaluate((session) => session.api)).toBeNull();
+    expectRefused(await refusalsOf(view, Object.values(APIS)), 'the page session without any API audience');
   }
+  await views.dispose();
 });
