@@ -1,5 +1,5 @@
 import { localPublicKey } from '../../../scripts/releaseKey.cjs';
-import { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
+import { checkNginxConfig, nginxMainConfig, requireNginx, workerUserFor } from '@gatehouse/testkit/nginx';
 import { accepts, freePort } from '@gatehouse/testkit/ports';
 import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
 import { spawnSync } from 'node:child_process';
@@ -165,28 +165,21 @@ export async function startHttpsTopology(site: IdentityProviderSite, options: Ht
   if (options.extraServers) writeFileSync(join(work, 'conf.d', 'remote-extra.conf'), options.extraServers(port, listen, tls));
   const workerUser = workerUserFor([shellRoot, configFile, ...remotes.map((r) => r.root)]);
   const nginxConf = join(work, 'nginx.conf');
-  const tmp = (name: string) => `${name}_temp_path ${join(work, 'tmp', name)};`;
   writeFileSync(
     nginxConf,
-    `daemon off;
-${workerUser.directive}
-worker_processes 1;
-pid ${join(work, 'nginx.pid')};
-error_log stderr warn;
-events { worker_connections 256; }
-http {
-    include ${findMimeTypes()};
-    default_type application/octet-stream;
-    sendfile on;
-    access_log ${join(work, 'logs/access.log')};
-    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(tmp).join('\n    ')}
-    include ${join(work, 'conf.d/gatehouse-http.conf')};
-    include ${join(work, 'conf.d/shell.conf')};
-    include ${join(work, 'conf.d/remote-*.conf')};
-    include ${join(work, 'conf.d/identity-provider*.conf')};
-    include ${join(work, 'conf.d/probe.conf')};
-}
-`,
+    nginxMainConfig({
+      prefix: work,
+      user: workerUser.directive,
+      workerConnections: 256,
+      http: [
+        'default_type application/octet-stream;',
+        'sendfile on;',
+        `access_log ${join(work, 'logs/access.log')};`,
+        ...['gatehouse-http.conf', 'shell.conf', 'remote-*.conf', 'identity-provider*.conf', 'probe.conf'].map(
+          (conf) => `include ${join(work, 'conf.d', conf)};`,
+        ),
+      ],
+    }),
   );
   const nginx = requireNginx();
   const args = ['-p', work, '-c', nginxConf, '-e', 'stderr'];

@@ -16,9 +16,9 @@ interface ManagedProcess {
   stop(): Promise<unknown>;
 }
 const testkit = createRequire(__filename);
-const { checkNginxConfig, findMimeTypes, requireNginx, workerUserFor } = testkit('@gatehouse/testkit/nginx') as {
+const { checkNginxConfig, nginxMainConfig, requireNginx, workerUserFor } = testkit('@gatehouse/testkit/nginx') as {
   checkNginxConfig(nginx: string, args: readonly string[]): void;
-  findMimeTypes(): string;
+  nginxMainConfig(options: { prefix: string; user?: string; workerConnections?: number; http: readonly string[] }): string;
   requireNginx(): string;
   workerUserFor(paths: readonly string[]): { directive: string };
 };
@@ -104,22 +104,13 @@ beforeAll(async () => {
   const run = spawnSync(process.execPath, [RENDER, join(work, 'deployment.json'), join(work, 'conf.d')], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`render.mjs refused the deployment:\n${run.stderr}`);
 
-  const tmp = (name: string) => `${name}_temp_path ${join(work, 'tmp', name)};`;
   writeFileSync(
     join(work, 'nginx.conf'),
-    `daemon off;
-${workerUserFor([work]).directive}
-worker_processes 1;
-pid ${join(work, 'nginx.pid')};
-error_log stderr warn;
-events { worker_connections 64; }
-http {
-    include ${findMimeTypes()};
-    access_log off;
-    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(tmp).join('\n    ')}
-    include ${join(work, 'conf.d/*.conf')};
-}
-`,
+    nginxMainConfig({
+      prefix: work,
+      user: workerUserFor([work]).directive,
+      http: ['access_log off;', `include ${join(work, 'conf.d/*.conf')};`],
+    }),
   );
   const args = ['-p', work, '-c', join(work, 'nginx.conf'), '-e', 'stderr'];
   const binary = requireNginx();

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findMimeTypes, requireNginx } from '@gatehouse/testkit/nginx';
+import { nginxMainConfig, requireNginx } from '@gatehouse/testkit/nginx';
 import { accepts, freePort } from '@gatehouse/testkit/ports';
 import { startProcess, type ManagedProcess } from '@gatehouse/testkit/processes';
 import { createTestCa } from '@gatehouse/testkit/tls';
@@ -146,21 +146,12 @@ export async function startDeployment(variation: Variation = {}): Promise<Deploy
   for (const sub of ['logs', 'tmp']) fs.mkdirSync(path.join(dir, sub));
   write(
     path.join(dir, 'nginx.conf'),
-    [
-      'daemon off;',
+    nginxMainConfig({
+      prefix: dir,
       // The temp folder is private to root: the workers stay root when root starts nginx (decisions/0012).
-      process.getuid?.() === 0 ? 'user root;' : '',
-      'worker_processes 1;',
-      `pid ${dir}/nginx.pid;`,
-      'error_log stderr warn;',
-      'events { worker_connections 64; }',
-      'http {',
-      `  include ${findMimeTypes()};`,
-      `  access_log ${dir}/logs/access.log;`,
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/tmp/${t};`),
-      `  include ${dir}/conf.d/*.conf;`,
-      '}',
-    ].join('\n'),
+      user: process.getuid?.() === 0 ? 'user root;' : '',
+      http: [`access_log ${dir}/logs/access.log;`, `include ${dir}/conf.d/*.conf;`],
+    }),
   );
 
   let output = '';

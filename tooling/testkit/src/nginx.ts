@@ -3,7 +3,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isDebian, isExecutable, isRoot, onPath } from './systemTools';
 
 const MIME_TYPES_CANDIDATES = ['/etc/nginx/mime.types', '/usr/local/etc/nginx/mime.types', '/opt/homebrew/etc/nginx/mime.types'];
@@ -98,4 +98,38 @@ function workerUserFor(servedPaths: readonly string[]): { directive: string; unr
   };
 }
 
-export { findNginx, nginxInstallCommand, requireNginx, findMimeTypes, checkNginxConfig, readableByOthers, workerUserFor };
+/**
+ * The main nginx.conf of an nginx run from `prefix` by a test or the preview (`nginx -p <prefix> -c <file> -e stderr`):
+ * in the foreground, one worker, its pid and temp folders under `prefix` (`tmp/`, which must exist), errors on stderr,
+ * nginx's mime types; `http` is the rest of the http block (the access log, the includes of the server blocks).
+ *
+ * @param options.user the `user` directive the workers need, or '' (workerUserFor())
+ */
+function nginxMainConfig({
+  prefix,
+  user = '',
+  workerConnections = 64,
+  http,
+}: {
+  prefix: string;
+  user?: string;
+  workerConnections?: number;
+  http: readonly string[];
+}): string {
+  return [
+    'daemon off;',
+    user,
+    'worker_processes 1;',
+    `pid ${join(prefix, 'nginx.pid')};`,
+    'error_log stderr warn;',
+    `events { worker_connections ${workerConnections}; }`,
+    'http {',
+    `    include ${findMimeTypes()};`,
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `    ${name}_temp_path ${join(prefix, 'tmp', name)};`),
+    ...http.map((line) => `    ${line}`),
+    '}',
+    '',
+  ].join('\n');
+}
+
+export { findNginx, nginxInstallCommand, requireNginx, findMimeTypes, checkNginxConfig, readableByOthers, workerUserFor, nginxMainConfig };
