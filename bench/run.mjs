@@ -48,6 +48,7 @@ const { APPS, BASELINE_APPS, BUILDS_PER_APP, buildAll, buildDirOf } = await impo
 const { launchBrowser } = await import('./lib/browser.mjs');
 const {
   BASELINE,
+  alternatingLoads,
   apiCalls,
   concurrentTokens,
   configWithRemotes,
@@ -309,14 +310,7 @@ async function main() {
     // baseline's and Gatehouse's alternating as above, then the second tabs: each key with the profile's suffix.
     if (!FAST) await publicLoad(browser, { origins: BASELINE }); // warm the baseline's nginx (step 4 did otherwise)
     for (const { suffix, cpuRate, name } of RUN_PROFILES.filter((profile) => profile.suffix !== '')) {
-      /** @type {Record<'gatehouse' | 'baseline', { pub: number[], rem: number[] }>} */
-      const times = { gatehouse: { pub: [], rem: [] }, baseline: { pub: [], rem: [] } };
-      for (let i = 0; i < LOADS; i++) {
-        times.baseline.pub.push((await publicLoad(browser, { origins: BASELINE, cpuRate })).paint);
-        times.baseline.rem.push((await remoteLoad(browser, session, { origins: BASELINE, cpuRate })).paint);
-        times.gatehouse.pub.push((await publicLoad(browser, { cpuRate })).paint);
-        times.gatehouse.rem.push((await remoteLoad(browser, session, { cpuRate })).paint);
-      }
+      const times = await alternatingLoads(browser, session, LOADS, cpuRate);
       recordVisibleTimes(results, times.gatehouse.pub, times.gatehouse.rem, `Gatehouse (${name})`, suffix);
       recordVisibleTimes(baseline, times.baseline.pub, times.baseline.rem, `baseline (${name})`, suffix);
       /** @type {Record<'gatehouse' | 'baseline', import('./lib/measure.mjs').ApiCheck[]>} */

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { startKeycloak } from '@gatehouse/testkit/keycloak';
 import { authOverheadMs } from './overhead.mjs';
-import { BASELINE, publicLoad, remoteLoad, secondTabLoads, signIn } from './measure.mjs';
+import { alternatingLoads, BASELINE, remoteLoad, secondTabLoads, signIn } from './measure.mjs';
 import { PORTS } from './topology.mjs';
 import { round, summarize } from './stats.mjs';
 
@@ -117,14 +117,7 @@ export async function measureOnKeycloak({ browser, keycloak, loads, log, profile
   /** @type {KeycloakFigures} */
   const baseline = { values: {}, spread: {} };
   for (const { suffix, cpuRate, name } of profiles) {
-    /** @type {Record<'gatehouse' | 'baseline', { pub: number[], rem: number[] }>} */
-    const times = { gatehouse: { pub: [], rem: [] }, baseline: { pub: [], rem: [] } };
-    for (let i = 0; i < loads; i++) {
-      times.baseline.pub.push((await publicLoad(browser, { origins: BASELINE, cpuRate })).paint);
-      times.baseline.rem.push((await remoteLoad(browser, session, { origins: BASELINE, cpuRate })).paint);
-      times.gatehouse.pub.push((await publicLoad(browser, { cpuRate })).paint);
-      times.gatehouse.rem.push((await remoteLoad(browser, session, { cpuRate })).paint);
-    }
+    const times = await alternatingLoads(browser, session, loads, cpuRate);
     const second = await secondTabLoads(browser, session, loads, undefined, [], cpuRate);
     const baseSecond = await secondTabLoads(browser, session, loads, BASELINE, [], cpuRate);
     addFigures(gatehouse, suffix, times.gatehouse.pub, times.gatehouse.rem, second);

@@ -72,6 +72,28 @@ export async function publicLoad(browser, { keep = false, origins = GATEHOUSE, c
 }
 
 /**
+ * `loads` rounds of the four cold loads in one device profile, the baseline's and Gatehouse's alternating so that a
+ * drift of the machine weighs on both alike: the baseline's Home and /profile, then Gatehouse's; their paint times.
+ *
+ * @param {Browser} browser
+ * @param {StorageState} session
+ * @param {number} loads
+ * @param {number} cpuRate the profile's CPU slow-down (bench/lib/profiles.mjs)
+ * @returns {Promise<Record<'gatehouse' | 'baseline', { pub: number[], rem: number[] }>>}
+ */
+export async function alternatingLoads(browser, session, loads, cpuRate) {
+  /** @type {Record<'gatehouse' | 'baseline', { pub: number[], rem: number[] }>} */
+  const times = { gatehouse: { pub: [], rem: [] }, baseline: { pub: [], rem: [] } };
+  for (let i = 0; i < loads; i++) {
+    times.baseline.pub.push((await publicLoad(browser, { origins: BASELINE, cpuRate })).paint);
+    times.baseline.rem.push((await remoteLoad(browser, session, { origins: BASELINE, cpuRate })).paint);
+    times.gatehouse.pub.push((await publicLoad(browser, { cpuRate })).paint);
+    times.gatehouse.rem.push((await remoteLoad(browser, session, { cpuRate })).paint);
+  }
+  return times;
+}
+
+/**
  * Cold load of /profile with a session at the provider: ms to the remote's heading painted.
  *
  * @param {Browser} browser
