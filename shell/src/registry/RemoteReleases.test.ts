@@ -14,17 +14,21 @@ function server(initial: string) {
   return { state, fetchManifest };
 }
 
-/** The runtime loads the remote for `navigation`: its manifest fetch is that navigation's one request. */
-async function load(releases: RemoteReleases, navigation: string | null) {
+/**
+ * The remote at release 1, which the runtime loads for `navigation`: its manifest fetch is that navigation's one
+ * request.
+ */
+async function loadedAt(navigation: string | null) {
+  const { state, fetchManifest } = server('release 1');
+  const releases = new RemoteReleases(fetchManifest);
   releases.loading('reports', navigation);
-  return (await releases.runtimeFetch('reports', URL_, {}, true)).text();
+  await releases.runtimeFetch('reports', URL_, {}, true);
+  return { state, releases };
 }
 
 describe('RemoteReleases', () => {
   it('revalidates once per navigation, with the browser cache revalidating (no-cache)', async () => {
-    const { state, fetchManifest } = server('release 1');
-    const releases = new RemoteReleases(fetchManifest);
-    await load(releases, 'a');
+    const { state, releases } = await loadedAt('a');
     expect(await releases.check('reports', URL_, 'a')).toBe('unchanged'); // the load was a's request
     expect(state.requests).toHaveLength(1);
     const [first, second] = await Promise.all([releases.check('reports', URL_, 'b'), releases.check('reports', URL_, 'b')]);
@@ -34,18 +38,14 @@ describe('RemoteReleases', () => {
   });
 
   it('counts a prefetch as the first navigation, whatever the router calls it', async () => {
-    const { state, fetchManifest } = server('release 1');
-    const releases = new RemoteReleases(fetchManifest);
-    await load(releases, null);
+    const { state, releases } = await loadedAt(null);
     expect(releases.checked('reports', 'default')).toBe(true);
     expect(releases.checked('reports', 'next')).toBe(false);
     expect(state.requests).toHaveLength(1);
   });
 
   it('finds a new release, and hands its manifest to the runtime without a second request', async () => {
-    const { state, fetchManifest } = server('release 1');
-    const releases = new RemoteReleases(fetchManifest);
-    await load(releases, 'a');
+    const { state, releases } = await loadedAt('a');
     state.text = 'release 2';
     expect(await releases.check('reports', URL_, 'b')).toBe('changed');
     expect(releases.waiting('reports')).toBe(true);
@@ -56,9 +56,7 @@ describe('RemoteReleases', () => {
   });
 
   it('announces a new release once', async () => {
-    const { state, fetchManifest } = server('release 1');
-    const releases = new RemoteReleases(fetchManifest);
-    await load(releases, 'a');
+    const { state, releases } = await loadedAt('a');
     state.text = 'release 2';
     await releases.check('reports', URL_, 'b');
     expect(releases.announce('reports')).toBe(true);
@@ -70,18 +68,14 @@ describe('RemoteReleases', () => {
   });
 
   it('keeps the release running when the manifest cannot be read', async () => {
-    const { state, fetchManifest } = server('release 1');
-    const releases = new RemoteReleases(fetchManifest);
-    await load(releases, 'a');
+    const { state, releases } = await loadedAt('a');
     state.down = true;
     expect(await releases.check('reports', URL_, 'b')).toBe('unknown');
     expect(releases.waiting('reports')).toBe(false);
   });
 
   it('fetches for a cache-busted address (redeploy recovery) even with a new release waiting, and Retry forgets it', async () => {
-    const { state, fetchManifest } = server('release 1');
-    const releases = new RemoteReleases(fetchManifest);
-    await load(releases, 'a');
+    const { state, releases } = await loadedAt('a');
     state.text = 'release 2';
     await releases.check('reports', URL_, 'b');
     state.text = 'release 3';
