@@ -47,6 +47,11 @@ async function signIn(realm: string, responseMode?: string) {
   return { config, browser, verifier, callback };
 }
 
+/** A sign-in's code exchanged for its tokens, as keycloak-js does (the verifier; the state and nonce it sent). */
+function tokensOf({ config, verifier, callback }: Awaited<ReturnType<typeof signIn>>) {
+  return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'st', expectedNonce: 'nn' });
+}
+
 describe('sessions', () => {
   test('response_mode=fragment returns code and state in the fragment', async () => {
     const { callback } = await signIn('frames', 'fragment');
@@ -57,12 +62,9 @@ describe('sessions', () => {
   });
 
   test('the idle timeout ends the session: refresh answers 400 "Session not active"', async () => {
-    const { config, verifier, callback } = await signIn('short');
-    const tokens = await oidc.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: verifier,
-      expectedState: 'st',
-      expectedNonce: 'nn',
-    });
+    const signedIn = await signIn('short');
+    const { config } = signedIn;
+    const tokens = await tokensOf(signedIn);
     assert.ok(Number(tokens.refresh_expires_in) <= 2);
     await new Promise((resolve) => setTimeout(resolve, 3100));
     await assert.rejects(
@@ -95,12 +97,9 @@ describe('sessions', () => {
   });
 
   test('revokeRefreshToken: each refresh token works once, an older one is stale, and the session lives on', async () => {
-    const { config, verifier, callback } = await signIn('revoking');
-    const first = await oidc.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: verifier,
-      expectedState: 'st',
-      expectedNonce: 'nn',
-    });
+    const signedIn = await signIn('revoking');
+    const { config } = signedIn;
+    const first = await tokensOf(signedIn);
     const second = await oidc.refreshTokenGrant(config, first.refresh_token ?? '');
     await assert.rejects(
       oidc.refreshTokenGrant(config, first.refresh_token ?? ''),
@@ -128,12 +127,9 @@ describe('sessions', () => {
     assert.equal((await fetch(`${frame}/init?client_id=spa&origin=${encodeURIComponent('http://evil.example')}`)).status, 403);
     assert.equal((await fetch(`${frame}/init?client_id=nope&origin=${encodeURIComponent(APP)}`)).status, 403);
 
-    const { browser, config, verifier, callback } = await signIn('frames');
-    const tokens = await oidc.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: verifier,
-      expectedState: 'st',
-      expectedNonce: 'nn',
-    });
+    const signedIn = await signIn('frames');
+    const { browser, config } = signedIn;
+    const tokens = await tokensOf(signedIn);
     const sid = String(tokens.claims()?.sid);
     assert.ok(browser.cookies.get('KEYCLOAK_SESSION'));
     const check = async (s: string) => (await browser.fetch(`${frame}/status?session_state=${encodeURIComponent(s)}`)).text();
