@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { startDevIdp } from '../src/index.js';
 import type { DevIdp } from '../src/index.js';
 import { KEYCLOAK_JS_ENDPOINTS } from './support/codeFlow.js';
+import { withCli } from './support/cli.js';
 import { demoRealm } from './support/fixtures.js';
 import { jwtPayload, ProxiedBrowser } from './support/ProxiedBrowser.js';
 
@@ -216,26 +217,16 @@ describe('the Host header (DNS rebinding)', () => {
 });
 
 test('the CLI reads KC_HOSTNAME and KC_PROXY_HEADERS, and refuses a bad --hostname with what to pass', async () => {
-  const cli = spawn(process.execPath, ['bin/gatehouse-dev-idp.mjs', '--port', '18081', '--management-port', '19001'], {
-    env: { ...process.env, KC_HOSTNAME: 'https://sso.example.test:8443', KC_PROXY_HEADERS: 'xforwarded' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  try {
-    let output = '';
-    // Read on without stopping: a closed pipe would end the server at its next line.
-    await new Promise<void>((resolve) =>
-      cli.stdout.on('data', (chunk: Buffer) => {
-        output += String(chunk);
-        if (output.includes('trusting X-Forwarded')) resolve();
-      }),
-    );
-    assert.match(output, /on https:\/\/sso\.example\.test:8443/);
-    const config = await discovery(new ProxiedBrowser(18081, {}), 'http://localhost/realms/master');
-    assert.equal(config.issuer, 'https://sso.example.test:8443/realms/master');
-  } finally {
-    cli.kill('SIGTERM');
-    await once(cli, 'exit');
-  }
+  await withCli(
+    ['--port', '18081', '--management-port', '19001'],
+    { KC_HOSTNAME: 'https://sso.example.test:8443', KC_PROXY_HEADERS: 'xforwarded' },
+    'trusting X-Forwarded',
+    async (output) => {
+      assert.match(output, /on https:\/\/sso\.example\.test:8443/);
+      const config = await discovery(new ProxiedBrowser(18081, {}), 'http://localhost/realms/master');
+      assert.equal(config.issuer, 'https://sso.example.test:8443/realms/master');
+    },
+  );
   const bad = spawn(process.execPath, ['bin/gatehouse-dev-idp.mjs', '--port', '0', '--hostname', 'sso.example.test'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });

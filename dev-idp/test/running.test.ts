@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { test } from 'node:test';
 
 import { startDevIdp } from '../src/index.js';
+import { withCli } from './support/cli.js';
 
 test('health: /health/live and /health/ready on the management port, not on the main one', async () => {
   const idp = await startDevIdp({ port: 0, managementPort: 0, quiet: true });
@@ -34,29 +35,22 @@ test('listens on 127.0.0.1 by default; host widens it', async () => {
 });
 
 test("the CLI takes realm master's administrator from KC_BOOTSTRAP_ADMIN_USERNAME / _PASSWORD", async () => {
-  const cli = spawn(process.execPath, ['bin/gatehouse-dev-idp.mjs', '--port', '18080', '--management-port', '19000'], {
-    env: { ...process.env, KC_BOOTSTRAP_ADMIN_USERNAME: 'boss', KC_BOOTSTRAP_ADMIN_PASSWORD: 's3cret' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  try {
-    let output = '';
-    for await (const chunk of cli.stdout) {
-      output += String(chunk);
-      if (output.includes('health:')) break;
-    }
-    assert.match(output, /listening|health/);
-    const token = (username: string, password: string) =>
-      fetch('http://localhost:18080/realms/master/protocol/openid-connect/token', {
-        method: 'POST',
-        body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username, password }),
-      });
-    assert.equal((await token('boss', 's3cret')).status, 200);
-    assert.equal((await token('admin', 'admin')).status, 401);
-    assert.equal((await fetch('http://localhost:19000/health/live')).status, 200);
-  } finally {
-    cli.kill('SIGTERM');
-    await once(cli, 'exit');
-  }
+  await withCli(
+    ['--port', '18080', '--management-port', '19000'],
+    { KC_BOOTSTRAP_ADMIN_USERNAME: 'boss', KC_BOOTSTRAP_ADMIN_PASSWORD: 's3cret' },
+    'health:',
+    async (output) => {
+      assert.match(output, /listening|health/);
+      const token = (username: string, password: string) =>
+        fetch('http://localhost:18080/realms/master/protocol/openid-connect/token', {
+          method: 'POST',
+          body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username, password }),
+        });
+      assert.equal((await token('boss', 's3cret')).status, 200);
+      assert.equal((await token('admin', 'admin')).status, 401);
+      assert.equal((await fetch('http://localhost:19000/health/live')).status, 200);
+    },
+  );
 });
 
 test('the first answer after the port opens already knows the realms (no "Realm does not exist" while they load)', async () => {
