@@ -2,7 +2,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, FlattenedSign, importPKCS8 } from 'jose';
-import { LOCAL_RELEASE_KEY_FILE, localPublicKey } from '../../../scripts/releaseKey.cjs';
+import { LOCAL_RELEASE_KEY_FILE, localPublicKey, type PinnedReleaseKey } from '../../../scripts/releaseKey.cjs';
 
 /**
  * The production builds' release key is this machine's local release key (scripts/releaseKey.cjs; decisions/0117):
@@ -11,15 +11,7 @@ import { LOCAL_RELEASE_KEY_FILE, localPublicKey } from '../../../scripts/release
  */
 
 /** A public key as the registry pins it (`signingKeys`). */
-export interface PinnedKey {
-  kty: 'EC';
-  crv: 'P-256';
-  x: string;
-  y: string;
-  kid: string;
-  alg: 'ES256';
-  use: 'sig';
-}
+export type PinnedKey = PinnedReleaseKey;
 
 /** A key pair of the tests: its PEM and the public key to pin. */
 export interface TestKey {

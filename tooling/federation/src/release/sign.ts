@@ -2,15 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { exportJWK, exportPKCS8, FlattenedSign, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
 import { MANIFEST } from '../appFiles';
-import {
-  RELEASE_ALGORITHM,
-  RELEASE_FILE,
-  RELEASE_TYPE,
-  RELEASE_VERSION,
-  type ReleaseFile,
-  type ReleasePublicKey,
-  type ReleaseStatement,
-} from './files';
+import { RELEASE_ALGORITHM, RELEASE_FILE, RELEASE_TYPE, RELEASE_VERSION } from './files';
+import type { ReleaseFile, ReleasePublicKey, ReleaseStatement } from './files';
 import { integrityOf, keyIdOf } from './verify';
 
 /**
