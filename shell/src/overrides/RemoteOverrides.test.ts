@@ -30,11 +30,30 @@ function memoryStorage(initial: Record<string, string> = {}): OverrideStorage & 
 }
 
 describe('resolveOverrides', () => {
+  it("runs an overridden remote's code unverified, the visitor's opt-in, and says so; the others keep their pinned keys", () => {
+    const key = { kty: 'EC', crv: 'P-256', x: 'x'.repeat(43), y: 'y'.repeat(43) } as const;
+    const pinned: ShellConfig = {
+      ...on,
+      remotes: [
+        { ...profile, signingKeys: [key] },
+        { ...admin, signingKeys: [key] },
+      ],
+    };
+    const result = resolveOverrides(pinned, '?remote.profile=http://localhost:3005/mf-manifest.json', memoryStorage());
+    expect(result.remotes.map((r) => ({ name: r.name, keys: r.signingKeys?.length ?? 0 }))).toEqual([
+      { name: 'profile', keys: 0 },
+      { name: 'admin', keys: 1 },
+    ]);
+    expect(result.active).toEqual([expect.objectContaining({ name: 'profile', unverified: true })]);
+  });
+
   it('loads a registered remote from an allowed origin and keeps the URL for the tab', () => {
     const storage = memoryStorage();
     const result = resolveOverrides(on, '?remote.profile=http://localhost:3005/mf-manifest.json&tab=2', storage);
     expect(result.remotes.map((r) => r.manifest)).toEqual(['http://localhost:3005/mf-manifest.json', admin.manifest]);
-    expect(result.active).toEqual([{ name: 'profile', manifest: 'http://localhost:3005/mf-manifest.json', registered: profile.manifest }]);
+    expect(result.active).toEqual([
+      { name: 'profile', manifest: 'http://localhost:3005/mf-manifest.json', registered: profile.manifest, unverified: false },
+    ]);
     expect(result.refused).toEqual([]);
     expect(result.cleanedSearch).toBe('?tab=2');
     expect(JSON.parse(storage.items.get(OVERRIDES_STORAGE_KEY) ?? '')).toEqual({ profile: 'http://localhost:3005/mf-manifest.json' });

@@ -11,6 +11,11 @@ export interface ActiveOverride {
   readonly manifest: string;
   /** the registry's address, which the override replaces */
   readonly registered: string;
+  /**
+   * the registry pins signing keys for this remote (decisions/0117), which the override's code is not held to: the
+   * visitor's opt-in runs it unverified, and the banner says so
+   */
+  readonly unverified: boolean;
 }
 
 /** An override that was asked for and not applied, with the reason a person reads. */
@@ -75,15 +80,19 @@ export function resolveOverrides(config: ShellConfig, search: string, storage: O
           ? `${new URL(manifest).origin} is not an allowed origin (allowed: ${allowed.join(', ')}).`
           : null;
     if (reason || !remote) refused.push({ name, manifest, reason: reason ?? '' });
-    else active.push({ name, manifest, registered: remote.manifest });
+    else active.push({ name, manifest, registered: remote.manifest, unverified: (remote.signingKeys?.length ?? 0) > 0 });
   }
   if (active.length > 0)
     storage.setItem(OVERRIDES_STORAGE_KEY, JSON.stringify(Object.fromEntries(active.map((o) => [o.name, o.manifest]))));
   else remove(storage);
 
+  // An overridden remote's code comes from the visitor's chosen address (an allowed origin), not from its team's
+  // release: its pinned keys do not apply to it (decisions/0117), which the banner says.
   const remotes = config.remotes.map((remote) => {
     const override = active.find((o) => o.name === remote.name);
-    return override ? { ...remote, manifest: override.manifest } : remote;
+    if (!override) return remote;
+    const { signingKeys: _notForTheOverride, ...registered } = remote;
+    return { ...registered, manifest: override.manifest };
   });
   return { remotes, active, refused, cleanedSearch };
 }

@@ -2,7 +2,12 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { RemoteOverridesBanner } from './RemoteOverridesBanner';
 
 const active = [
-  { name: 'profile', manifest: 'http://localhost:3005/mf-manifest.json', registered: 'http://localhost:3001/mf-manifest.json' },
+  {
+    name: 'profile',
+    manifest: 'http://localhost:3005/mf-manifest.json',
+    registered: 'http://localhost:3001/mf-manifest.json',
+    unverified: false,
+  },
 ];
 
 describe('RemoteOverridesBanner', () => {
@@ -19,6 +24,13 @@ describe('RemoteOverridesBanner', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Clear overrides' }));
     expect(onClear).toHaveBeenCalledTimes(1);
+  });
+
+  it('says that an overridden remote whose registry entry pins signing keys runs unverified', () => {
+    render(<RemoteOverridesBanner overrides={{ active: [{ ...active[0]!, unverified: true }], refused: [] }} onClear={() => {}} />);
+    expect(screen.getByRole('status').textContent).toContain(
+      "profile from http://localhost:3005/mf-manifest.json (not verified: its signed releases are checked at the registry's address only).",
+    );
   });
 
   it('says why an override was refused', () => {

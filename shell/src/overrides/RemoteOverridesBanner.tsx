@@ -22,6 +22,7 @@ export function RemoteOverridesBanner({ overrides, onClear }: RemoteOverridesBan
             <span key={override.name}>
               {index > 0 && ', '}
               <strong>{override.name}</strong> from <code>{override.manifest}</code>
+              {override.unverified && " (not verified: its signed releases are checked at the registry's address only)"}
             </span>
           ))}
           .{' '}
