@@ -1,4 +1,11 @@
-import { checkFile, RELEASE_FILE, verifyRelease, type ReleasePublicKey, type ReleaseRefusalReason } from '@gatehouse/federation/release';
+import {
+  checkFile,
+  RELEASE_FILE,
+  verifyRelease,
+  type ReleasePublicKey,
+  type ReleaseRefusal,
+  type ReleaseRefusalReason,
+} from '@gatehouse/federation/release';
 
 /**
  * Whether a remote's release verifies against the keys its registry entry pins (decisions/0117): the signature of
@@ -51,24 +58,19 @@ export async function checkRelease(input: ReleaseCheckInput): Promise<ReleaseChe
       what: `${name} pins signing keys, but its ${RELEASE_FILE} ${input.release.missing}.`,
       fix: fixFor('no-release', name),
     };
+  /** A refusal of the verifier, as the check reports it. */
+  const refused = ({ reason, message }: ReleaseRefusal): ReleaseCheck => ({
+    ok: false,
+    reason,
+    what: `${name}'s release is refused: ${message}.`,
+    fix: fixFor(reason, name),
+  });
   const verified = await verifyRelease(input.release.json, input.keys, { name });
-  if (!verified.ok)
-    return {
-      ok: false,
-      reason: verified.reason,
-      what: `${name}'s release is refused: ${verified.message}.`,
-      fix: fixFor(verified.reason, name),
-    };
+  if (!verified.ok) return refused(verified);
   for (const file of input.files) {
     const bytes = typeof file.bytes === 'string' ? new TextEncoder().encode(file.bytes) : file.bytes;
     const checked = await checkFile(verified, file.path, bytes);
-    if (!checked.ok)
-      return {
-        ok: false,
-        reason: checked.reason,
-        what: `${name}'s release is refused: ${checked.message}.`,
-        fix: fixFor(checked.reason, name),
-      };
+    if (!checked.ok) return refused(checked);
   }
   return { ok: true, keyId: verified.keyId, checked: input.files.map((file) => file.path) };
 }
