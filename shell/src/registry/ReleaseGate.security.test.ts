@@ -5,7 +5,7 @@ import { integrityOf, type ReleaseFile, type ReleasePublicKey } from '@gatehouse
 import { calculateJwkThumbprint, exportJWK, FlattenedSign, generateKeyPair, type CryptoKey } from 'jose';
 import type { RemoteConfig } from '../config/types';
 import { FailureLog } from './FailureLog';
-import { ReleaseGate, type GateRefusal } from './ReleaseGate';
+import { MAX_STATEMENT_BYTES, ReleaseGate, type GateRefusal } from './ReleaseGate';
 import { RemoteLoadError } from './RemoteLoadError';
 import { RemoteRegistry, type FederationRuntime } from './RemoteRegistry';
 import { RemoteReleases } from './RemoteReleases';
@@ -169,6 +169,37 @@ describe('the release gate', () => {
     expect(error?.code).toBe('release-unverified');
     expect(error?.message).toContain(`(${reason})`);
     expect(refusals).toEqual([expect.objectContaining({ remote: 'profile', reason })]);
+  });
+
+  it('refuses a release statement that never ends, reading no more than its limit', async () => {
+    let served = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      // a task between chunks, as a network gives: a reader without a limit runs into jest's timeout, not forever
+      async pull(controller) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        served += 64 * 1024;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+    });
+    const refusals: GateRefusal[] = [];
+    const gate = new ReleaseGate(() => [remote([owner.pinned])], {
+      fetch: async () => new Response(endless, { status: 200 }),
+      onRefused: (refusal) => refusals.push(refusal),
+      base: () => 'http://localhost:4000/',
+    });
+    const { text, error } = await admit(gate);
+    expect({ text, code: error?.code }).toEqual({ text: undefined, code: 'release-unverified' });
+    expect(refusals).toEqual([
+      expect.objectContaining({ reason: 'unavailable', message: expect.stringContaining(`larger than ${MAX_STATEMENT_BYTES} bytes`) }),
+    ]);
+    expect(served).toBeLessThanOrEqual(MAX_STATEMENT_BYTES + 2 * 64 * 1024);
+  });
+
+  it('gives no integrity to a file a release names "__proto__" or "constructor" unless it lists it', async () => {
+    const { gate } = gateFor([owner.pinned], { 'mf-release.json': await owner.sign(await statementOf(FILES)) });
+    await admit(gate);
+    for (const name of ['__proto__', 'constructor', 'toString'])
+      expect(gate.integrityFor(`${ORIGIN}/${name}`)).toMatchObject({ refusal: expect.any(RemoteLoadError) });
   });
 
   it('runs an unsigned build only where the shell allows it (development), and says so', async () => {

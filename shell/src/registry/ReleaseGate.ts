@@ -130,7 +130,7 @@ export class ReleaseGate {
     const statement = this.fetchRelease(releaseUrl.href, { cache: 'no-cache', credentials: 'omit' })
       .then(async (answer) => {
         if (!answer.ok) throw new Error(`${releaseUrl.href} answered HTTP ${answer.status}`);
-        return { release: (await answer.json()) as unknown };
+        return { release: JSON.parse(await boundedText(answer, MAX_STATEMENT_BYTES)) as unknown };
       })
       .catch((error: unknown) => ({ error }));
     const loading = verifier();
@@ -238,6 +238,37 @@ export class ReleaseGate {
   private base(): string {
     return this.options.base?.() ?? globalThis.document?.baseURI ?? globalThis.location.href;
   }
+}
+
+/**
+ * The most a release statement may weigh: one file's entry is about 100 bytes, so 1 MiB lists some 10,000 files. A
+ * statement beyond it (a CDN serving garbage or an endless body) is refused once that much is read, not buffered.
+ */
+export const MAX_STATEMENT_BYTES = 1024 * 1024;
+
+/** The body of `answer` as text, or an error once more than `limit` bytes came (read no further). */
+async function boundedText(answer: Response, limit: number): Promise<string> {
+  const reader = answer.body?.getReader();
+  if (!reader) return answer.text();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      void reader.cancel();
+      throw new Error(`it is larger than ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /** The measure `npm run bench` reads as remote_verify_ms: from the manifest's arrival to its release verified. */
