@@ -80,11 +80,19 @@ export async function accessToken(
   { sid = 'session-a', sub = 'user-a', key, claims = {} }: { sid?: string; sub?: string; key?: DpopKey; claims?: Record<string, unknown> } = {},
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ typ: 'Bearer', azp: CLIENT, sid, sub, iss: realm.issuer, ...(key ? { cnf: { jkt: key.jkt } } : {}), ...claims })
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: realm.kid })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 300)
-    .sign(realm.key);
+  const payload: Record<string, unknown> = {
+    typ: 'Bearer',
+    azp: CLIENT,
+    sid,
+    sub,
+    iss: realm.issuer,
+    iat: now,
+    exp: now + 300,
+    ...(key ? { cnf: { jkt: key.jkt } } : {}),
+    ...claims,
+  };
+  for (const [name, value] of Object.entries(payload)) if (value === undefined) delete payload[name];
+  return new SignJWT(payload as JWTPayload).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: realm.kid }).sign(realm.key);
 }
 
 export async function dpopProof(key: DpopKey, method: string, url: string, token: string): Promise<string> {
