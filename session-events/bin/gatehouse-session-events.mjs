@@ -74,7 +74,9 @@ try {
 } catch (error) {
   const code = /** @type {{ code?: string }} */ (error).code;
   console.error(
-    code === 'EADDRINUSE' ? `error: port ${port} is already in use (--port)` : `error: ${error instanceof Error ? error.message : String(error)}`,
+    code === 'EADDRINUSE'
+      ? `error: port ${port} is already in use (--port)`
+      : `error: ${error instanceof Error ? error.message : String(error)}`,
   );
   process.exit(1);
 }

@@ -25,7 +25,9 @@ await Promise.all(subs.map((s) => s.next('ready', 30_000)));
 global.gc?.();
 const held = process.memoryUsage();
 console.log(`streams open: ${service.streams}`);
-console.log(`memory (client and server in one process): heap ${mb(before.heapUsed)} → ${mb(held.heapUsed)} MiB, rss ${mb(before.rss)} → ${mb(held.rss)} MiB; per stream (both ends) ${((held.rss - before.rss) / streams / 1024).toFixed(1)} KiB rss, ${((held.heapUsed - before.heapUsed) / streams / 1024).toFixed(1)} KiB heap`);
+console.log(
+  `memory (client and server in one process): heap ${mb(before.heapUsed)} → ${mb(held.heapUsed)} MiB, rss ${mb(before.rss)} → ${mb(held.rss)} MiB; per stream (both ends) ${((held.rss - before.rss) / streams / 1024).toFixed(1)} KiB rss, ${((held.heapUsed - before.heapUsed) / streams / 1024).toFixed(1)} KiB heap`,
+);
 let posted = 0;
 const until = Date.now() + seconds * 1000;
 while (Date.now() < until) {

@@ -90,7 +90,13 @@ interface Stream {
 export async function startSessionEvents(options: SessionEventsOptions = {}): Promise<SessionEvents> {
   const issuer = (options.issuer ?? DEFAULT_ISSUER).replace(/\/$/, '');
   const clientId = options.clientId ?? SHELL_CLIENT_ID;
-  const keys = options.keys ?? createRemoteJWKSet(new URL(`${issuer}/protocol/openid-connect/certs`), { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+  const keys =
+    options.keys ??
+    createRemoteJWKSet(new URL(`${issuer}/protocol/openid-connect/certs`), {
+      timeoutDuration: 5000,
+      cooldownDuration: 30_000,
+      cacheMaxAge: 600_000,
+    });
   const verifyLogoutToken = createLogoutTokenVerifier({ issuer, clientId, keys });
   const bus = options.bus ?? (options.databaseUrl ? await PostgresBus.connect({ connectionString: options.databaseUrl }) : new MemoryBus());
   const ownsBus = options.bus === undefined;
@@ -174,7 +180,10 @@ export async function startSessionEvents(options: SessionEventsOptions = {}): Pr
       }
       await bus.publish(ended, endedTtl);
     } catch (error) {
-      return refuse('temporarily_unavailable', `the logout could not be recorded (${error instanceof Error ? error.message : String(error)})`);
+      return refuse(
+        'temporarily_unavailable',
+        `the logout could not be recorded (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
     log(`session ended: sid ${ended.sid ?? '-'} sub ${ended.sub ?? '-'}`);
     res.writeHead(200, { 'Cache-Control': 'no-store', 'Content-Length': '0' });
@@ -228,7 +237,9 @@ export async function startSessionEvents(options: SessionEventsOptions = {}): Pr
       claims = await verifyAccessToken(token);
       const jkt = (claims['cnf'] as { jkt?: unknown } | undefined)?.jkt;
       if (typeof jkt !== 'string' || jkt === '') throw new Refusal('this token is not bound to a DPoP key (no cnf.jkt)');
-      await checkDpopProof(req.headersDistinct['dpop'] ?? [], { method: 'GET', url: new URL(`${publicUrl()}${EVENTS_PATH}`) }, token, jkt, { replays });
+      await checkDpopProof(req.headersDistinct['dpop'] ?? [], { method: 'GET', url: new URL(`${publicUrl()}${EVENTS_PATH}`) }, token, jkt, {
+        replays,
+      });
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       log(`GET ${EVENTS_PATH}: ${error.status} ${error.reason}`);
@@ -236,25 +247,37 @@ export async function startSessionEvents(options: SessionEventsOptions = {}): Pr
         res.setHeader('Retry-After', '5');
         return json(res, 503, { error: 'temporarily_unavailable', error_description: error.reason });
       }
-      res.setHeader('WWW-Authenticate', `DPoP realm="session-events", error="${error.error}", error_description="${error.reason.replace(/["\\]/g, '\\$&')}", algs="${DPOP_ALGORITHMS.join(' ')}"`);
+      res.setHeader(
+        'WWW-Authenticate',
+        `DPoP realm="session-events", error="${error.error}", error_description="${error.reason.replace(/["\\]/g, '\\$&')}", algs="${DPOP_ALGORITHMS.join(' ')}"`,
+      );
       return json(res, 401, { error: error.error, error_description: error.reason });
     }
     const sid = claims['sid'] as string;
     const sub = claims.sub as string;
     if (open >= maxStreams) {
       res.setHeader('Retry-After', '30');
-      return json(res, 503, { error: 'temporarily_unavailable', error_description: `${open} streams are open, the most this instance holds` });
+      return json(res, 503, {
+        error: 'temporarily_unavailable',
+        error_description: `${open} streams are open, the most this instance holds`,
+      });
     }
     if (bus instanceof PostgresBus && !bus.listening) {
       res.setHeader('Retry-After', '5');
-      return json(res, 503, { error: 'temporarily_unavailable', error_description: 'the database is out of reach: events cannot be delivered now' });
+      return json(res, 503, {
+        error: 'temporarily_unavailable',
+        error_description: 'the database is out of reach: events cannot be delivered now',
+      });
     }
     let before: SessionEnded | undefined;
     try {
       before = await bus.endedBefore(sid, sub);
     } catch (error) {
       res.setHeader('Retry-After', '5');
-      return json(res, 503, { error: 'temporarily_unavailable', error_description: `the database is out of reach (${error instanceof Error ? error.message : String(error)})` });
+      return json(res, 503, {
+        error: 'temporarily_unavailable',
+        error_description: `the database is out of reach (${error instanceof Error ? error.message : String(error)})`,
+      });
     }
     if (before && before.sub !== undefined && before.sub !== sub) before = undefined;
     res.writeHead(200, {
@@ -309,15 +332,17 @@ export async function startSessionEvents(options: SessionEventsOptions = {}): Pr
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw new Refusal('token expired');
       if (error instanceof errors.JWSSignatureVerificationFailed) throw new Refusal('signature does not verify');
-      if (error instanceof errors.JWKSNoMatchingKey) throw new Refusal("signed with a key the realm does not publish");
+      if (error instanceof errors.JWKSNoMatchingKey) throw new Refusal('signed with a key the realm does not publish');
       if (error instanceof errors.JWTClaimValidationFailed) throw new Refusal(`claim ${error.claim} is not valid: ${error.reason}`);
       if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JWTInvalid || error instanceof errors.JWSInvalid) {
         throw new Refusal('not a signed JWT access token');
       }
       throw new Refusal(`the realm's keys could not be read: ${error instanceof Error ? error.message : String(error)}`, 503);
     }
-    if (payload['typ'] !== 'Bearer' && payload['typ'] !== 'DPoP') throw new Refusal(`not an access token (typ ${JSON.stringify(payload['typ'] ?? null)})`);
-    if (payload['azp'] !== clientId) throw new Refusal(`this token was issued to ${JSON.stringify(payload['azp'] ?? null)}, not to ${clientId}`);
+    if (payload['typ'] !== 'Bearer' && payload['typ'] !== 'DPoP')
+      throw new Refusal(`not an access token (typ ${JSON.stringify(payload['typ'] ?? null)})`);
+    if (payload['azp'] !== clientId)
+      throw new Refusal(`this token was issued to ${JSON.stringify(payload['azp'] ?? null)}, not to ${clientId}`);
     if (typeof payload['sid'] !== 'string' || payload['sid'] === '') throw new Refusal('this token names no session (sid)');
     if (typeof payload.sub !== 'string' || payload.sub === '') throw new Refusal('this token names no user (sub)');
     return payload;

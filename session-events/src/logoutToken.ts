@@ -66,7 +66,8 @@ export interface LogoutTokenVerifierOptions {
 export function createLogoutTokenVerifier(options: LogoutTokenVerifierOptions) {
   const issuer = options.issuer.replace(/\/$/, '');
   const jwksUrl = `${issuer}/protocol/openid-connect/certs`;
-  const keys = options.keys ?? createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+  const keys =
+    options.keys ?? createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
   const now = options.now ?? Date.now;
 
   return async function verifyLogoutToken(token: string): Promise<SessionEnded> {
@@ -110,11 +111,15 @@ export function createLogoutTokenVerifier(options: LogoutTokenVerifierOptions) {
     if ('nonce' in payload) throw new LogoutTokenRefusal('the logout token carries a nonce (an ID token is not a logout token)');
     const sid = payload['sid'];
     const sub = payload.sub;
-    if (sid !== undefined && (typeof sid !== 'string' || sid === '')) throw new LogoutTokenRefusal("the logout token's sid is not a string");
-    if (sub !== undefined && (typeof sub !== 'string' || sub === '')) throw new LogoutTokenRefusal("the logout token's sub is not a string");
-    if (sid === undefined && sub === undefined) throw new LogoutTokenRefusal('the logout token names neither a session (sid) nor a user (sub)');
+    if (sid !== undefined && (typeof sid !== 'string' || sid === ''))
+      throw new LogoutTokenRefusal("the logout token's sid is not a string");
+    if (sub !== undefined && (typeof sub !== 'string' || sub === ''))
+      throw new LogoutTokenRefusal("the logout token's sub is not a string");
+    if (sid === undefined && sub === undefined)
+      throw new LogoutTokenRefusal('the logout token names neither a session (sid) nor a user (sub)');
     const jti = payload.jti as string;
-    if (typeof jti !== 'string' || jti === '' || jti.length > 256) throw new LogoutTokenRefusal("the logout token's jti is not a string of 1–256 characters");
+    if (typeof jti !== 'string' || jti === '' || jti.length > 256)
+      throw new LogoutTokenRefusal("the logout token's jti is not a string of 1–256 characters");
     return { sid, sub, iat, jti, iss: issuer };
   };
 }
@@ -124,14 +129,19 @@ export type LogoutTokenVerifier = ReturnType<typeof createLogoutTokenVerifier>;
 function refusalOf(error: unknown, issuer: string, clientId: string, jwksUrl: string): LogoutTokenRefusal {
   if (error instanceof errors.JWTExpired) return new LogoutTokenRefusal('the logout token expired (exp)');
   if (error instanceof errors.JWSSignatureVerificationFailed) return new LogoutTokenRefusal("the logout token's signature does not verify");
-  if (error instanceof errors.JWKSNoMatchingKey) return new LogoutTokenRefusal(`the logout token is signed with a key that ${jwksUrl} does not publish`);
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return new LogoutTokenRefusal(`the logout token is signed with a key that ${jwksUrl} does not publish`);
   if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.claim === 'iss') return new LogoutTokenRefusal(`the logout token is issued by ${JSON.stringify(error.payload.iss ?? null)}, not ${issuer}`);
-    if (error.claim === 'aud') return new LogoutTokenRefusal(`the logout token is for ${JSON.stringify(error.payload.aud ?? null)}, not ${clientId}`);
+    if (error.claim === 'iss')
+      return new LogoutTokenRefusal(`the logout token is issued by ${JSON.stringify(error.payload.iss ?? null)}, not ${issuer}`);
+    if (error.claim === 'aud')
+      return new LogoutTokenRefusal(`the logout token is for ${JSON.stringify(error.payload.aud ?? null)}, not ${clientId}`);
     return new LogoutTokenRefusal(`the logout token's ${error.claim} is not valid: ${error.reason}`);
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return new LogoutTokenRefusal('the logout token is signed with an algorithm this service does not take');
-  if (error instanceof errors.JWTInvalid || error instanceof errors.JWSInvalid) return new LogoutTokenRefusal('the logout token is not a signed JWT');
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return new LogoutTokenRefusal('the logout token is signed with an algorithm this service does not take');
+  if (error instanceof errors.JWTInvalid || error instanceof errors.JWSInvalid)
+    return new LogoutTokenRefusal('the logout token is not a signed JWT');
   const message = error instanceof Error ? error.message : String(error);
   return new LogoutTokenRefusal(`the realm's keys could not be read (${jwksUrl}): ${message}`, 'temporarily_unavailable');
 }

@@ -81,7 +81,10 @@ describe('a forged or wrong logout token is refused', () => {
   test('without events, or without the back-channel logout event', async () => {
     assert.equal(await refused(logoutToken(realm, { events: undefined })), 'the logout token has no events claim');
     assert.match(await refused(logoutToken(realm, { events: { 'https://example.com/other': {} } })), /events claim has no/);
-    assert.match(await refused(logoutToken(realm, { events: { 'http://schemas.openid.net/event/backchannel-logout': 'yes' } })), /events claim has no/);
+    assert.match(
+      await refused(logoutToken(realm, { events: { 'http://schemas.openid.net/event/backchannel-logout': 'yes' } })),
+      /events claim has no/,
+    );
   });
 
   test('with a nonce (an ID token)', async () => {

@@ -119,8 +119,15 @@ describe('a subscription is refused', () => {
   test("with another key's proof, a proof for another URL, a proof used twice", async () => {
     const token = await accessToken(realm, { key });
     const other = await dpopKey();
-    assert.match((await get({ authorization: `DPoP ${token}`, dpop: await dpopProof(other, 'GET', events(), token) })).error_description, /another key/);
-    assert.match((await get({ authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', `${service.publicUrl}/other`, token) })).error_description, /htu/);
+    assert.match(
+      (await get({ authorization: `DPoP ${token}`, dpop: await dpopProof(other, 'GET', events(), token) })).error_description,
+      /another key/,
+    );
+    assert.match(
+      (await get({ authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'GET', `${service.publicUrl}/other`, token) }))
+        .error_description,
+      /htu/,
+    );
     const proof = await dpopProof(key, 'GET', events(), token);
     const first = await fetch(`${service.url}/events`, { headers: { authorization: `DPoP ${token}`, dpop: proof } });
     assert.equal(first.status, 200);

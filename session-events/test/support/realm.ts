@@ -77,7 +77,12 @@ export async function dpopKey(): Promise<DpopKey> {
 /** The page's access token of session `sid` of user `sub`, bound to `key`, as Keycloak makes it (typ Bearer, azp). */
 export async function accessToken(
   realm: Realm,
-  { sid = 'session-a', sub = 'user-a', key, claims = {} }: { sid?: string; sub?: string; key?: DpopKey; claims?: Record<string, unknown> } = {},
+  {
+    sid = 'session-a',
+    sub = 'user-a',
+    key,
+    claims = {},
+  }: { sid?: string; sub?: string; key?: DpopKey; claims?: Record<string, unknown> } = {},
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const payload: Record<string, unknown> = {
@@ -146,10 +151,19 @@ export class Subscription {
           for (const line of block.split('\n')) {
             const [name, ...rest] = line.split(':');
             const value = rest.join(':').replace(/^ /, '');
-            if (name === 'event') ((event.event = value), (any = true));
-            else if (name === 'data') ((event.data = value), (any = true));
-            else if (name === 'id') event.id = value;
-            else if (name === '' && line.startsWith(':')) ((event.event = 'comment'), (event.data = value), (any = true));
+            if (name === 'event') {
+              event.event = value;
+              any = true;
+            } else if (name === 'data') {
+              event.data = value;
+              any = true;
+            } else if (name === 'id') {
+              event.id = value;
+            } else if (name === '' && line.startsWith(':')) {
+              event.event = 'comment';
+              event.data = value;
+              any = true;
+            }
           }
           if (any) this.events.push(event);
           this.#wake();
