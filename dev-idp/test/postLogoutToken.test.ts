@@ -44,8 +44,11 @@ test('each target gets one form POST whose logout_token verifies against the rea
 test('a receiver that is down or refuses is reported, not retried, and does not throw', async () => {
   const keys = await createRealmKeys();
   const failures: string[] = [];
-  await postLogoutTokens({ issuer, keys }, [{ clientId: 'gatehouse-shell', url: 'http://127.0.0.1:1/nothing' }], { sub: 'u', sid: 's' }, (target) =>
-    failures.push(target.clientId),
+  await postLogoutTokens(
+    { issuer, keys },
+    [{ clientId: 'gatehouse-shell', url: 'http://127.0.0.1:1/nothing' }],
+    { sub: 'u', sid: 's' },
+    (target) => failures.push(target.clientId),
   );
   assert.deepEqual(failures, ['gatehouse-shell']);
 });
