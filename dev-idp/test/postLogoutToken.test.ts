@@ -5,6 +5,7 @@ import { test } from 'node:test';
 
 import { createLocalJWKSet, exportJWK, jwtVerify } from 'jose';
 
+import { toClient } from '../src/realm/buildRealm.js';
 import { createRealmKeys } from '../src/tokens/keys.js';
 import { postLogoutTokens } from '../src/tokens/postLogoutToken.js';
 
@@ -56,4 +57,11 @@ test('a receiver that is down or refuses is reported, not retried, and does not 
 test('no target, no POST', async () => {
   const keys = await createRealmKeys();
   await postLogoutTokens({ issuer, keys }, [], { sub: 'u', sid: 's' }, () => assert.fail('nothing to fail'));
+});
+
+test('a client takes back-channel logout only when the realm file gives it a backchannel.logout.url', () => {
+  const url = 'http://127.0.0.1:3020/backchannel-logout';
+  assert.equal(toClient({ clientId: 'a', attributes: { 'backchannel.logout.url': url } }).backchannelLogoutUrl, url);
+  assert.equal(toClient({ clientId: 'b', attributes: { 'backchannel.logout.url': '' } }).backchannelLogoutUrl, undefined);
+  assert.equal(toClient({ clientId: 'c' }).backchannelLogoutUrl, undefined);
 });

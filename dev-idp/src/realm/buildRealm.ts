@@ -117,6 +117,7 @@ export function toClient(rep: ClientRepresentation, realm: RealmScopes = BUILTIN
     dpopBoundAccessTokens: attributes['dpop.bound.access.tokens']?.toLowerCase() === 'true',
     // Keycloak: no attribute (as the admin API creates clients) means `+`, the valid redirect URIs.
     postLogoutRedirectUris: logoutUris ? logoutUris.split('##').filter(Boolean) : ['+'],
+    backchannelLogoutUrl: attributes['backchannel.logout.url'] || undefined,
     roles: [],
     acrLoaMap: {},
     ...clientScopeLists(rep, {

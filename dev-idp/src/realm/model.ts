@@ -33,6 +33,11 @@ export interface Client {
    * (the valid redirect URIs, Keycloak's default); `-` = none.
    */
   postLogoutRedirectUris: string[];
+  /**
+   * `attributes["backchannel.logout.url"]`: where a logout token is posted when one of its sessions ends
+   * (decisions/0116); undefined (absent or empty) = none is sent.
+   */
+  backchannelLogoutUrl?: string;
   roles: Role[];
   /** `attributes["acr.loa.map"]`: level names of this client (overrides the realm's); empty = the realm's. */
   acrLoaMap: LoaMap;
