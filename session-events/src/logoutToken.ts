@@ -9,7 +9,7 @@ export const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512',
 
 /**
  * How old a logout token's `iat` may be (seconds), and how far ahead of this clock. Keycloak posts the token the moment
- * it makes it (decisions/0116: its `exp` is `iat` + 120 s); a token older than this is a
+ * it makes it (decisions/0118: its `exp` is `iat` + 120 s); a token older than this is a
  * replay or a queue that held it too long, either way not one to act on.
  */
 export const LOGOUT_TOKEN_MAX_AGE_SECONDS = 120;

@@ -35,7 +35,7 @@ export interface Client {
   postLogoutRedirectUris: string[];
   /**
    * `attributes["backchannel.logout.url"]`: where a logout token is posted when one of its sessions ends
-   * (decisions/0116); undefined (absent or empty) = none is sent.
+   * (decisions/0118); undefined (absent or empty) = none is sent.
    */
   backchannelLogoutUrl?: string;
   roles: Role[];

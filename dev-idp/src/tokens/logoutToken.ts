@@ -13,7 +13,7 @@ export interface LogoutTokenFields {
 }
 
 /**
- * A back-channel logout token as Keycloak 26.7.3 signs it (measured, decisions/0116): header
+ * A back-channel logout token as Keycloak 26.7.3 signs it (measured, decisions/0118): header
  * `{alg: RS256, typ: logout+jwt, kid}`, and these claims in Keycloak's order — `exp` is `iat` + 120 s, `aud` the
  * client id as a string, `typ` "Logout", no `nonce`, no `azp`. Sending it is not here (the sender's job).
  */

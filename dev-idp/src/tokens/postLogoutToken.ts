@@ -8,7 +8,7 @@ export interface BackchannelTarget {
 }
 
 /**
- * Posts one logout token per target for the session that ended, as Keycloak 26.7.3 does (decisions/0116):
+ * Posts one logout token per target for the session that ended, as Keycloak 26.7.3 does (decisions/0118):
  * `application/x-www-form-urlencoded`, body `logout_token=…` only, sent once — the receiver's status, or its
  * absence, changes nothing and is never retried; a failure is only reported through `onFailure`.
  * Resolves when every POST has been answered or has failed.

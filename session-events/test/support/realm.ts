@@ -43,7 +43,7 @@ export async function startRealm(): Promise<Realm> {
   };
 }
 
-/** A logout token as Keycloak 26.7.3 makes it (decisions/0116), with `claims` merged in (undefined deletes a claim). */
+/** A logout token as Keycloak 26.7.3 makes it (decisions/0118), with `claims` merged in (undefined deletes a claim). */
 export async function logoutToken(
   realm: Realm,
   claims: Record<string, unknown> = {},
