@@ -65,3 +65,18 @@ test('a client takes back-channel logout only when the realm file gives it a bac
   assert.equal(toClient({ clientId: 'b', attributes: { 'backchannel.logout.url': '' } }).backchannelLogoutUrl, undefined);
   assert.equal(toClient({ clientId: 'c' }).backchannelLogoutUrl, undefined);
 });
+
+test("a client's back-channel settings read as Keycloak 26.7.3 imports them (absent: no sid, no revoke_offline_access, no front-channel logout)", () => {
+  const imported = toClient({ clientId: 'd', attributes: { 'backchannel.logout.url': 'http://127.0.0.1:3020/backchannel-logout' } });
+  assert.equal(imported.backchannelLogoutSessionRequired, false);
+  assert.equal(imported.backchannelLogoutRevokeOfflineTokens, false);
+  assert.equal(imported.frontchannelLogout, false);
+  const named = toClient({
+    clientId: 'e',
+    frontchannelLogout: true,
+    attributes: { 'backchannel.logout.session.required': 'TRUE', 'backchannel.logout.revoke.offline.tokens': 'true' },
+  });
+  assert.equal(named.backchannelLogoutSessionRequired, true);
+  assert.equal(named.backchannelLogoutRevokeOfflineTokens, true);
+  assert.equal(named.frontchannelLogout, true);
+});

@@ -37,6 +37,9 @@ export function createClient(request: AdminRequest): void {
   const { runtime, res, server } = request;
   if (runtime.client(rep.clientId)) throw new AdminError(409, `Client ${rep.clientId} already exists`);
   const client = toClient({ ...rep, id: undefined }, runtime.realm);
+  // Keycloak's OIDCLoginProtocolFactory.setupClientDefaults, for a client created without a back-channel logout URL
+  if (!client.backchannelLogoutUrl)
+    Object.assign(client, { backchannelLogoutSessionRequired: true, backchannelLogoutRevokeOfflineTokens: false });
   runtime.realm.clients.push(client);
   res.writeHead(201, {
     Location: `${server.baseUrl}/admin/realms/${encodeURIComponent(runtime.realm.name)}/clients/${client.id}`,

@@ -23,6 +23,9 @@ export function clientOut(client: Client): Record<string, unknown> {
   if (client.pkceMethod) attributes['pkce.code.challenge.method'] = client.pkceMethod;
   if (client.dpopBoundAccessTokens) attributes['dpop.bound.access.tokens'] = 'true';
   if (client.postLogoutRedirectUris.join() !== '+') attributes['post.logout.redirect.uris'] = client.postLogoutRedirectUris.join('##');
+  if (client.backchannelLogoutUrl) attributes['backchannel.logout.url'] = client.backchannelLogoutUrl;
+  attributes['backchannel.logout.session.required'] = String(client.backchannelLogoutSessionRequired);
+  attributes['backchannel.logout.revoke.offline.tokens'] = String(client.backchannelLogoutRevokeOfflineTokens);
   return {
     id: client.id,
     clientId: client.clientId,
@@ -33,6 +36,7 @@ export function clientOut(client: Client): Record<string, unknown> {
     standardFlowEnabled: client.standardFlowEnabled,
     implicitFlowEnabled: false,
     directAccessGrantsEnabled: client.directAccessGrantsEnabled,
+    frontchannelLogout: client.frontchannelLogout,
     redirectUris: client.redirectUris,
     webOrigins: client.webOrigins,
     protocol: 'openid-connect',

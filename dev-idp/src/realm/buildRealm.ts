@@ -118,6 +118,11 @@ export function toClient(rep: ClientRepresentation, realm: RealmScopes = BUILTIN
     // Keycloak: no attribute (as the admin API creates clients) means `+`, the valid redirect URIs.
     postLogoutRedirectUris: logoutUris ? logoutUris.split('##').filter(Boolean) : ['+'],
     backchannelLogoutUrl: attributes['backchannel.logout.url'] || undefined,
+    // Keycloak reads both with Boolean.parseBoolean: "true" in any case, anything else (or nothing) is false.
+    backchannelLogoutSessionRequired: attributes['backchannel.logout.session.required']?.toLowerCase() === 'true',
+    backchannelLogoutRevokeOfflineTokens: attributes['backchannel.logout.revoke.offline.tokens']?.toLowerCase() === 'true',
+    // Keycloak 26.7.3's OIDCLoginProtocolFactory.setupClientDefaults: absent is false for an imported or created client.
+    frontchannelLogout: rep.frontchannelLogout ?? false,
     roles: [],
     acrLoaMap: {},
     ...clientScopeLists(rep, {

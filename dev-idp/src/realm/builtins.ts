@@ -26,6 +26,9 @@ export function builtinClients(): Omit<Client, 'defaultClientScopes' | 'optional
     postLogoutRedirectUris: [],
     acrLoaMap: {},
     dpopBoundAccessTokens: false,
+    frontchannelLogout: false,
+    backchannelLogoutSessionRequired: true,
+    backchannelLogoutRevokeOfflineTokens: false,
   };
   return [
     {

@@ -150,7 +150,6 @@ export const IGNORED_CLIENT_FIELDS = new Set([
   'serviceAccountsEnabled',
   'authorizationServicesEnabled',
   'oauth2DeviceAuthorizationGrantEnabled',
-  'frontchannelLogout',
   'protocol',
   'authenticationFlowBindingOverrides',
   'fullScopeAllowed',

@@ -38,6 +38,19 @@ export interface Client {
    * (decisions/0118); undefined (absent or empty) = none is sent.
    */
   backchannelLogoutUrl?: string;
+  /**
+   * `attributes["backchannel.logout.session.required"]` ("true", any case): the logout token names the session (`sid`).
+   * Absent is false for a client imported from a realm file, as in Keycloak; a client the admin API creates without
+   * a back-channel URL gets true (Keycloak's OIDCLoginProtocolFactory.setupClientDefaults).
+   */
+  backchannelLogoutSessionRequired: boolean;
+  /** `attributes["backchannel.logout.revoke.offline.tokens"]` ("true", any case): the token's events say `revoke_offline_access`. */
+  backchannelLogoutRevokeOfflineTokens: boolean;
+  /**
+   * `frontchannelLogout` (absent = false, as Keycloak's import sets an OIDC client): a browser logout logs this client
+   * out through the browser, so it gets no back-channel logout token then (the dev IdP has no front-channel logout).
+   */
+  frontchannelLogout: boolean;
   roles: Role[];
   /** `attributes["acr.loa.map"]`: level names of this client (overrides the realm's); empty = the realm's. */
   acrLoaMap: LoaMap;

@@ -33,6 +33,7 @@ export interface ClientRepresentation {
   standardFlowEnabled?: boolean;
   implicitFlowEnabled?: boolean;
   directAccessGrantsEnabled?: boolean;
+  frontchannelLogout?: boolean;
   redirectUris?: string[];
   webOrigins?: string[];
   attributes?: Record<string, string>;

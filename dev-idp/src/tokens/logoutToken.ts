@@ -9,7 +9,13 @@ export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backcha
 export interface LogoutTokenFields {
   clientId: string;
   sub: string;
-  sid: string;
+  /**
+   * The session, named only when the client's `backchannel.logout.session.required` is "true" (Keycloak's
+   * DefaultTokenManager.initLogoutToken); undefined leaves `sid` out.
+   */
+  sid?: string;
+  /** The client's `backchannel.logout.revoke.offline.tokens` is "true": `events` also carries `revoke_offline_access: true`. */
+  revokeOfflineAccess?: boolean;
 }
 
 /**
@@ -30,8 +36,8 @@ export async function signLogoutToken(
     aud: fields.clientId,
     sub: fields.sub,
     typ: 'Logout',
-    sid: fields.sid,
-    events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+    ...(fields.sid === undefined ? {} : { sid: fields.sid }),
+    events: { [BACKCHANNEL_LOGOUT_EVENT]: {}, ...(fields.revokeOfflineAccess ? { revoke_offline_access: true } : {}) },
   })
     .setProtectedHeader({ alg: 'RS256', typ: 'logout+jwt', kid: realm.keys.kid })
     .sign(realm.keys.privateKey);

@@ -5,6 +5,12 @@ import type { RealmKeys } from './keys.js';
 export interface BackchannelTarget {
   clientId: string;
   url: string;
+  /** `backchannel.logout.session.required` (default true here): whether the token names the session (`sid`) */
+  sessionRequired?: boolean;
+  /** `backchannel.logout.revoke.offline.tokens`: `events` also carries `revoke_offline_access: true` */
+  revokeOfflineTokens?: boolean;
+  /** The issuer the client's session was signed in at (Keycloak's client session note `iss`); default the realm's. */
+  issuer?: string;
 }
 
 /**
@@ -22,7 +28,15 @@ export async function postLogoutTokens(
   await Promise.all(
     targets.map(async (target) => {
       try {
-        const token = await signLogoutToken(realm, { clientId: target.clientId, sub: session.sub, sid: session.sid });
+        const token = await signLogoutToken(
+          { issuer: target.issuer ?? realm.issuer, keys: realm.keys },
+          {
+            clientId: target.clientId,
+            sub: session.sub,
+            sid: target.sessionRequired === false ? undefined : session.sid,
+            revokeOfflineAccess: target.revokeOfflineTokens,
+          },
+        );
         const response = await fetch(target.url, {
           method: 'POST',
           headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
