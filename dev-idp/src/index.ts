@@ -97,10 +97,13 @@ export async function startDevIdp(options: DevIdpOptions = {}): Promise<DevIdp> 
   loaded.forEach(({ warnings }) => warnings.forEach(warn));
 
   const host = options.host ?? DEFAULT_HOST;
-  const server = new DevIdpServer({
-    hostname: options.hostname === undefined ? undefined : parseHostname(options.hostname),
-    proxyHeaders: options.proxyHeaders === undefined ? undefined : parseProxyHeaders(options.proxyHeaders),
-  });
+  const server = new DevIdpServer(
+    {
+      hostname: options.hostname === undefined ? undefined : parseHostname(options.hostname),
+      proxyHeaders: options.proxyHeaders === undefined ? undefined : parseProxyHeaders(options.proxyHeaders),
+    },
+    warn,
+  );
   let started!: () => void;
   server.holdRequestsUntil(new Promise<void>((resolve) => (started = resolve)));
   const port = await server.listen(options.port ?? 0, host);

@@ -17,7 +17,7 @@ import {
   listRealmRoles,
   realmRoleMappings,
 } from './roles.js';
-import { createUser, deleteUser, getUser, listUsers, logoutUser, resetPassword, updateUser, userSessions } from './users.js';
+import { createUser, deleteSession, deleteUser, getUser, listUsers, logoutUser, resetPassword, updateUser, userSessions } from './users.js';
 
 type Routes = Record<string, Partial<Record<string, AdminHandler>>>;
 
@@ -29,6 +29,7 @@ const REALM_ROUTES: Routes = {
   '/users/{id}/reset-password': { PUT: resetPassword },
   '/users/{id}/logout': { POST: logoutUser },
   '/users/{id}/sessions': { GET: userSessions },
+  '/sessions/{id}': { DELETE: deleteSession },
   '/users/{id}/role-mappings/realm': { GET: realmRoleMappings, POST: realmRoleMappings, DELETE: realmRoleMappings },
   '/users/{id}/role-mappings/clients/{id}': { GET: clientRoleMappings, POST: clientRoleMappings, DELETE: clientRoleMappings },
   '/roles': { GET: listRealmRoles, POST: createRealmRole },

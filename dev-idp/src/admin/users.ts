@@ -73,12 +73,15 @@ export function updateUser(request: AdminRequest): void {
   for (const key of ['email', 'firstName', 'lastName'] as const) if (rep[key] !== undefined) user[key] = rep[key];
   if (rep.enabled !== undefined) user.enabled = rep.enabled;
   if (rep.emailVerified !== undefined) user.emailVerified = rep.emailVerified;
+  // Keycloak keeps a disabled user's sessions (their tokens stop working) and posts no logout token; the dev IdP ends
+  // them, without a logout token either.
   if (rep.enabled === false) request.runtime.sessions.endForUser(user.id);
   request.res.writeHead(204).end();
 }
 
 export function deleteUser(request: AdminRequest): void {
   const user = findUser(request);
+  // as Keycloak (UserManager.removeUser): the sessions go with the user, no logout token is posted
   request.runtime.sessions.endForUser(user.id);
   request.runtime.realm.users = request.runtime.realm.users.filter((u) => u.id !== user.id);
   request.res.writeHead(204).end();
@@ -93,10 +96,28 @@ export function resetPassword(request: AdminRequest): void {
   request.res.writeHead(204).end();
 }
 
-/** `POST …/users/{id}/logout`: ends every session of the user (their tokens stop refreshing, the status frame says `changed`). */
+/**
+ * `POST …/users/{id}/logout`: ends every session of the user (their tokens stop refreshing, the status frame says
+ * `changed`), each logged out as Keycloak's `UserResource.logout` does: its clients get their back-channel logout tokens.
+ */
 export function logoutUser(request: AdminRequest): void {
   const user = findUser(request);
-  request.runtime.sessions.endForUser(user.id);
+  const { runtime } = request;
+  for (const session of runtime.sessions.forUser(user.id)) void runtime.logOut(session.id, 'backchannel');
+  runtime.sessions.endForUser(user.id);
+  request.res.writeHead(204).end();
+}
+
+/**
+ * `DELETE …/sessions/{id}`: ends that session as Keycloak's `RealmAdminResource.deleteSession` does (its clients get
+ * their back-channel logout tokens); 404 "Sesssion not found" (Keycloak's spelling) when it is not active. The dev IdP
+ * has no offline sessions, so `isOffline=true` finds none.
+ */
+export function deleteSession(request: AdminRequest): void {
+  const { runtime, params, url } = request;
+  const session = url.searchParams.get('isOffline') === 'true' ? undefined : runtime.sessions.active(params[0]);
+  if (!session) throw new AdminError(404, 'Sesssion not found');
+  void runtime.logOut(session.id, 'backchannel');
   request.res.writeHead(204).end();
 }
 

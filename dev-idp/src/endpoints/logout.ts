@@ -77,9 +77,11 @@ export async function logoutEndpoint({ runtime, req, res, url }: RealmRequest): 
     return sendPage(res, 200, logoutConfirmPage(realm, url.pathname, fields), { 'Set-Cookie': confirmationCookie(runtime, code) });
   }
 
-  // This browser's session ends; without one, the session the hint names (Keycloak's doBrowserLogout).
-  const ended = browserSession?.id ?? hint?.sid;
-  if (ended) runtime.sessions.end(ended);
+  // This browser's session ends; without one, the session the hint names (Keycloak's doBrowserLogout: browserLogout
+  // for the browser's own session, backchannelLogout for the hint's). Its clients' back-channel logout tokens are
+  // posted beside the answer, never awaited by it.
+  if (browserSession) void runtime.logOut(browserSession.id, 'browser');
+  else if (hint?.sid) void runtime.logOut(hint.sid, 'backchannel');
   const cookies = { 'Set-Cookie': [...clearedSessionCookies(runtime), confirmationCookie(runtime, '')] };
   if (!redirectUri) return sendPage(res, 200, loggedOutPage(realm), cookies);
   const target = new URL(redirectUri);

@@ -54,6 +54,7 @@ export async function passwordGrant(
   if (!user.enabled) return sendOAuthError(res, 400, 'invalid_grant', 'Account disabled');
   const session = runtime.sessions.open(crypto.randomUUID(), user.id);
   if (!session) return sendOAuthError(res, 400, 'invalid_grant', 'Session not active');
+  runtime.sessions.join(session.id, client.clientId, runtime.issuer);
   const requested = params.get('scope') ?? '';
   const scope = grantedScope(runtime.realm, client, requested);
   const refreshExp = runtime.sessions.expiresAt(session);

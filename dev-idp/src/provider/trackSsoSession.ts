@@ -18,6 +18,7 @@ export function trackSsoSession(runtime: RealmRuntime) {
     const sso = runtime.sessions.open(session.uid, session.accountId, session.loginTs);
     if (!sso) return;
     runtime.sessions.touch(sso.id);
+    if (ctx.oidc.client) runtime.sessions.join(sso.id, ctx.oidc.client.clientId, runtime.issuer);
     recordClientAcr(runtime, ctx, sso.id);
     ctx.res.appendHeader('Set-Cookie', sessionCookie(runtime, sessionCookieValue(sso.id)));
     addSessionState(ctx, sso.id);

@@ -13,6 +13,9 @@ import type { Client, Realm, User } from '../realm/model.js';
 import { OneTimeCodes } from '../sessions/OneTimeCodes.js';
 import { RevokedTokens } from '../tokens/RevokedTokens.js';
 import { SessionRegistry } from '../sessions/sessions.js';
+import { backchannelTargets } from '../sessions/backchannelLogout.js';
+import type { LogoutKind } from '../sessions/backchannelLogout.js';
+import { postLogoutTokens } from '../tokens/postLogoutToken.js';
 
 const MAX_FRONTENDS = 16;
 
@@ -42,9 +45,11 @@ export class RealmRuntime {
   readonly #baseUrl: () => string;
   readonly #providers = new Map<string, Provider>();
   readonly #createProvider: ProviderFactory;
+  readonly #warn: (line: string) => void;
 
-  private constructor(realm: Realm, baseUrl: () => string, keys: RealmKeys, createProvider: ProviderFactory) {
+  private constructor(realm: Realm, baseUrl: () => string, keys: RealmKeys, createProvider: ProviderFactory, warn: (line: string) => void) {
     this.realm = realm;
+    this.#warn = warn;
     this.#createProvider = createProvider;
     this.path = `/realms/${encodeURIComponent(realm.name)}`;
     this.#baseUrl = baseUrl;
@@ -79,8 +84,37 @@ export class RealmRuntime {
     return provider;
   }
 
-  static async create(realm: Realm, baseUrl: () => string, createProvider: ProviderFactory): Promise<RealmRuntime> {
-    return new RealmRuntime(realm, baseUrl, await createRealmKeys(), createProvider);
+  /** `warn`: where a back-channel logout POST that failed is reported (one line each; nothing is retried). */
+  static async create(
+    realm: Realm,
+    baseUrl: () => string,
+    createProvider: ProviderFactory,
+    warn: (line: string) => void = () => {},
+  ): Promise<RealmRuntime> {
+    return new RealmRuntime(realm, baseUrl, await createRealmKeys(), createProvider, warn);
+  }
+
+  /**
+   * Logs the SSO session out (a logout, not an expiry): it ends at once, then each of its clients that takes
+   * back-channel logout is posted a logout token naming its user (`sub`) and it (`sid`), as Keycloak 26.7.3 does
+   * (decisions/0118; which clients: sessions/backchannelLogout.ts). The POSTs are not awaited: a receiver that is
+   * slow, down or answers an error neither delays nor fails the logout, and is reported through `warn` only.
+   * Returns the POSTs' completion, for the caller that wants to wait (the logout itself never does).
+   */
+  logOut(id: string, kind: LogoutKind): Promise<void> {
+    const session = this.sessions.active(id);
+    // an id that is not active is still remembered as ended, so no late request revives it
+    this.sessions.end(id);
+    if (!session) return Promise.resolve();
+    const targets = backchannelTargets(session, (clientId) => this.client(clientId), kind);
+    if (targets.length === 0) return Promise.resolve();
+    // each token's issuer is the one its client signed in at (the target's); the realm's own is the fallback
+    const realm = { issuer: this.issuer, keys: this.keys };
+    return postLogoutTokens(realm, targets, { sub: session.userId, sid: session.id }, (target, reason) =>
+      this.#warn(
+        `realm ${this.realm.name}: back-channel logout of client ${target.clientId} to ${target.url} failed (${reasonText(reason)}); not retried`,
+      ),
+    ).catch(() => {});
   }
 
   /** Drops what has expired: SSO sessions, then codes, tokens and abandoned logins (and their step-ups). */
@@ -121,4 +155,10 @@ export class RealmRuntime {
     const wanted = login.trim().toLowerCase();
     return this.realm.users.find((u) => u.username === wanted) ?? this.realm.users.find((u) => u.email === wanted);
   }
+}
+
+function reasonText(reason: unknown): string {
+  if (!(reason instanceof Error)) return String(reason);
+  const cause = (reason as { cause?: unknown }).cause;
+  return cause instanceof Error ? `${reason.message}: ${cause.message}` : reason.message;
 }

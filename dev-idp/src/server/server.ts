@@ -42,11 +42,14 @@ export class DevIdpServer implements RealmDirectory {
   readonly #server: Server;
   readonly #sweeper: NodeJS.Timeout;
   readonly #frontend: FrontendOptions;
+  readonly #warn: (line: string) => void;
   #listenOrigin = '';
   #held: Promise<void> = Promise.resolve();
 
-  constructor(frontend: FrontendOptions = {}) {
+  /** `warn`: where the realms report what goes wrong beside a request (a back-channel logout POST that failed). */
+  constructor(frontend: FrontendOptions = {}, warn: (line: string) => void = () => {}) {
     this.#frontend = frontend;
+    this.#warn = warn;
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((error: unknown) => {
         if (error instanceof HostRefusedError) return refuse(res, 403, error.message);
@@ -94,7 +97,7 @@ export class DevIdpServer implements RealmDirectory {
   }
 
   async addRealm(realm: Realm): Promise<RealmRuntime> {
-    const runtime = await RealmRuntime.create(realm, () => this.baseUrl, createProvider);
+    const runtime = await RealmRuntime.create(realm, () => this.baseUrl, createProvider, this.#warn);
     this.realms.set(realm.name, runtime);
     return runtime;
   }

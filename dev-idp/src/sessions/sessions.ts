@@ -7,6 +7,12 @@ export interface SsoSession {
   /** Seconds since the epoch. */
   started: number;
   lastActive: number;
+  /**
+   * The clients that signed in through this session (Keycloak's client sessions), by client id, each with the issuer
+   * it signed in at (the client session's note `iss`): whose back-channel logout URL a logout of the session posts to,
+   * with a token of that issuer.
+   */
+  clients: Map<string, string>;
 }
 
 export interface SessionLifespans {
@@ -49,7 +55,7 @@ export class SessionRegistry {
     if (existing) return existing;
     // an expired session is ended by `active` on the way: its id never opens again
     if (this.#ended.has(id)) return undefined;
-    const session = { id, userId, started, lastActive: now() };
+    const session = { id, userId, started, lastActive: now(), clients: new Map<string, string>() };
     this.#sessions.set(id, session);
     return session;
   }
@@ -73,6 +79,11 @@ export class SessionRegistry {
   ended(id: string): boolean {
     this.active(id);
     return this.#ended.has(id);
+  }
+
+  /** Records that a client signed in through the session at `issuer` (Keycloak creates its client session). */
+  join(id: string, clientId: string, issuer: string): void {
+    this.active(id)?.clients.set(clientId, issuer);
   }
 
   /** Marks activity (sign-in, refresh): restarts the idle timeout. */
