@@ -19,6 +19,7 @@ export type {
   ApiBinding,
   SessionConfig,
   SessionEvent,
+  SessionEventsConfig,
   SessionSnapshot,
   SessionStatus,
   SessionWatch,

@@ -181,6 +181,18 @@ export interface SessionConfig {
    * `forApi`.
    */
   readonly apis?: readonly ApiBinding[];
+  /**
+   * the session-events service (session-events/README.md): `url` is its public URL (its `--public-url`); the leading
+   * tab holds one stream from `{url}/events` for the browser and ends the session when the service says it ended at
+   * the provider (back-channel logout). Absent: off, and the session watch's checks alone notice an ended session.
+   */
+  readonly sessionEvents?: SessionEventsConfig;
+}
+
+/** Where the session-events service is (`SessionConfig.sessionEvents`). */
+export interface SessionEventsConfig {
+  /** the service's URL as browsers call it, e.g. `https://events.example.com` (no query, no fragment) */
+  readonly url: string;
 }
 
 /**
@@ -199,11 +211,13 @@ export interface ApiBinding {
 /** The page's one session. Create it with `createSession`; read it with `getSession` or the React hooks. */
 export interface Session {
   /** the validated configuration, defaults filled in */
-  readonly config: Readonly<Required<Omit<SessionConfig, 'trustedOrigins' | 'scopes' | 'apis'>>> & {
+  readonly config: Readonly<Required<Omit<SessionConfig, 'trustedOrigins' | 'scopes' | 'apis' | 'sessionEvents'>>> & {
     readonly trustedOrigins: readonly string[];
     readonly scopes: readonly string[];
     /** the registry's APIs, or null when the session was given none */
     readonly apis: readonly ApiBinding[] | null;
+    /** the session-events service, or null (off) */
+    readonly sessionEvents: SessionEventsConfig | null;
   };
   /**
    * The API this view of the session is for (`forApi`), or null for the page's session. In a view, `getToken()`,

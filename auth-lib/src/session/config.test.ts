@@ -9,6 +9,7 @@ test('fills in the defaults', () => {
     realm: 'gatehouse',
     scopes: [],
     apis: null,
+    sessionEvents: null,
     clientId: 'gatehouse-shell',
     trustedOrigins: [],
     silentCheckSsoRedirectUri: 'http://localhost:3000/silent-check-sso.html',
@@ -65,4 +66,17 @@ test("apis: the registry's APIs, checked and normalised; null when not given", (
   expect(resolve({ ...base, apis: [api] }).apis).toEqual([api]);
   expect(() => resolve({ ...base, apis: [{ ...api, scope: 'two words' }] })).toThrow(/config\.apis\[0\]/);
   expect(() => resolve({ ...base, apis: 'profile-api' })).toThrow(/config\.apis must be an array/);
+});
+
+test("sessionEvents: the service's URL without a trailing slash; null (off) when not given; no query, fragment or credentials", () => {
+  expect(resolve({ ...base, sessionEvents: { url: 'http://localhost:3020/' } }).sessionEvents).toEqual({ url: 'http://localhost:3020' });
+  expect(resolve({ ...base, sessionEvents: { url: 'https://example.com/events-svc' } }).sessionEvents).toEqual({
+    url: 'https://example.com/events-svc',
+  });
+  expect(resolve(base).sessionEvents).toBeNull();
+  expect(() => resolve({ ...base, sessionEvents: { url: 'http://localhost:3020/?token=x' } })).toThrow(/sessionEvents\.url/);
+  expect(() => resolve({ ...base, sessionEvents: { url: 'http://localhost:3020/#x' } })).toThrow(/sessionEvents\.url/);
+  expect(() => resolve({ ...base, sessionEvents: { url: 'http://u:p@localhost:3020' } })).toThrow(/sessionEvents\.url/);
+  expect(() => resolve({ ...base, sessionEvents: { url: 'ws://localhost:3020' } })).toThrow(/sessionEvents\.url/);
+  expect(() => resolve({ ...base, sessionEvents: 'http://localhost:3020' })).toThrow(/sessionEvents\.url/);
 });

@@ -1,5 +1,5 @@
 import { AuthError } from '../errors';
-import type { ApiBinding, Session, SessionConfig } from '../types';
+import type { ApiBinding, Session, SessionConfig, SessionEventsConfig } from '../types';
 
 /** The configuration a session runs with: validated, normalised, defaults filled in. */
 export type ResolvedConfig = Session['config'];
@@ -20,6 +20,7 @@ const KNOWN_KEYS: readonly (keyof SessionConfig)[] = [
   'sessionWatchIdleSeconds',
   'scopes',
   'apis',
+  'sessionEvents',
 ];
 
 function invalid(message: string): AuthError {
@@ -86,6 +87,20 @@ function apis(value: unknown): readonly ApiBinding[] | null {
   });
 }
 
+/** The session-events service (`{ url }`), or null when absent; its URL carries no query or fragment (no token goes in it). */
+function sessionEvents(value: unknown): SessionEventsConfig | null {
+  if (value === undefined || value === null) return null;
+  const example = '{ "url": "https://events.example.com" }';
+  const url = typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).url : undefined;
+  const parsed = parseHttpUrl(url, 'sessionEvents.url', 'https://events.example.com');
+  if (parsed.search !== '' || parsed.hash !== '' || parsed.username !== '' || parsed.password !== '') {
+    throw invalid(
+      `config.sessionEvents.url is "${String(url)}": give the service's URL without a query, fragment or credentials, e.g. ${example}.`,
+    );
+  }
+  return { url: parsed.href.replace(/\/+$/, '') };
+}
+
 function trustedOrigins(value: unknown): readonly string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
@@ -139,6 +154,7 @@ export function resolveConfig(input: unknown, origin: string): ResolvedConfig {
     trustedOrigins: trustedOrigins(config.trustedOrigins),
     scopes: scopes(config.scopes),
     apis: apis(config.apis),
+    sessionEvents: sessionEvents(config.sessionEvents),
     silentCheckSsoRedirectUri: silent,
     checkLoginIframeInterval: positiveNumber(config, 'checkLoginIframeInterval', 5, 'seconds'),
     messageReceiveTimeout: positiveNumber(config, 'messageReceiveTimeout', 10000, 'milliseconds'),
