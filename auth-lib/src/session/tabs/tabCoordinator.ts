@@ -4,7 +4,7 @@ import { channelName, type TabChannel, type TabChannelFactory } from './tabChann
 import { leaderLockName, TabLeader, type TabLocks } from './tabLeader';
 import type { TokenVerifier } from '../tokens/tokenVerifier';
 import { USERINFO_MARGIN_S } from '../watch/providerCheck';
-import { fingerprint, readTokenSet, seedProblem, tokenExpired, type TokenSet } from '../tokens/tokenSet';
+import { fingerprint, isTokenSet, readTokenSet, seedProblem, tokenExpired, tokenFields, type TokenSet } from '../tokens/tokenSet';
 
 /** What the coordinator needs from its tab's session. */
 export interface TabHost {
@@ -63,22 +63,6 @@ export class LeaderRefreshFailed extends Error {
   }
 }
 
-function isTokenSet(value: unknown): value is TokenSet {
-  if (typeof value !== 'object' || value === null) return false;
-  const set = value as Record<string, unknown>;
-  return (
-    typeof set.token === 'string' &&
-    (set.idToken === null || typeof set.idToken === 'string') &&
-    typeof set.timeSkew === 'number' &&
-    (set.refreshExpiresAt === null || typeof set.refreshExpiresAt === 'number')
-  );
-}
-
-/** Only the fields of a token set, whatever else a message carried (a refresh token from an old tab is never kept). */
-function tokenFields(set: TokenSet): TokenSet {
-  return { token: set.token, idToken: set.idToken, timeSkew: set.timeSkew, refreshExpiresAt: set.refreshExpiresAt };
-}
-
 /**
  * One refresh for all tabs. The leading tab (Web Locks) is the only one that calls the token endpoint:
  * a follower that needs a fresh token asks it over BroadcastChannel and waits for the tokens it shares
@@ -101,6 +85,8 @@ export class TabCoordinator {
     factory: TabChannelFactory,
     locks: TabLocks | null,
     private readonly host: TabHost,
+    /** runs when this tab takes the lead (the session-events stream follows it) */
+    private readonly onLeading: () => void = () => undefined,
   ) {
     const { realm, clientId } = host.config;
     this.channel = factory(channelName(realm, clientId));
@@ -285,6 +271,7 @@ export class TabCoordinator {
   }
 
   private becameLeader(): void {
+    this.onLeading();
     for (const waiter of [...this.waiters]) this.refreshDirectly(waiter);
   }
 

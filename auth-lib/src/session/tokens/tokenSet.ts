@@ -200,3 +200,20 @@ export function replacesCurrent(incoming: TokenSet, current: TokenSet | null, co
   if (!(laterDeadline || isNewerTokenSet(incoming, current)) || seedProblem(incoming, config, Date.now()) !== null) return false;
   return current === null || sessionMismatch(incoming, current) === null;
 }
+
+/** Whether a message's value has the shape of a token set (another tab's; verified before any use). */
+export function isTokenSet(value: unknown): value is TokenSet {
+  if (typeof value !== 'object' || value === null) return false;
+  const set = value as Record<string, unknown>;
+  return (
+    typeof set.token === 'string' &&
+    (set.idToken === null || typeof set.idToken === 'string') &&
+    typeof set.timeSkew === 'number' &&
+    (set.refreshExpiresAt === null || typeof set.refreshExpiresAt === 'number')
+  );
+}
+
+/** Only the fields of a token set, whatever else a message carried (a refresh token from an old tab is never kept). */
+export function tokenFields(set: TokenSet): TokenSet {
+  return { token: set.token, idToken: set.idToken, timeSkew: set.timeSkew, refreshExpiresAt: set.refreshExpiresAt };
+}
