@@ -29,6 +29,7 @@ import { TokenManager } from './tokens/tokenManager';
 import { buildSessionWatch } from './watch/buildSessionWatch';
 import type { SessionWatch } from './watch/sessionWatch';
 import { EndProof } from './watch/endProof';
+import { SessionEvents } from './watch/sessionEvents';
 import { installProviderProofs, pageScopeOf, providerEndpoints } from './dpop/providerCalls';
 import { adoptTokenSet, sessionDeadline } from './tokens/tokenSet';
 
@@ -60,6 +61,8 @@ export class KeycloakSession implements Session {
   private readonly watch: SessionWatch;
   private readonly expiry: SessionExpiry;
   private readonly endProof: EndProof;
+  /** the session-events stream follows the lead (sessionEvents.ts); nothing without `config.sessionEvents` */
+  private leadershipChanged: () => void = () => undefined;
 
   constructor(config: ResolvedConfig, deps: SessionDependencies = {}) {
     this.config = config;
@@ -95,7 +98,7 @@ export class KeycloakSession implements Session {
     });
     const tabChannel = deps.tabChannel === undefined ? defaultTabChannel : deps.tabChannel;
     const tabLocks = deps.tabLocks === undefined ? defaultTabLocks() : deps.tabLocks;
-    this.tabs = tabChannel ? new TabCoordinator(tabChannel, tabLocks, this.tabHost()) : null;
+    this.tabs = tabChannel ? new TabCoordinator(tabChannel, tabLocks, this.tabHost(), () => this.leadershipChanged()) : null;
     this.apis = new ApiViews(this, {
       config,
       keycloak: () => this.life.kc,
@@ -153,6 +156,7 @@ export class KeycloakSession implements Session {
       endIfProven: () => this.endProof.claim('session-ended', 'watch-session-ended'),
     });
     this.expiry = sessionExpiryFor(this.expiryHost(), config, deps);
+    if (config.sessionEvents) this.subscribeToSessionEvents(config.sessionEvents.url, deps);
     this.life = new SessionLifecycle(state, {
       tokens: this.tokens,
       tabs: this.tabs,
@@ -218,6 +222,27 @@ export class KeycloakSession implements Session {
   async loadProfile(): Promise<Profile> {
     await this.getToken();
     return loadProfile(await this.life.liveKeycloak(), this.config);
+  }
+
+  /**
+   * The session-events stream (sessionEvents.ts), held by the leading tab while signed in: the service's word that the
+   * session ended takes the session watch's path (ended here, `watch-session-ended` to the tabs, which prove it).
+   */
+  private subscribeToSessionEvents(url: string, deps: SessionDependencies): void {
+    const { store } = this.state;
+    const stream = new SessionEvents({
+      url,
+      isLeader: () => this.tabs?.isLeader ?? true,
+      isSignedIn: () => store.get().status === 'authenticated',
+      sessionId: () => store.get().sessionId,
+      subject: () => store.get().user?.id ?? null,
+      token: () => this.getToken(),
+      authorization: (token, method, target) => this.state.dpop.authorization(token, method, target),
+      fetch: deps.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      ended: () => this.watch.sessionEnded(),
+    });
+    store.subscribe(() => stream.sync());
+    this.leadershipChanged = () => stream.sync();
   }
 
   /** What the tab coordinator may do with this session. */
