@@ -1,5 +1,6 @@
 import type { SessionConfig, SessionEvent } from '../../types';
 import { EVENTS_URL as URL_BASE, fakeService, frame, READY } from '../../test-support/fakeSessionEvents';
+import { proofClaims } from '../../test-support/fakeDpop';
 import { browser } from '../../test-support/sessions';
 import { RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from './sessionEvents';
 
@@ -42,6 +43,33 @@ describe('in the session: the leading tab holds the stream; its end takes the se
     expect(service.last().url).toBe(`${URL_BASE}/events`);
     expect(service.last().url).not.toContain(token);
     expect(service.last().init.headers).toMatchObject({ Accept: 'text/event-stream', Authorization: expect.stringContaining(token) });
+  });
+
+  test('the leading tab closes: the tab that takes the lead opens the stream at once', async () => {
+    const service = fakeService();
+    const { b } = await tabs(2, service);
+    expect(service.requests).toHaveLength(1);
+    b.locks.releaseHeld(); // the leading tab's page closed (its stream with it)
+    await jest.advanceTimersByTimeAsync(0);
+    expect(service.requests).toHaveLength(2);
+  });
+
+  test('a DPoP-bound token goes as Authorization: DPoP with a proof for GET {url}/events naming it (ath)', async () => {
+    const service = fakeService();
+    const { tabs: all } = await tabs(1, service);
+    const kc = all[0]!.kc();
+    const claims = Buffer.from(JSON.stringify({ ...kc.tokenParsed, cnf: { jkt: 'the-browser-key' } })).toString('base64url');
+    const bound = `eyJhbGciOiJFUzI1NiJ9.${claims}.signature`;
+    kc.token = bound;
+    await jest.advanceTimersByTimeAsync(2 * RECONNECT_FIRST_MS);
+    service.last().stream!.push(frame('token-expired', { exp: 1 })); // reconnect with the token the session holds now
+    await jest.advanceTimersByTimeAsync(0);
+
+    expect(service.requests).toHaveLength(2);
+    const headers = service.last().init.headers as Record<string, string>;
+    expect(headers.Authorization).toBe(`DPoP ${bound}`);
+    expect(proofClaims(headers.DPoP ?? null)).toEqual({ htu: `${URL_BASE}/events`, htm: 'GET', nonce: null, ath: bound });
+    expect(service.last().url).not.toContain(bound);
   });
 
   test("'session-ended' for this session: the leading tab ends it as session-ended; the other confirms with the provider, then ends", async () => {
