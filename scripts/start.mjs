@@ -58,7 +58,7 @@ const IDP = providerChoice(process.argv.slice(2));
  * @property {string} name
  * @property {string[]} args
  * @property {string} ready the address that answers once it is ready
- * @property {'identity provider' | 'shell' | 'remote' | 'api'} kind
+ * @property {'identity provider' | 'shell' | 'remote' | 'api' | 'events'} kind
  * @property {number[]} ports the ports it listens on
  * @property {string} alone how to run it alone, for when `npm start` gave up on it
  * @property {string} [port] a remote's dev port
@@ -88,6 +88,16 @@ export const APPS = [
     kind: 'api',
     ports: [3010],
     alone: 'npm start -w @gatehouse/demo-api',
+  },
+  {
+    name: 'session-events',
+    // Takes the provider's back-channel logout tokens (the realm's gatehouse-shell posts to :3020) and streams a
+    // session's end to the shell's leading tab (decisions/0118).
+    args: ['start', '-w', '@gatehouse/session-events'],
+    ready: 'http://localhost:3020/health',
+    kind: 'events',
+    ports: [3020],
+    alone: 'npm start -w @gatehouse/session-events',
   },
   {
     name: 'shell',
@@ -183,6 +193,7 @@ function readyMessage(app, remotesReady, remotesTotal) {
     return `${IDP === 'keycloak' ? 'Keycloak' : 'identity provider'} ready on ${new URL(app.ready).origin}`;
   if (app.kind === 'shell') return `shell ready on ${new URL(app.ready).origin}`;
   if (app.kind === 'api') return `demo API ready on ${new URL(app.ready).origin}`;
+  if (app.kind === 'events') return `session events ready on ${new URL(app.ready).origin}`;
   return `${remotesReady}/${remotesTotal} remotes ready (${app.name} on ${new URL(app.ready).origin})`;
 }
 
@@ -225,7 +236,7 @@ if (taken.length > 0) {
   process.exit(1);
 }
 progress(
-  `starting ${IDP === 'keycloak' ? `Keycloak ${KEYCLOAK_VERSION}` : 'the identity provider'}, the demo API, the shell and ${APPS.filter((app) => app.kind === 'remote').length} remotes (the first build takes a minute)`,
+  `starting ${IDP === 'keycloak' ? `Keycloak ${KEYCLOAK_VERSION}` : 'the identity provider'}, the demo API, session events, the shell and ${APPS.filter((app) => app.kind === 'remote').length} remotes (the first build takes a minute)`,
 );
 for (const [index, app] of APPS.entries()) if (toStart.includes(app)) startApp(app, index);
 
@@ -238,6 +249,7 @@ if (await waitForAll()) {
 ${APPS.filter((app) => app.port)
   .map((app) => `    ${`remote ${app.name}`.padEnd(18)} http://localhost:${app.port}   (standalone)\n`)
   .join('')}    demo API           http://localhost:3010   (/profile, /admin, /reports: each for a token of its own audience alone)
+    session events     http://localhost:3020   (a sign-out anywhere ends every open page of that session at once)
     identity provider  http://localhost:8080   (realm "gatehouse"${IDP === 'keycloak' ? `; Keycloak ${KEYCLOAK_VERSION}, admin console http://localhost:8080/admin/ as admin, password in .keycloak/admin-password` : ''})
 
   Demo users (password = username):

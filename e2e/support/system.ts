@@ -11,10 +11,14 @@ export const REMOTES = {
 /** The demo API (demo-api/): `/profile`, `/admin`, `/reports`, each for a token of its own audience alone (decisions/0055). */
 export const DEMO_API = 'http://localhost:3010';
 
+/** The session-events service (session-events/): the provider's back-channel logout tokens in, a session's end out to its pages. */
+export const SESSION_EVENTS = 'http://localhost:3020';
+
 /** What answers once each part of the system is ready. */
 export const READY_URLS = [
   `${REALM_URL}/.well-known/openid-configuration`,
   `${DEMO_API}/health`,
+  `${SESSION_EVENTS}/health`,
   `${SHELL}/config.json`,
   ...Object.values(REMOTES).map((origin) => `${origin}/mf-manifest.json`),
 ];

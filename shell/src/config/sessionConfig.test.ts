@@ -28,3 +28,9 @@ test('without APIs or scopes, the identity provider config and an empty API list
   const config = { identityProvider, remotes: [remote('plain')] };
   expect(sessionConfigOf(config)).toEqual({ ...identityProvider, apis: [] });
 });
+
+test("config.json's sessionEvents goes to the session as it is; absent, the session has none (the push is off)", () => {
+  const sessionEvents = { url: 'https://events.example.com' };
+  expect(sessionConfigOf({ identityProvider, remotes: [], sessionEvents }).sessionEvents).toEqual(sessionEvents);
+  expect(sessionConfigOf({ identityProvider, remotes: [] })).not.toHaveProperty('sessionEvents');
+});

@@ -11,13 +11,14 @@ export function settleConfig(config: ShellConfig): ConfigResult {
     problems.push(`Two remotes own the route "${route}"; routes must be unique.`),
   );
   if (problems.length > 0) return { ok: false, problems };
-  const { identityProvider, overrides } = config;
+  const { identityProvider, overrides, sessionEvents } = config;
   return {
     ok: true,
     config: {
       identityProvider: { ...identityProvider, url: identityProvider.url.replace(/\/+$/, '') },
       remotes: config.remotes.map(withDefaults),
       ...(overrides ? { overrides } : {}),
+      ...(sessionEvents ? { sessionEvents } : {}),
     },
   };
 }

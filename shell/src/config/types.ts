@@ -2,7 +2,7 @@
  * What the shell reads from `/config.json` at start-up. The format is tooling/config/config.schema.json (every key
  * documented there and in shell/README.md); these types describe a config that passed it.
  */
-import type { ApiBinding, SessionConfig } from '@gatehouse/auth-lib';
+import type { ApiBinding, SessionConfig, SessionEventsConfig } from '@gatehouse/auth-lib';
 import type { ReleasePublicKey } from '@gatehouse/federation/release';
 
 /** The identity provider: auth-lib's SessionConfig, every option of it (config.schema.test.ts keeps the two equal). */
@@ -58,6 +58,11 @@ export interface ShellConfig {
   readonly remotes: readonly RemoteConfig[];
   /** absent when overrides are off (the default) */
   readonly overrides?: RemoteOverridesConfig;
+  /**
+   * the session-events service (session-events/README.md): the leading tab holds one stream from it and the page ends
+   * its session as soon as the provider's back-channel logout reaches the service (decisions/0118). Absent = off.
+   */
+  readonly sessionEvents?: SessionEventsConfig;
 }
 
 /** The result of reading or validating the config: the config, or every problem found in it. */

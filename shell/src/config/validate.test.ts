@@ -169,6 +169,21 @@ describe('validateConfig', () => {
     expect(problemsOf({ identityProvider, remotes: [], overrides: true })[0]).toMatch(/^overrides must be an object/);
   });
 
+  it('keeps the session-events service when the config names one, and refuses a URL with a query or another key', () => {
+    const sessionEvents = { url: 'https://events.example.com/gatehouse' };
+    const result = validateConfig({ identityProvider, remotes: [], sessionEvents });
+    expect(result.ok && result.config.sessionEvents).toEqual(sessionEvents);
+    const off = validateConfig({ identityProvider, remotes: [] });
+    expect(off.ok && off.config.sessionEvents).toBeUndefined();
+    expect(problemsOf({ identityProvider, remotes: [], sessionEvents: { url: 'https://events.example.com/?access_token=x' } })).toEqual([
+      expect.stringMatching(/^sessionEvents\.url must be the service's absolute http\(s\) URL without a query or fragment/),
+    ]);
+    expect(problemsOf({ identityProvider, remotes: [], sessionEvents: { url: 'https://events.example.com', token: 'x' } })).toEqual([
+      expect.stringMatching(/^sessionEvents takes only "url"/),
+    ]);
+    expect(problemsOf({ identityProvider, remotes: [], sessionEvents: {} })).toEqual([expect.stringMatching(/^sessionEvents needs "url"/)]);
+  });
+
   it("accepts the session settings and a remote's authentication level, and refuses wrong ones", () => {
     const session = { idleTimeoutMinutes: 30, expiryWarningSeconds: 60 };
     const result = validateConfig({ identityProvider: { ...identityProvider, ...session }, remotes: [{ ...profile, acr: 'gold' }] });

@@ -14,6 +14,7 @@ const { describeSchemaErrors, validateCspAdditions, validateShellConfig } = requ
  * @property {{ url: string, realm: string, clientId: string, trustedOrigins?: string[] }} identityProvider
  * @property {Array<{ name: string, manifest: string, route: string, title: string, api?: { url: string, audience: string, scope: string } }>} remotes
  * @property {{ allowedOrigins: string[] }} [overrides]
+ * @property {{ url: string }} [sessionEvents]
  */
 
 /**
@@ -131,6 +132,8 @@ function shellCsp(config, extra = {}) {
   // environment allows overrides at all: they are code origins like the registered remotes.
   const overrides = overrideOriginsOf(config);
   const code = [remotes, overrides];
+  // The session-events service (decisions/0118): the leading tab's stream of the session's end.
+  const events = config.sessionEvents ? originOf(config.sessionEvents.url, 'config.json sessionEvents.url') : null;
   /** @param {...(string | null | ReadonlyArray<string | null | ReadonlyArray<string | null>>)} parts */
   const list = (...parts) => [...new Set(parts.flat(2).filter(Boolean))].join(' ');
   const directives = [
@@ -139,7 +142,7 @@ function shellCsp(config, extra = {}) {
     ['style-src', list("'self'", code, extra.styleSrc ?? [])],
     ['img-src', list("'self'", 'data:', code, extra.imgSrc ?? [])],
     ['font-src', list("'self'", code)],
-    ['connect-src', list("'self'", code, idp, apis, extra.connectSrc ?? [])],
+    ['connect-src', list("'self'", code, idp, apis, events, extra.connectSrc ?? [])],
     ['frame-src', list("'self'", idp)],
     ['form-action', list("'self'", idp)],
     ['frame-ancestors', "'self'"],

@@ -53,6 +53,17 @@ test("the shell's CSP names the remotes' code, the provider and each remote's AP
   expect(devCspAdditions(config)).toEqual({ connectSrc: ['wss://profile.example.com'] });
 });
 
+test("the session-events service's origin is in the shell's connect-src only (its stream is read with fetch), not in a remote's page", () => {
+  const withEvents = { ...config, sessionEvents: { url: 'https://events.example.com/session' } };
+  expect(shellCsp(withEvents)).toContain(
+    "connect-src 'self' https://profile.example.com https://id.example.com https://api.example.com https://events.example.com;",
+  );
+  expect(remoteCsp(withEvents, 'profile')).not.toContain('events.example.com');
+  expect(() => shellCsp({ ...config, sessionEvents: { url: 'https://events.example.com/?token=x' } })).toThrow(
+    /config\.json: sessionEvents\.url must be the service's absolute http\(s\) URL without a query or fragment/,
+  );
+});
+
 test('a config the schema refuses gets no CSP: every problem is listed', () => {
   expect(() => shellCsp({ ...config, remotes: [{ ...config.remotes[0], manifest: '/\\evil.com/mf-manifest.json' }] })).toThrow(
     /the input is invalid \(config\.schema\.json\):\n {2}config\.json: remotes\[0\] \("profile"\)\.manifest/,
