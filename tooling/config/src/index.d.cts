@@ -19,6 +19,8 @@ export interface ShellConfig {
     signingKeys?: ReleaseKey[];
   }>;
   overrides?: { allowedOrigins: string[] };
+  /** the session-events service, as browsers call it: its origin is in the shell's connect-src (decisions/0118) */
+  sessionEvents?: { url: string };
 }
 
 /** A public key a registry pins for a remote's releases (config.schema.json's `releaseKey`): an EC P-256 JWK. */

@@ -4,11 +4,13 @@ import { HASHED_FILE, mustBeImmutable, mustRevalidate } from './caching';
 import { cspAllows, parseCsp } from './csp';
 import { DOCTOR_CODES, type Diagnosis } from './problems';
 import { checkProvider, type Findings, type ProviderConfig, type Reader } from './providerChecks';
+import { checkSessionEvents } from './eventsChecks';
 import { checkRemote, type RemoteEntry } from './remoteChecks';
 
 interface ShellConfigShape {
   identityProvider: ProviderConfig;
   remotes: RemoteEntry[];
+  sessionEvents?: { url: string };
 }
 
 /** How many of the shell's own hashed files (from index.html) are looked at. */
@@ -52,6 +54,8 @@ export async function diagnose(shellAddress: string, read: Reader): Promise<Diag
   await guarded(findings, () => checkProvider(read, shell, config.identityProvider, findings));
   checkCsp(page.headers['content-security-policy'], shell, config, findings);
   for (const remote of config.remotes) await guarded(findings, () => checkRemote(read, shell, remote, findings));
+  const { sessionEvents } = config;
+  if (sessionEvents) await guarded(findings, () => checkSessionEvents(read, shell, sessionEvents.url, findings));
   return { shell: shell.href, ...findings };
 }
 
@@ -105,14 +109,16 @@ function checkCsp(header: string | undefined, shell: URL, config: ShellConfigSha
   const idp = new URL(config.identityProvider.url).origin;
   const remotes = [...new Set(config.remotes.map((r) => new URL(r.manifest, shell).origin))];
   const blocked = (origins: string[], what: string) => (origins.some((o) => remotes.includes(o)) ? what : '');
+  const events = config.sessionEvents ? new URL(config.sessionEvents.url).origin : null;
   const needs: Array<['connect-src' | 'frame-src' | 'script-src', string[], (missing: string[]) => string]> = [
     [
       'connect-src',
-      [idp, ...remotes],
+      [idp, ...remotes, ...(events ? [events] : [])],
       (missing) =>
         [
           missing.includes(idp) ? 'the calls to the identity provider (token, userinfo) are blocked, so nobody signs in' : '',
           blocked(missing, "the remotes' manifests are blocked, so their routes show an error"),
+          events && missing.includes(events) ? "the session-events stream is blocked, so a session's end is not pushed to open pages" : '',
         ]
           .filter(Boolean)
           .join('; '),

@@ -14,6 +14,7 @@ export const DOCTOR_CODES = {
   notImmutable: 'DOCTOR-NOT-IMMUTABLE',
   manifest: 'DOCTOR-MANIFEST',
   release: 'DOCTOR-RELEASE',
+  sessionEvents: 'DOCTOR-SESSION-EVENTS',
 } as const;
 
 export type DoctorCode = (typeof DOCTOR_CODES)[keyof typeof DOCTOR_CODES];
