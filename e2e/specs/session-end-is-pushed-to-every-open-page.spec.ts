@@ -3,6 +3,8 @@ import { endSessionsOf, signInAsAdmin } from '@gatehouse/testkit/admin';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { openWithSession } from '../support/flows';
+import { onKeycloak } from '../support/provider';
+import { visitorUsing } from '../support/visitor';
 import { IDP, REALM_URL, SESSION_EVENTS, USERS, type DemoUser } from '../support/system';
 
 // The provider posts a back-channel logout token to session-events when a session ends (the realm's gatehouse-shell
@@ -120,4 +122,29 @@ test('a logout token the provider did not sign is refused and changes nothing @i
   await expect(alice.visible.getByTestId('session-notice')).toHaveCount(0);
   expect(alice.streams).toHaveLength(1);
   await alice.context.close();
+});
+
+// Today's checks (e2e/production/session-revoked.spec.ts): the dev provider's login-status frame every 5 s; on Keycloak
+// the shell's server check every 15 s while the visitor uses the page. One check, its request and rendering.
+const CHECKED_WITHIN = onKeycloak ? 15_000 + 5_000 : 5_000 + 2_500;
+
+test('with the service unreachable the page works as before, and a page in use notices the end by its own checks @idp', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const streams = streamsOf(context);
+  // The service down, as this browser meets it: every connection to it fails.
+  await context.route(`${SESSION_EVENTS}/**`, (route) => route.abort('connectionrefused'));
+  const page = await context.newPage();
+  await openWithSession(page, 'alice', '/profile');
+  await expect.poll(() => streams.length).toBeGreaterThanOrEqual(1);
+  await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+  await expect(page.getByTestId('session-notice')).toHaveCount(0);
+
+  const stopUsing = visitorUsing(page);
+  await endSessionsOf(IDP, 'gatehouse', 'alice');
+  const endedAt = Date.now();
+  await expect(page.getByTestId('session-notice')).toContainText('Your session ended', { timeout: CHECKED_WITHIN }).finally(stopUsing);
+  expect(Date.now() - endedAt).toBeLessThan(CHECKED_WITHIN);
+  await context.close();
 });
