@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { twoUserRealm } from '../test/support/fixtures.js';
+import { BACKCHANNEL_PROBES } from './backchannelProbes.js';
 import { differences } from './compare.js';
 import { DOWNSCOPE_PROBES } from './downscopeProbes.js';
 import { DPOP_PROBES } from './dpopProbes.js';
@@ -23,7 +24,13 @@ before(async () => {
 after(() => Promise.all([keycloak.close(), devIdp.close()]));
 
 describe('dev-idp against Keycloak 26: what a client sees', () => {
-  for (const [name, probe] of Object.entries({ ...PROBES, ...SECURITY_PROBES, ...DOWNSCOPE_PROBES, ...DPOP_PROBES })) {
+  for (const [name, probe] of Object.entries({
+    ...PROBES,
+    ...SECURITY_PROBES,
+    ...DOWNSCOPE_PROBES,
+    ...DPOP_PROBES,
+    ...BACKCHANNEL_PROBES,
+  })) {
     test(name, async (t) => {
       const realm = `diff-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`.replace(/-$/, '');
       await Promise.all([createRealm(keycloak, twoUserRealm(realm)), createRealm(devIdp, twoUserRealm(realm))]);

@@ -52,6 +52,44 @@ describe('admin REST API through @keycloak/keycloak-admin-client', () => {
     await assert.rejects(admin.realms.create({ realm: 'bad', clients: [{ clientId: 7 as unknown as string }] }), /clientId/);
   });
 
+  test("a created client's back-channel attributes, as Keycloak 26.7.3 answers them: only those given, and its defaults when the representation names its protocol and no URL", async () => {
+    await admin.realms.create({ realm: 'admin-c', enabled: true });
+    admin.setConfig({ realmName: 'admin-c' });
+    const oidc = { publicClient: true, protocol: 'openid-connect' };
+    const created: Record<string, Parameters<KcAdminClient['clients']['create']>[0]> = {
+      'no protocol': { publicClient: true },
+      'no protocol, session.required false': { publicClient: true, attributes: { 'backchannel.logout.session.required': 'false' } },
+      'no URL': oidc,
+      'no URL, session.required false': {
+        ...oidc,
+        attributes: { 'backchannel.logout.session.required': 'false', 'backchannel.logout.revoke.offline.tokens': 'true' },
+      },
+      'a URL': { ...oidc, attributes: { 'backchannel.logout.url': 'http://127.0.0.1:3020/backchannel-logout' } },
+      'an empty URL': { ...oidc, attributes: { 'backchannel.logout.url': '' } },
+    };
+    const defaults = { 'backchannel.logout.session.required': 'true', 'backchannel.logout.revoke.offline.tokens': 'false' };
+    const expected: Record<string, Record<string, string>> = {
+      'no protocol': {},
+      'no protocol, session.required false': { 'backchannel.logout.session.required': 'false' },
+      'no URL': defaults,
+      'no URL, session.required false': defaults,
+      'a URL': { 'backchannel.logout.url': 'http://127.0.0.1:3020/backchannel-logout' },
+      'an empty URL': {},
+    };
+    try {
+      for (const [name, rep] of Object.entries(created)) {
+        const clientId = name.replace(/[^a-z]+/g, '-');
+        await admin.clients.create({ ...rep, clientId });
+        const [found] = await admin.clients.find({ clientId });
+        const backchannel = Object.entries(found?.attributes ?? {}).filter(([key]) => key.startsWith('backchannel.'));
+        assert.deepEqual(Object.fromEntries(backchannel), expected[name], name);
+      }
+    } finally {
+      admin.setConfig({ realmName: 'master' });
+      await admin.realms.del({ realm: 'admin-c' });
+    }
+  });
+
   test('users, passwords, roles, clients and logout', async () => {
     await admin.realms.create({ realm: 'admin-b', enabled: true });
     admin.setConfig({ realmName: 'admin-b' });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +52,7 @@ function backchannelRealm(name: string, url: string): RealmRepresentation {
   const spa = rep.clients?.find((c) => c.clientId === 'spa');
   assert.ok(spa);
   spa.attributes = { ...spa.attributes, 'backchannel.logout.url': url, 'backchannel.logout.session.required': 'true' };
+  spa.directAccessGrantsEnabled = true;
   rep.clients?.push({ ...spa, clientId: 'quiet', attributes: { ...spa.attributes, 'backchannel.logout.url': '' } });
   rep.clients?.push({ ...spa, clientId: 'front', frontchannelLogout: true });
   // as a realm file's client that names no session requirement: Keycloak leaves `sid` out then
@@ -203,6 +205,50 @@ describe('back-channel logout', () => {
     await noMorePosts(from, 2);
   });
 
+  test("the password grant's ID token (scope openid, as Keycloak answers it) as a hint from elsewhere: a token for that session", async () => {
+    const from = received.length;
+    const grant = (scope: string) =>
+      fetch(`${idp.url}/realms/bcl/protocol/openid-connect/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'password', client_id: 'spa', username: 'alice', password: 'alice', scope }),
+      }).then((response) => response.json() as Promise<Record<string, string>>);
+    const withoutOpenid = await grant('profile');
+    assert.equal(withoutOpenid.id_token, undefined, 'no ID token without openid');
+    // its session ends here, so that the tests after this one find only their own
+    assert.equal((await admin(`bcl/sessions/${String(decodeJwtPayload(withoutOpenid.access_token ?? '').sid)}`, 'DELETE')).status, 204);
+    await postsReceived(from, 1);
+    const tokens = await grant('openid');
+    const jwks = (await (await fetch(`${idp.url}/realms/bcl/protocol/openid-connect/certs`)).json()) as JSONWebKeySet;
+    const { payload, protectedHeader } = await jwtVerify(tokens.id_token ?? '', createLocalJWKSet(jwks), {
+      issuer: `${idp.url}/realms/bcl`,
+      audience: 'spa',
+    });
+    const access = decodeJwtPayload(tokens.access_token ?? '');
+    assert.equal(protectedHeader.typ, 'JWT');
+    assert.equal(payload.typ, 'ID');
+    assert.equal(payload.azp, 'spa');
+    assert.equal(payload.sid, access.sid);
+    assert.equal(payload.sub, access.sub);
+    assert.equal(
+      payload.at_hash,
+      createHash('sha256')
+        .update(tokens.access_token ?? '')
+        .digest()
+        .subarray(0, 16)
+        .toString('base64url'),
+    );
+    assert.equal(payload.auth_time, undefined);
+    assert.equal(payload.nonce, undefined);
+    const logout = await fetch(
+      `${idp.url}/realms/bcl/protocol/openid-connect/logout?${new URLSearchParams({ id_token_hint: tokens.id_token ?? '' })}`,
+    );
+    assert.equal(logout.status, 200);
+    const [, post] = await postsReceived(from, 2);
+    const token = await logoutTokenOf('bcl', post!, 'spa');
+    assert.equal(token.sid, access.sid);
+    await noMorePosts(from, 2);
+  });
+
   test("admin API POST …/users/{id}/logout: a token for each of the user's sessions", async () => {
     const from = received.length;
     const one = await signIn('bcl', 'spa');
@@ -269,6 +315,11 @@ describe('back-channel logout', () => {
     await assert.rejects(oidc.refreshTokenGrant(spa.config, spa.tokens.refresh_token ?? ''), sessionNotActive);
   });
 });
+
+/** A JWT's claims, read without verifying them. */
+function decodeJwtPayload(jwt: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+}
 
 /** The `aud` of a POST's logout token, read before verifying it (to verify each against its own audience). */
 function decodeAud(post: Received): unknown {

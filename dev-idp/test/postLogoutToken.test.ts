@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { createLocalJWKSet, exportJWK, jwtVerify } from 'jose';
 
 import { toClient } from '../src/realm/buildRealm.js';
+import { backchannelTargets } from '../src/sessions/backchannelLogout.js';
 import { createRealmKeys } from '../src/tokens/keys.js';
 import { postLogoutTokens } from '../src/tokens/postLogoutToken.js';
 
@@ -68,8 +69,16 @@ test('a client takes back-channel logout only when the realm file gives it a bac
 
 test("a client's back-channel settings read as Keycloak 26.7.3 imports them (absent: no sid, no revoke_offline_access, no front-channel logout)", () => {
   const imported = toClient({ clientId: 'd', attributes: { 'backchannel.logout.url': 'http://127.0.0.1:3020/backchannel-logout' } });
-  assert.equal(imported.backchannelLogoutSessionRequired, false);
-  assert.equal(imported.backchannelLogoutRevokeOfflineTokens, false);
+  // absent, and read as false
+  assert.equal(imported.backchannelLogoutSessionRequired, undefined);
+  assert.equal(imported.backchannelLogoutRevokeOfflineTokens, undefined);
+  const [target] = backchannelTargets(
+    { id: 's', userId: 'u', started: 0, lastActive: 0, clients: new Map([['d', issuer]]) },
+    () => imported,
+    'backchannel',
+  );
+  assert.equal(target?.sessionRequired, false);
+  assert.equal(target?.revokeOfflineTokens, false);
   assert.equal(imported.frontchannelLogout, false);
   const named = toClient({
     clientId: 'e',

@@ -24,8 +24,11 @@ export function clientOut(client: Client): Record<string, unknown> {
   if (client.dpopBoundAccessTokens) attributes['dpop.bound.access.tokens'] = 'true';
   if (client.postLogoutRedirectUris.join() !== '+') attributes['post.logout.redirect.uris'] = client.postLogoutRedirectUris.join('##');
   if (client.backchannelLogoutUrl) attributes['backchannel.logout.url'] = client.backchannelLogoutUrl;
-  attributes['backchannel.logout.session.required'] = String(client.backchannelLogoutSessionRequired);
-  attributes['backchannel.logout.revoke.offline.tokens'] = String(client.backchannelLogoutRevokeOfflineTokens);
+  // as Keycloak, only when the client has them (given, or set by the admin API's defaults)
+  if (client.backchannelLogoutSessionRequired !== undefined)
+    attributes['backchannel.logout.session.required'] = String(client.backchannelLogoutSessionRequired);
+  if (client.backchannelLogoutRevokeOfflineTokens !== undefined)
+    attributes['backchannel.logout.revoke.offline.tokens'] = String(client.backchannelLogoutRevokeOfflineTokens);
   return {
     id: client.id,
     clientId: client.clientId,

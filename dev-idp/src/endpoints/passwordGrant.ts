@@ -5,7 +5,7 @@ import { sendJson, sendOAuthError } from '../http/respond.js';
 import { passwordAccepted } from '../sessions/passwordCheck.js';
 import type { RealmRuntime } from '../server/RealmRuntime.js';
 import type { Client } from '../realm/model.js';
-import { signAccessToken, signRefreshToken } from '../tokens/tokens.js';
+import { signAccessToken, signIdToken, signRefreshToken } from '../tokens/tokens.js';
 
 /** The client id of an HTTP Basic `Authorization` header, if any. */
 export function basicClientId(req: IncomingMessage): string | undefined {
@@ -24,8 +24,9 @@ function basicCredentials(req: IncomingMessage): [string, string] | undefined {
 /**
  * Keycloak's direct access grant (`grant_type=password`), which oidc-provider does not
  * implement. Used by the admin client (`admin-cli` in realm `master`) and by clients with
- * `directAccessGrantsEnabled`. The tokens it answers cannot be refreshed (see decisions/0001). `jkt`: the key of the
- * request's DPoP proof (checked by the token endpoint), to which the tokens are then bound, as Keycloak binds them.
+ * `directAccessGrantsEnabled`. The tokens it answers (an ID token too when the scope has `openid`, as Keycloak's) cannot
+ * be refreshed (see decisions/0001). `jkt`: the key of the request's DPoP proof (checked by the token endpoint), to
+ * which the tokens are then bound, as Keycloak binds them.
  */
 export async function passwordGrant(
   runtime: RealmRuntime,
@@ -59,8 +60,11 @@ export async function passwordGrant(
   const scope = grantedScope(runtime.realm, client, requested);
   const refreshExp = runtime.sessions.expiresAt(session);
   const now = Math.floor(Date.now() / 1000);
+  const accessToken = await signAccessToken(runtime, user, client, session, requested, jkt);
+  // Keycloak answers an ID token when the scope asks for `openid` (TokenUtil.isOIDCRequest)
+  const openid = requested.split(' ').includes('openid');
   sendJson(res, 200, {
-    access_token: await signAccessToken(runtime, user, client, session, requested, jkt),
+    access_token: accessToken,
     expires_in: runtime.realm.accessTokenLifespan,
     refresh_expires_in: refreshExp - now,
     refresh_token: await signRefreshToken(runtime, {
@@ -73,6 +77,7 @@ export async function passwordGrant(
       jkt: client.publicClient ? jkt : undefined,
     }),
     token_type: jkt ? 'DPoP' : 'Bearer',
+    ...(openid ? { id_token: await signIdToken(runtime, user, client, session, accessToken) } : {}),
     'not-before-policy': 0,
     session_state: session.id,
     scope,

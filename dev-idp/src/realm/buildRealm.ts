@@ -118,9 +118,10 @@ export function toClient(rep: ClientRepresentation, realm: RealmScopes = BUILTIN
     // Keycloak: no attribute (as the admin API creates clients) means `+`, the valid redirect URIs.
     postLogoutRedirectUris: logoutUris ? logoutUris.split('##').filter(Boolean) : ['+'],
     backchannelLogoutUrl: attributes['backchannel.logout.url'] || undefined,
-    // Keycloak reads both with Boolean.parseBoolean: "true" in any case, anything else (or nothing) is false.
-    backchannelLogoutSessionRequired: attributes['backchannel.logout.session.required']?.toLowerCase() === 'true',
-    backchannelLogoutRevokeOfflineTokens: attributes['backchannel.logout.revoke.offline.tokens']?.toLowerCase() === 'true',
+    // Keycloak reads both with Boolean.parseBoolean: "true" in any case, anything else (or nothing) is false; absent
+    // stays undefined, so that the admin API shows only the attributes the client was given, as Keycloak's does.
+    backchannelLogoutSessionRequired: flag(attributes['backchannel.logout.session.required']),
+    backchannelLogoutRevokeOfflineTokens: flag(attributes['backchannel.logout.revoke.offline.tokens']),
     // Keycloak 26.7.3's OIDCLoginProtocolFactory.setupClientDefaults: absent is false for an imported or created client.
     frontchannelLogout: rep.frontchannelLogout ?? false,
     roles: [],
@@ -131,6 +132,11 @@ export function toClient(rep: ClientRepresentation, realm: RealmScopes = BUILTIN
       optional: realm.defaultOptionalClientScopes,
     }),
   };
+}
+
+/** A boolean attribute as Keycloak reads it ("true" in any case); undefined when absent. */
+function flag(value: string | undefined): boolean | undefined {
+  return value === undefined ? undefined : value.toLowerCase() === 'true';
 }
 
 function loaMap(source: string, field: string, text: string | undefined): LoaMap {

@@ -40,12 +40,17 @@ export interface Client {
   backchannelLogoutUrl?: string;
   /**
    * `attributes["backchannel.logout.session.required"]` ("true", any case): the logout token names the session (`sid`).
-   * Absent is false for a client imported from a realm file, as in Keycloak; a client the admin API creates without
-   * a back-channel URL gets true (Keycloak's OIDCLoginProtocolFactory.setupClientDefaults).
+   * Undefined: the attribute is absent, read as false (as Keycloak reads it) and left out of the admin API's
+   * representation, as Keycloak keeps only the attributes it was given. A client imported from a realm file has what
+   * the file says; one the admin API creates naming its `protocol` and without a back-channel URL gets true (Keycloak's
+   * OIDCLoginProtocolFactory.setupClientDefaults, measured by the differential probe).
    */
-  backchannelLogoutSessionRequired: boolean;
-  /** `attributes["backchannel.logout.revoke.offline.tokens"]` ("true", any case): the token's events say `revoke_offline_access`. */
-  backchannelLogoutRevokeOfflineTokens: boolean;
+  backchannelLogoutSessionRequired?: boolean;
+  /**
+   * `attributes["backchannel.logout.revoke.offline.tokens"]` ("true", any case): the token's events say
+   * `revoke_offline_access`. Undefined: absent (false), as for the one above.
+   */
+  backchannelLogoutRevokeOfflineTokens?: boolean;
   /**
    * `frontchannelLogout` (absent = false, as Keycloak's import sets an OIDC client): a browser logout logs this client
    * out through the browser, so it gets no back-channel logout token then (the dev IdP has no front-channel logout).

@@ -36,8 +36,9 @@ export function backchannelTargets(
         clientId: client.clientId,
         url: client.backchannelLogoutUrl,
         issuer,
-        sessionRequired: client.backchannelLogoutSessionRequired,
-        revokeOfflineTokens: client.backchannelLogoutRevokeOfflineTokens,
+        // absent is false, as Keycloak reads it
+        sessionRequired: client.backchannelLogoutSessionRequired === true,
+        revokeOfflineTokens: client.backchannelLogoutRevokeOfflineTokens === true,
       },
     ];
   });
