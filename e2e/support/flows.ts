@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { fillLoginForm } from '@gatehouse/testkit/login-form';
-import { IDP, REALM_URL, SHELL, USERS, type DemoUser } from './system';
+import { IDP, REALM_URL, SESSION_EVENTS, SHELL, USERS, type DemoUser } from './system';
 
 /** Fills the identity provider's login form (Keycloak's field ids) and waits to be back on `origin`. */
 export async function signInAtProvider(page: Page, user: DemoUser, origin = 'http://localhost:3000'): Promise<void> {
@@ -106,4 +106,28 @@ export function requestsTo(page: Page, origin: string): Request[] {
 /** The navigation links of the shell's header, in order. */
 export async function navigationLinks(page: Page): Promise<string[]> {
   return page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
+}
+
+/**
+ * Waits until the page has had no request in flight for 500 ms, as Playwright's `networkidle`, except the
+ * session-events stream, which a signed-in page holds open for as long as it lives (decisions/0118) and so would
+ * never let `networkidle` come. Call it before the action whose requests it must see through.
+ */
+export function networkQuiet(page: Page): () => Promise<void> {
+  const inFlight = new Set<Request>();
+  let lastChange = Date.now();
+  const counted = (request: Request) => !request.url().startsWith(`${SESSION_EVENTS}/`);
+  page.on('request', (request) => {
+    if (!counted(request)) return;
+    inFlight.add(request);
+    lastChange = Date.now();
+  });
+  const done = (request: Request) => {
+    if (inFlight.delete(request)) lastChange = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return async () => {
+    await expect.poll(() => inFlight.size === 0 && Date.now() - lastChange >= 500, { intervals: [100] }).toBe(true);
+  };
 }
