@@ -19,6 +19,8 @@ export interface ShellConfig {
     signingKeys?: ReleaseKey[];
   }>;
   overrides?: { allowedOrigins: string[] };
+  /** the session-events service (decisions/0118): its public URL, which the CSP's connect-src names */
+  sessionEvents?: { url: string };
 }
 
 /** A public key a registry pins for a remote's releases (config.schema.json's `releaseKey`): an EC P-256 JWK. */
