@@ -92,7 +92,7 @@ async function main() {
           page.on('requestfinished', (request) => requests.push(request));
         },
       });
-      await load.page.waitForLoadState('networkidle').catch(() => undefined);
+      await load.quiet();
       // the navigation's start in wall-clock ms, to put the frames' request timings on the page's clock
       const navigationStart = await load.page.evaluate(() => performance.timeOrigin);
       console.log(`load ${i + 1}: profile heading painted at ${Math.round(load.paint)} ms`);

@@ -6,13 +6,18 @@
 // (medians, with min and max) and never asserted in a timed test. Method: bench/README.md.
 //
 //   node bench/run.mjs [--loads 12] [--skip-build] [--skip-keycloak] [--skip-cross-site]
-//     [--provider-window 600 | --no-provider-cost] [--profiles fast,cpu4x] [--out bench/results.json]
+//     [--provider-window 600 | --no-provider-cost] [--profiles fast,cpu4x] [--revocations 3] [--revocation-only]
+//     [--out bench/results.json]
 //
 // --profiles: the device profiles of the page keys (bench/lib/profiles.mjs): `fast` (this machine; every other key is
 // this profile's too) and `cpu4x` (Chromium's CPU throttled 4×: the page keys again, suffixed `_cpu4x`). Default both.
+//
+// --revocations: how many times an administrator ends an untouched page's session (bench/lib/revocation.mjs);
+// --revocation-only: that stage alone (on the dev provider, then on Keycloak unless --skip-keycloak) and, unless
+// --no-provider-cost, the provider cost's browsers without Keycloak's CPU part; no page loads, no cross-site keys.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +36,9 @@ const { values: args } = parseArgs({
     'skip-keycloak': { type: 'boolean', default: false },
     'skip-cross-site': { type: 'boolean', default: false },
     profiles: { type: 'string', default: 'fast,cpu4x' },
+    // an administrator ends an untouched page's session (bench/lib/revocation.mjs): repetitions per provider
+    revocations: { type: 'string', default: '3' },
+    'revocation-only': { type: 'boolean', default: false },
     out: { type: 'string', default: join(REPO_ROOT, 'bench/results.json') },
   },
 });
@@ -40,6 +48,8 @@ const { values: args } = parseArgs({
 // root on Debian, else a stop within seconds that names the command) and Keycloak, fetched now. Nothing from
 // node_modules is loaded before it has run (the imports below).
 const partFlags = ['skip-cross-site', 'skip-keycloak', 'no-provider-cost'].filter((flag) => args[/** @type {keyof typeof args} */ (flag)]);
+// --revocation-only leaves the cross-site keys out
+if (args['revocation-only'] && !partFlags.includes('skip-cross-site')) partFlags.push('skip-cross-site');
 const preflightArgs = [join(REPO_ROOT, 'scripts/preflight.mjs'), 'bench', ...partFlags.map((flag) => `--${flag}`)];
 const preflight = spawnSync(process.execPath, preflightArgs, { stdio: 'inherit' });
 if (preflight.status !== 0) process.exit(preflight.status ?? 1);
@@ -67,6 +77,7 @@ const { authOverheadMs } = await import('./lib/overhead.mjs');
 const { measureCrossSite } = await import('./lib/crossSite.mjs');
 const { measureOnKeycloak, startBenchKeycloak } = await import('./lib/keycloak.mjs');
 const { measureRebuilds } = await import('./lib/rebuild.mjs');
+const { measureRevocation } = await import('./lib/revocation.mjs');
 const { GOAL_KEYS, table } = await import('./lib/report.mjs');
 const { KIB, round, summarize } = await import('./lib/stats.mjs');
 const { PAGE_KEYS, PROFILES, profilesOf } = await import('./lib/profiles.mjs');
@@ -91,6 +102,8 @@ const { startTopology } = await import('./lib/topology.mjs');
  * @property {Awaited<ReturnType<typeof concurrentTokens>>} [tokens]
  * @property {{ per_cycle: number[], failed_get_token: string[][] }} [tokens_5_tabs]
  * @property {{ version: string, started_in_ms: number }} [keycloak] the Keycloak of the sign-in keys on Keycloak
+ * @property {Array<Awaited<ReturnType<typeof measureRevocation>>['details']>} [revocation] each provider's revocation stage:
+ *   every run's ms per page, the logout call's own ms, the cap
  * @property {Record<string, { gatehouse: number, baseline: number }>} [cross_site_provider_pages] provider pages per cross-site load
  * @property {import('./lib/measure.mjs').ApiCheck[]} [second_tab_api] each second tab's own API call: its answer and how the token went
  * @property {{ first: number[], warm: number[][], preflights: number[][], requests: import('./lib/measure.mjs').ApiCheck[], proof_sign_ms: number[] }} [api_calls]
@@ -113,7 +126,10 @@ const { startTopology } = await import('./lib/topology.mjs');
 /** @typedef {(typeof PAGE_KEYS)[number]} PageKey */
 
 const LOADS = Math.max(10, Number(args.loads));
-const RUN_PROFILES = profilesOf(args.profiles);
+/** the revocation stage alone (and the provider cost's browsers): no page loads */
+const REVOCATION_ONLY = args['revocation-only'];
+const REVOCATIONS = Math.max(1, Number(args.revocations));
+const RUN_PROFILES = REVOCATION_ONLY ? [] : profilesOf(args.profiles);
 /** the `fast` profile: the page keys as before profiles existed, and every key that is not a page's */
 const FAST = RUN_PROFILES.some((profile) => profile.suffix === '');
 /** Timed API calls per load of api_call_ms: the first, then the warm ones. */
@@ -223,6 +239,8 @@ async function main() {
   const browser = await launchBrowser();
   /** @type {import('./lib/keycloak.mjs').Keycloak | null} started in step 10, stopped after step 11 */
   let keycloak = null;
+  /** @type {Array<Awaited<ReturnType<typeof measureRevocation>>>} step 8b's and step 10's */
+  const revocations = [];
   try {
     const { identityProvider } = topology.config;
     await publicLoad(browser); // warm nginx and the provider (their own start-up is not the page's)
@@ -403,8 +421,12 @@ async function main() {
       results.details.tokens_5_tabs = { per_cycle: perCycle, failed_get_token: failed };
       log(`5 tabs: token requests per refresh cycle ${perCycle.join(', ')}; failed getToken() ${failed.map((f) => f.length).join(', ')}`);
     }
+    // 8b. An administrator ends the session of untouched pages (Gatehouse's and the baseline's, visible and hidden):
+    // how long until each notices. Last on the dev provider: it ends alice's sessions, `session`'s too.
+    revocations.push(await measureRevocation({ browser, providerUrl: identityProvider.url, repetitions: REVOCATIONS, log }));
+
     // 9. Over HTTPS with the provider on another site (third-party cookies allowed, blocked) and on the shell's.
-    if (!args['skip-cross-site']) {
+    if (!args['skip-cross-site'] && !REVOCATION_ONLY) {
       const crossSite = await measureCrossSite({
         repoRoot: REPO_ROOT,
         workDir: WORK_DIR,
@@ -423,10 +445,17 @@ async function main() {
     if (!args['skip-keycloak']) {
       await topology.stopIdentityProvider();
       keycloak = await startBenchKeycloak({ workDir: WORK_DIR, realmFile: topology.realmFile, log });
-      const onKeycloak = await measureOnKeycloak({ browser, keycloak, loads: LOADS, log, profiles: RUN_PROFILES });
-      assignPageKeys(results, onKeycloak.gatehouse.values, onKeycloak.gatehouse.spread);
-      assignPageKeys(baseline, onKeycloak.baseline.values, onKeycloak.baseline.spread);
-      results.details.keycloak = { version: onKeycloak.version, started_in_ms: onKeycloak.startedInMs };
+      if (!REVOCATION_ONLY) {
+        const onKeycloak = await measureOnKeycloak({ browser, keycloak, loads: LOADS, log, profiles: RUN_PROFILES });
+        assignPageKeys(results, onKeycloak.gatehouse.values, onKeycloak.gatehouse.spread);
+        assignPageKeys(baseline, onKeycloak.baseline.values, onKeycloak.baseline.spread);
+      }
+      results.details.keycloak = { version: keycloak.home.split('-').pop() ?? '', started_in_ms: keycloak.startedInMs };
+      // 10b. The revocation stage again, Keycloak's administrator ending the session (keys `…_keycloak`)
+      const adminPassword = readFileSync(join(WORK_DIR, 'keycloak', 'admin-password'), 'utf8').trim();
+      revocations.push(
+        await measureRevocation({ browser, providerUrl: keycloak.url, repetitions: REVOCATIONS, log, adminPassword, suffix: '_keycloak' }),
+      );
     }
   } catch (error) {
     await keycloak?.stop();
@@ -449,6 +478,7 @@ async function main() {
         log,
         windowSeconds: Number(args['provider-window']),
         keycloak,
+        keycloakCpu: !REVOCATION_ONLY,
       });
   } finally {
     await keycloak?.stop();
@@ -456,6 +486,22 @@ async function main() {
 
   /** @type {Record<string, number | null>} */
   const ordered = {};
+  // the revocation keys (a setup that did not notice within the cap: null, and why in `notes`)
+  /** @type {Record<string, null>} */
+  const baselineNotNoticed = {};
+  /** @type {Record<string, string>} */
+  const notes = {};
+  for (const revocation of revocations) {
+    for (const [key, value] of Object.entries(revocation.gatehouse)) if (value !== null) results[/** @type {GoalKey} */ (key)] = value;
+    for (const [key, value] of Object.entries(revocation.baseline)) {
+      if (value === null) baselineNotNoticed[key] = null;
+      else baseline[/** @type {GoalKey} */ (key)] = value;
+    }
+    Object.assign(notes, revocation.details.notes);
+    Object.assign(results.spread, revocation.spread.gatehouse);
+    Object.assign(baseline.spread, revocation.spread.baseline);
+  }
+  if (revocations.length > 0) results.details.revocation = revocations.map((revocation) => revocation.details);
   for (const key of GOAL_KEYS) ordered[key] = results[key] ?? null;
   // the page keys of the other profiles, after the `fast` keys, in PAGE_KEYS' order
   const profileKeys = PROFILES.filter((profile) => profile.suffix !== '').flatMap((profile) =>
@@ -481,8 +527,11 @@ async function main() {
     ...providerCost?.gatehouse,
     baseline: {
       ...baselineValues,
+      ...baselineNotNoticed,
       ...providerCost?.baseline,
     },
+    // why a figure is null: a page that did not notice within the revocation stage's cap
+    notes,
     ratio: { ...ratio, ...(providerCost ? providerCostRatio(providerCost.gatehouse, providerCost.baseline) : {}) },
     spread: results.spread,
     details: {

@@ -40,6 +40,7 @@ export { CHROMIUM_ARGS };
  * @property {number} paint when the element painted
  * @property {number | null} fcp first contentful paint
  * @property {import('playwright-core').CDPSession} cdp the page's DevTools session (it disabled the cache)
+ * @property {(timeoutMs?: number) => Promise<void>} quiet resolves once no request but a held-open stream has been in flight for 500 ms
  */
 
 /**
@@ -100,6 +101,7 @@ export async function coldLoad(browser, url, { elementId, storageState, context:
   /** @type {Response[]} */
   const responses = [];
   page.on('response', (response) => responses.push(response));
+  const quiet = networkQuiet(page);
   if (beforeGoto) await beforeGoto(page, context);
   await page.goto(url, { waitUntil: 'commit' });
   const handle = await page.waitForFunction(
@@ -112,7 +114,36 @@ export async function coldLoad(browser, url, { elementId, storageState, context:
   );
   // waitForFunction resolves with the function's first truthy value: never the null
   const { paint, fcp } = /** @type {{ paint: number, fcp: number | null }} */ (await handle.jsonValue());
-  return { page, context, responses, paint, fcp, cdp };
+  return { page, context, responses, paint, fcp, cdp, quiet };
+}
+
+/**
+ * What Playwright's `networkidle` waits for — no request in flight for 500 ms — but past a stream the page holds open
+ * (`Accept: text/event-stream`: the session-events stream of a signed-in Gatehouse page, decisions/0118), with which
+ * `networkidle` never comes. Resolves at the latest after `timeoutMs`, as the `networkidle` waits it replaces did.
+ *
+ * @param {Page} page @returns {(timeoutMs?: number) => Promise<void>}
+ */
+function networkQuiet(page) {
+  /** @type {Set<Request>} */
+  const inFlight = new Set();
+  let lastChange = Date.now();
+  page.on('request', (request) => {
+    if ((request.headers()['accept'] ?? '').includes('text/event-stream')) return;
+    inFlight.add(request);
+    lastChange = Date.now();
+  });
+  const done = (/** @type {Request} */ request) => {
+    if (inFlight.delete(request)) lastChange = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return async (timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && !(inFlight.size === 0 && Date.now() - lastChange >= 500)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
 }
 
 /**

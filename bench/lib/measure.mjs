@@ -133,7 +133,7 @@ async function releaseVerifyMs(load) {
  * @param {ColdLoad} load
  */
 async function settledResponses(load) {
-  await load.page.waitForLoadState('networkidle').catch(() => undefined);
+  await load.quiet();
   return Promise.all(
     load.responses.map(async (response) => ({
       url: response.url(),
@@ -279,7 +279,7 @@ export async function copiesOnPage(browser, session, dists) {
   });
   try {
     await visitAdminAndReports(load.page);
-    await load.page.waitForLoadState('networkidle').catch(() => undefined);
+    await load.quiet();
     const scripts = load.responses.filter((r) => r.request().resourceType() === 'script' && r.status() === 200).map((r) => r.url());
     const sources = new Map(scripts.map((url) => [url, sourcesOf(dists, url)]));
     const carrying = (/** @type {RegExp} */ pattern) =>

@@ -33,6 +33,7 @@ export const PROVIDER_COST_KEYS = /** @type {const} */ ([
   'keycloak_cpu_ms_per_1000_refresh',
   'keycloak_requests_per_s_userinfo',
   'keycloak_requests_per_s_refresh',
+  'session_events_requests_per_browser_hour',
 ]);
 
 const REALM = BENCH_REALM;
@@ -91,7 +92,12 @@ async function runScenario(browser, session, shell, scenario, tag, windowMs) {
   const started = Date.now();
   /** @type {Seen[]} */
   const seen = [];
+  // the session-events service's requests (Gatehouse's stream and its reconnects): ms since the start, and whether
+  // a CORS preflight (which Playwright does not report: the DevTools protocol of each page does)
+  /** @type {Array<{ at: number, preflight: boolean }>} */
+  const events = [];
   context.on('request', (request) => {
+    if (request.url().startsWith(`${ORIGINS.sessionEvents}/`)) events.push({ at: Date.now() - started, preflight: false });
     if (!request.url().startsWith(ORIGINS.identityProvider)) return;
     seen.push({
       at: Date.now() - started,
@@ -108,6 +114,15 @@ async function runScenario(browser, session, shell, scenario, tag, windowMs) {
   for (let tab = 0; tab < (scenario === 'three_tabs' ? 3 : 1); tab++) {
     openedAt.push(Date.now() - started);
     const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    cdp.on('Network.requestWillBeSent', (event) => {
+      if (
+        event.request.url.startsWith(`${ORIGINS.sessionEvents}/`) &&
+        (event.request.method === 'OPTIONS' || event.initiator.type === 'preflight')
+      )
+        events.push({ at: Date.now() - started, preflight: true });
+    });
     /** @type {string[]} */
     const problems = [];
     page.on('console', (message) => {
@@ -145,6 +160,7 @@ async function runScenario(browser, session, shell, scenario, tag, windowMs) {
   }
   const windowEnd = Date.now() - started;
   const inWindow = seen.filter((s) => s.at >= windowStart && s.at < windowEnd);
+  const eventsInWindow = events.filter((e) => e.at >= windowStart && e.at < windowEnd);
   const signedIn = await pages[0]?.locator(PROFILE_HEADING).isVisible();
   await context.close();
   return {
@@ -161,6 +177,11 @@ async function runScenario(browser, session, shell, scenario, tag, windowMs) {
       by_endpoint: byEndpoint(requests),
     })),
     window: { requests: inWindow.length, by_endpoint: byEndpoint(inWindow) },
+    sessionEvents: {
+      opening: events.filter((e) => e.at < windowStart).length,
+      window: eventsInWindow.length,
+      window_preflights: eventsInWindow.filter((e) => e.preflight).length,
+    },
   };
 }
 
@@ -367,6 +388,10 @@ export async function measureProviderCost({ repoRoot, workDir, dists, log, windo
       target[`provider_requests_per_hour_${run.scenario}`] = round(total * perHour, 0);
       if (run.scenario === 'untouched') target.provider_requests_opening_tab = opening[0]?.total ?? 0;
       if (run.scenario === 'three_tabs') target.provider_requests_opening_second_tab = opening[1]?.total ?? 0;
+      // one browser's hour of session-events: the requests that opened its stream with the tab (once), plus those
+      // of the window (reconnects and their preflights) extrapolated to an hour
+      if (run.scenario === 'untouched' && run.setup === 'gatehouse')
+        target.session_events_requests_per_browser_hour = round(run.sessionEvents.opening + run.sessionEvents.window * perHour, 0);
       /** @type {Record<string, unknown>} */ (details.scenarios)[run.tag] = {
         window: run.window,
         preflights_in_window: preflights,
@@ -374,6 +399,7 @@ export async function measureProviderCost({ repoRoot, workDir, dists, log, windo
         access_log: { in_window: inWindow.length, in_window_without_preflights: inWindow.length - preflights, whole_scenario: mine.length },
         opening,
         signed_in_at_end: run.signedInAtEnd,
+        session_events: run.sessionEvents,
         stalls: run.stalls,
       };
     }

@@ -1,9 +1,11 @@
 // The production topology for the benchmark: the bench's builds behind real nginx, one origin per
 // app, with the server blocks that a deployment uses (deploy/nginx/render.mjs), the dev identity
 // provider in its own process, and the remotes' demo APIs (demo-api/) in two more: Gatehouse's, which takes
-// DPoP-bound tokens only (port 4120), and the baseline's, which takes bearer tokens (4121). It listens on its own
-// ports (shell 4100, remotes 4101-4103, provider 8180, APIs 4120-4121), so it can run while `npm start`
-// (3000-3003, 3010, 8080) or `npm run preview` (4000-4003, 4010) are up.
+// DPoP-bound tokens only (port 4120), and the baseline's, which takes bearer tokens (4121); and the session-events
+// service (session-events/, 4130), to which the realm's gatehouse-shell client posts its back-channel logout tokens
+// and from which the shell's leading tab hears that its session ended. It listens on its own ports (shell 4100,
+// remotes 4101-4103, provider 8180, APIs 4120-4121, session events 4130), so it can run while `npm start`
+// (3000-3003, 3010, 3020, 8080) or `npm run preview` (4000-4003, 4010) are up.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -28,6 +30,8 @@ export const PORTS = {
   // the demo APIs (demo-api/): Gatehouse's remotes' (DPoP-bound tokens only, its default) and the baseline's (bearer)
   demoApi: 4120,
   baselineApi: 4121,
+  // the session-events service (session-events/): the provider's back-channel logout in, the pages' streams out
+  sessionEvents: 4130,
 };
 /** @typedef {keyof typeof PORTS} Listener */
 
@@ -56,6 +60,8 @@ export function benchConfig(repoRoot) {
     // the same path on the bench's demo API (the preview's is on :4010)
     if (remote.api) remote.api = { ...remote.api, url: `${ORIGINS.demoApi}${new URL(remote.api.url).pathname}` };
   }
+  // the leading tab holds the session-events stream (decisions/0118), as the dev shell's config.json does
+  config.sessionEvents = { url: ORIGINS.sessionEvents };
   // every remote's release is verified, as `npm run preview` pins them (decisions/0117): the builds are signed with
   // the local release key (build.mjs)
   return pinLocalKey(config);
@@ -69,7 +75,8 @@ export function benchConfig(repoRoot) {
 export const BASELINE_WITHOUT_DPOP = { 'dpop.bound.access.tokens': 'false' };
 
 /**
- * The demo realm with the bench's origins as the SPA client's redirect URIs.
+ * The demo realm with the bench's origins as the SPA client's redirect URIs and the bench's session-events service as
+ * its back-channel logout URL.
  *
  * @param {string} repoRoot
  * @returns {{ clients: Array<{ clientId: string, redirectUris?: string[], attributes?: Record<string, string> }> }} the realm representation (more keys than named)
@@ -80,7 +87,13 @@ export function benchRealm(repoRoot) {
   const spa = realm.clients.find((client) => client.clientId === 'gatehouse-shell');
   if (!spa) throw new Error('bench: the demo realm has no client "gatehouse-shell"');
   spa.redirectUris = /** @type {const} */ (['shell', 'profile', 'admin', 'reports', 'baselineHost']).map((name) => `${ORIGINS[name]}/*`);
-  spa.attributes = { ...spa.attributes, ...BASELINE_WITHOUT_DPOP };
+  // the provider posts back-channel logout tokens to the bench's session-events service (the realm names :3020's)
+  spa.attributes = {
+    ...spa.attributes,
+    ...BASELINE_WITHOUT_DPOP,
+    'backchannel.logout.url': `${ORIGINS.sessionEvents}/backchannel-logout`,
+    'backchannel.logout.session.required': 'true',
+  };
   return realm;
 }
 
@@ -167,6 +180,17 @@ export async function startTopology({ repoRoot, workDir, dirs, log, devIdp = tru
       args.push('--origins', origins, ...extra);
       children.push(startProcess(process.execPath, args, { cwd: join(repoRoot, 'demo-api'), stdio: ['ignore', 'ignore', 'inherit'] }));
     }
+    // session-events: logout tokens of the same realm (whichever provider answers at its port), streams for Gatehouse's
+    // origins, proofs naming its bench URL
+    const sessionEventsArgs = [join(repoRoot, 'session-events/bin/gatehouse-session-events.mjs'), '--port', String(PORTS.sessionEvents)];
+    sessionEventsArgs.push('--issuer', issuer, '--client-id', 'gatehouse-shell', '--public-url', ORIGINS.sessionEvents, '--quiet');
+    sessionEventsArgs.push(
+      '--origins',
+      /** @type {const} */ (['shell', 'profile', 'admin', 'reports']).map((name) => ORIGINS[name]).join(','),
+    );
+    children.push(
+      startProcess(process.execPath, sessionEventsArgs, { cwd: join(repoRoot, 'session-events'), stdio: ['ignore', 'ignore', 'inherit'] }),
+    );
 
     const nginxDir = join(workDir, 'nginx');
     for (const dir of ['conf.d', 'logs', 'tmp']) mkdirSync(join(nginxDir, dir), { recursive: true });
@@ -211,9 +235,10 @@ export async function startTopology({ repoRoot, workDir, dirs, log, devIdp = tru
     });
     for (const name of /** @type {const} */ (['demoApi', 'baselineApi']))
       await waitForUrl(`${ORIGINS[name]}/health`, { name: `the demo API (${name})` });
+    await waitForUrl(`${ORIGINS.sessionEvents}/health`, { name: 'the session-events service' });
     log(
       `serving: shell ${ORIGINS.shell}, remotes ${PORTS.profile}-${PORTS.reports}, identity provider ${ORIGINS.identityProvider}, ` +
-        `demo APIs ${ORIGINS.demoApi} (DPoP) and ${ORIGINS.baselineApi} (bearer, the baseline's)`,
+        `demo APIs ${ORIGINS.demoApi} (DPoP) and ${ORIGINS.baselineApi} (bearer, the baseline's), session events ${ORIGINS.sessionEvents}`,
     );
     // frees the provider's port for another provider (bench/lib/keycloak.mjs) while nginx keeps serving
     const stopIdentityProvider = async () => idp?.stop();
