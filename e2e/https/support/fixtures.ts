@@ -30,6 +30,11 @@ interface TestFixtures {
   lifespans: Lifespans;
   /** config.json's `identityProvider` options a spec changes; absent ones keep the preview's */
   shellOptions: ShellIdentityOptions;
+  /**
+   * the realm's gatehouse-shell posts its back-channel logout to the topology's session-events port and config.json
+   * names the service (the test starts the service itself: its issuer is the test's realm)
+   */
+  backchannelLogout: boolean;
   realm: HttpsRealm;
 }
 
@@ -83,14 +88,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   lifespans: [{}, { option: true }],
   shellOptions: [{}, { option: true }],
+  backchannelLogout: [false, { option: true }],
 
-  realm: async ({ topology, lifespans, shellOptions }, use, testInfo) => {
+  realm: async ({ topology, lifespans, shellOptions, backchannelLogout }, use, testInfo) => {
     const name = `https-${testInfo.workerIndex}-${randomUUID().slice(0, 8)}`;
     const provider = topology.identityProviderUpstream;
-    await (
-      await signInAsAdmin(provider)
-    ).realms.create({ ...withDemoClientScopes(testRealm(name, { origin: topology.shell })), ...stepUpOfTheRealmFile(), ...lifespans });
-    topology.useRealm(name, shellOptions);
+    const rep = withDemoClientScopes(testRealm(name, { origin: topology.shell }));
+    if (backchannelLogout) {
+      // as the realm file's gatehouse-shell, at the address the provider reaches the service at (loopback)
+      const shell = rep.clients?.find((client) => client.clientId === 'gatehouse-shell');
+      if (!shell) throw new Error(`testRealm() has no gatehouse-shell client`);
+      shell.attributes = {
+        ...shell.attributes,
+        'backchannel.logout.url': `http://127.0.0.1:${topology.sessionEvents.port}/backchannel-logout`,
+        'backchannel.logout.session.required': 'true',
+      };
+    }
+    await (await signInAsAdmin(provider)).realms.create({ ...rep, ...stepUpOfTheRealmFile(), ...lifespans });
+    topology.useRealm(name, shellOptions, backchannelLogout);
     // Each admin call signs in again: Keycloak's admin tokens (realm master) last 60 s, less than a test.
     await use({ name, logout: (username) => endSessionsOf(provider, name, username) });
     // Not deleted: the provider is the topology's, which stops with the worker, and deleting a realm cost a

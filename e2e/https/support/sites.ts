@@ -12,6 +12,8 @@ export const HOSTS = {
   crossSiteIdentityProvider: 'sso.idp-vendor.test',
   /** the identity provider on the shell's site */
   sameSiteIdentityProvider: 'sso.gatehouse.test',
+  /** the session-events service's public host (the shell's site), proxied by nginx to the service on loopback */
+  sessionEvents: 'events.gatehouse.test',
   /** the probe's top page (the shell's site) and its frame (a site of its own) */
   probeTop: 'probe.gatehouse.test',
   probeFrame: 'cookie-probe.test',
@@ -23,6 +25,7 @@ export const ALL_HOSTS: string[] = [
   ...Object.values(HOSTS.remotes),
   HOSTS.crossSiteIdentityProvider,
   HOSTS.sameSiteIdentityProvider,
+  HOSTS.sessionEvents,
   HOSTS.probeTop,
   HOSTS.probeFrame,
 ];

@@ -27,10 +27,16 @@ export interface HttpsTopology {
   /** the probe's top page: a page of the shell's site framing a page of another site */
   readonly probe: string;
   /**
-   * Points the served /config.json at `realm` (nginx reads the file on every request), with `shellOptions`
-   * added to its `identityProvider` (e.g. `sessionWatchSeconds`).
+   * Where a test's session-events service listens (`port`, on loopback: the provider posts its back-channel logout
+   * there) and the public URL nginx proxies `GET /events` from (`url`, config.json's `sessionEvents.url`). Nothing
+   * listens unless the test starts one.
    */
-  useRealm(realm: string, shellOptions?: ShellIdentityOptions): void;
+  readonly sessionEvents: { readonly url: string; readonly port: number };
+  /**
+   * Points the served /config.json at `realm` (nginx reads the file on every request), with `shellOptions`
+   * added to its `identityProvider` (e.g. `sessionWatchSeconds`), and `sessionEvents` when `withSessionEvents`.
+   */
+  useRealm(realm: string, shellOptions?: ShellIdentityOptions, withSessionEvents?: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -53,6 +59,29 @@ ${tls.map((line) => `    ${line};`).join('\n')}
     }
     location = /favicon.ico {
         return 204;
+    }
+}
+`;
+}
+
+/**
+ * The session-events service's public host: `GET /events` (and its CORS preflight) to the service on loopback, unbuffered
+ * (Server-Sent Events), as deploy/README.md tells operators; nothing else of the service is public.
+ */
+function sessionEventsServer(listen: string, tls: string[], upstreamPort: number): string {
+  return `server {
+    listen ${listen};
+    server_name ${HOSTS.sessionEvents};
+${tls.map((line) => `    ${line};`).join('\n')}
+    location = /events {
+        proxy_pass http://127.0.0.1:${upstreamPort};
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        proxy_buffering off;
+        proxy_read_timeout 1h;
+    }
+    location / {
+        return 404;
     }
 }
 `;
@@ -103,10 +132,12 @@ export async function startHttpsTopology(site: IdentityProviderSite, options: Ht
   const listen = `127.0.0.1:${port} ssl`;
   const tls = [`ssl_certificate ${state.certFile}`, `ssl_certificate_key ${state.keyFile}`];
   const idp = await startIdentityProvider(identityProvider, site === 'proxied' ? proxyPath : undefined);
+  const sessionEvents = { url: `https://${HOSTS.sessionEvents}:${port}`, port: await freePort() };
 
   const configFile = join(work, 'config.json');
-  const configFor = (realm: string, shellOptions: ShellIdentityOptions): ShellConfigJson => {
+  const configFor = (realm: string, shellOptions: ShellIdentityOptions, withSessionEvents: boolean): ShellConfigJson => {
     const config = previewConfig();
+    if (withSessionEvents) config['sessionEvents'] = { url: sessionEvents.url };
     config.identityProvider = { ...config.identityProvider, ...shellOptions, url: identityProvider, realm };
     // no demo API runs in this topology (the dev and production suites call it): the remotes name none
     config.remotes = config.remotes.map(({ api: _api, ...remote }) => ({
@@ -121,9 +152,10 @@ export async function startHttpsTopology(site: IdentityProviderSite, options: Ht
     }));
     return config;
   };
-  const useRealm = (realm: string, shellOptions: ShellIdentityOptions = {}) =>
-    writeFileSync(configFile, JSON.stringify(configFor(realm, shellOptions), null, 2));
-  useRealm('gatehouse');
+  const useRealm = (realm: string, shellOptions: ShellIdentityOptions = {}, withSessionEvents = false) =>
+    writeFileSync(configFile, JSON.stringify(configFor(realm, shellOptions, withSessionEvents), null, 2));
+  // rendered with the service named, so the shell's CSP allows it (connect-src) for the tests that use it
+  useRealm('gatehouse', {}, true);
 
   const remotes = Object.entries(HOSTS.remotes).map(([name, host]) => ({
     name,
@@ -160,7 +192,10 @@ export async function startHttpsTopology(site: IdentityProviderSite, options: Ht
     await idp.stop();
     throw error;
   }
+  // served without it until a test asks (its service runs only then)
+  useRealm('gatehouse');
   writeFileSync(join(work, 'conf.d', 'probe.conf'), probeServer(port, listen, tls));
+  writeFileSync(join(work, 'conf.d', 'session-events.conf'), sessionEventsServer(listen, tls, sessionEvents.port));
   // (the include pattern below takes remote-*.conf)
   if (options.extraServers) writeFileSync(join(work, 'conf.d', 'remote-extra.conf'), options.extraServers(port, listen, tls));
   const workerUser = workerUserFor([shellRoot, configFile, ...remotes.map((r) => r.root)]);
@@ -175,7 +210,7 @@ export async function startHttpsTopology(site: IdentityProviderSite, options: Ht
         'default_type application/octet-stream;',
         'sendfile on;',
         `access_log ${join(work, 'logs/access.log')};`,
-        ...['gatehouse-http.conf', 'shell.conf', 'remote-*.conf', 'identity-provider*.conf', 'probe.conf'].map(
+        ...['gatehouse-http.conf', 'shell.conf', 'remote-*.conf', 'identity-provider*.conf', 'probe.conf', 'session-events.conf'].map(
           (conf) => `include ${join(work, 'conf.d', conf)};`,
         ),
       ],
@@ -199,6 +234,7 @@ export async function startHttpsTopology(site: IdentityProviderSite, options: Ht
     identityProvider,
     identityProviderUpstream: idp.upstream,
     probe: `https://${HOSTS.probeTop}:${port}/`,
+    sessionEvents,
     useRealm,
     async stop() {
       await Promise.all([running.stop(), idp.stop()]);
