@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run preview`: serves the production builds the way production does — real nginx, each app
 // on its own origin (shell :4000, remotes from the registry in deploy/config/config.preview.json:
-// profile :4001, admin :4002, reports :4003) — plus the dev identity provider on :8080 and the demo
-// API on :4010 (demo-api/, decisions/0055). Ctrl-C stops everything.
+// profile :4001, admin :4002, reports :4003) — plus the dev identity provider on :8080, the demo
+// API on :4010 (demo-api/, decisions/0055) and session events on :3020 (session-events/, decisions/0118).
+// Ctrl-C stops everything.
 //
 // nginx runs unprivileged from .preview/ (gitignored): generated nginx.conf with `daemon off`,
 // pid, temp and log paths inside .preview/, errors on stderr. The server blocks are rendered from
@@ -26,6 +27,11 @@ export const PREVIEW_CONFIG = join(REPO_ROOT, 'deploy/config/config.preview.json
 const SHELL_PORT = 4000;
 /** The demo API of the production topology (dev: 3010). */
 export const DEMO_API_PORT = 4010;
+/**
+ * The session-events service: :3020 as under `npm start`, where the realm file's gatehouse-shell posts its back-channel
+ * logout (one realm for both; they cannot run at once anyway, both needing the provider's :8080).
+ */
+export const SESSION_EVENTS_PORT = 3020;
 
 /** @typedef {import('@gatehouse/testkit/processes').ManagedProcess} ManagedProcess */
 /** @typedef {import('../deploy/nginx/render.mjs').ShellConfig} ShellConfig */
@@ -111,6 +117,41 @@ export async function startDemoApi(config, options = {}) {
     throw error;
   }
   return api;
+}
+
+/**
+ * Starts the session-events service on :3020 (session-events/: the provider's back-channel logout in, the shell's
+ * stream out) when config.json names it there, unless it already answers. Resolves to null when nothing was started.
+ *
+ * @param {ShellConfig & { sessionEvents?: { url: string } }} config
+ * @param {{ quiet?: boolean, shellOrigin: string }} options
+ * @returns {Promise<null | ManagedProcess>}
+ */
+export async function startSessionEventsService(config, options) {
+  const url = config.sessionEvents?.url;
+  if (url === undefined) return null;
+  const health = `http://localhost:${SESSION_EVENTS_PORT}/health`;
+  if (new URL(url).origin !== `http://localhost:${SESSION_EVENTS_PORT}`) {
+    log(`config.json names session events at ${url}, not on this machine's :${SESSION_EVENTS_PORT}; not started here`);
+    return null;
+  }
+  if (await answers(health)) {
+    log(`session events already answer on :${SESSION_EVENTS_PORT}; using them`);
+    return null;
+  }
+  const issuer = `${config.identityProvider.url.replace(/\/$/, '')}/realms/${config.identityProvider.realm}`;
+  const args = [join(REPO_ROOT, 'session-events/bin/gatehouse-session-events.mjs'), '--port', String(SESSION_EVENTS_PORT)];
+  args.push('--issuer', issuer, '--origins', options.shellOrigin, '--public-url', url.replace(/\/+$/, ''));
+  if (options.quiet) args.push('--quiet');
+  log(`starting session events on :${SESSION_EVENTS_PORT} (back-channel logout of ${issuer})`);
+  const service = startProcess(process.execPath, args, { cwd: REPO_ROOT, stdio: forwardedOutput(options.quiet) });
+  try {
+    await waitForUrl(health, { timeoutMs: 30_000, child: service.child, name: 'session events' });
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
+  return service;
 }
 
 /**
@@ -324,7 +365,11 @@ function parseArgs(argv) {
  * @returns {string} the config file to serve
  */
 function pinnedPreviewConfig(options) {
-  const config = pinLocalKey(JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8')));
+  // and the session's end pushed by session-events on :3020, as under `npm start` (decisions/0118)
+  const config = {
+    ...pinLocalKey(JSON.parse(readFileSync(PREVIEW_CONFIG, 'utf8'))),
+    sessionEvents: { url: `http://localhost:${SESSION_EVENTS_PORT}` },
+  };
   const previewDir = resolve(options.previewDir ?? join(REPO_ROOT, '.preview'));
   mkdirSync(previewDir, { recursive: true });
   const file = join(previewDir, 'config.json');
@@ -414,6 +459,18 @@ async function main() {
         };
         preview.urls['demo API'] = `http://localhost:${DEMO_API_PORT}/profile`;
         void api.exited.then(() => log(`the demo API exited (the remotes' API calls fail until \`npm run preview\` is started again)`));
+      }
+    }
+    if (apiConfig) {
+      const shellOrigin = `http://localhost:${options.shellPort ?? SHELL_PORT}`;
+      const events = await startSessionEventsService(apiConfig, { quiet: options.quiet, shellOrigin });
+      if (events) {
+        const stopBefore = stopAll;
+        stopAll = async () => {
+          await Promise.all([stopBefore?.(), events.stop()]);
+        };
+        preview.urls['session events'] = `http://localhost:${SESSION_EVENTS_PORT}/health`;
+        void events.exited.then(() => log('session events exited (pages fall back to their own checks)'));
       }
     }
     log('production builds served by nginx:');
