@@ -113,6 +113,13 @@ test('a fresh clone: npm test installs first, quietly, and runs; npm run build b
       expect({ port, signer }).toEqual({ port, signer: kid });
     }
     expect(stderr).not.toContain('not signed by it');
+    // and session events on :3020, named by the served config (decisions/0118)
+    expect((served as { sessionEvents?: unknown }).sessionEvents).toEqual({ url: 'http://localhost:3020' });
+    await waitForUrl('http://localhost:3020/health', {
+      name: 'session events of npm run preview',
+      timeoutMs: 60_000,
+      child: preview.child,
+    });
   });
   await preview?.stop();
   preview = undefined;
