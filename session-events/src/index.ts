@@ -26,6 +26,14 @@ export const SESSION_ENDED_EVENT = 'session-ended';
 /** Default seconds between heartbeats (an SSE comment line): below the 60 s idle timeouts of nginx and most proxies. */
 export const HEARTBEAT_SECONDS = 25;
 /**
+ * Default seconds a stream lasts before it ends with `event: renew` and the page subscribes again with its current
+ * token: the stream outlives the token it opened with (1 h, against Keycloak's 5 min tokens: at most one refresh an hour
+ * for it), yet no subscription lasts unchecked for longer.
+ */
+export const STREAM_MAX_SECONDS = 3600;
+/** The last event of a stream that reached STREAM_MAX_SECONDS: subscribe again at once. */
+export const RENEW_EVENT = 'renew';
+/**
  * How long an end is remembered (seconds, default 1 h): a page that subscribes or reconnects with an access token of
  * the ended session within this time hears the end at once. It must be longer than the realm's access-token lifespan
  * (Keycloak's default 5 min; the demo realm's) plus the 60 s proof window: after that no token of the session verifies.
@@ -56,6 +64,8 @@ export interface SessionEventsOptions {
   /** where DPoP proofs' `jti` are remembered (default: this process's memory; a proof is good for one request anyway) */
   dpopReplays?: ReplayStore;
   heartbeatSeconds?: number;
+  /** how long a stream lasts before the page subscribes again (default STREAM_MAX_SECONDS) */
+  streamMaxSeconds?: number;
   endedTtlSeconds?: number;
   maxStreams?: number;
   quiet?: boolean;
@@ -102,6 +112,7 @@ export async function startSessionEvents(options: SessionEventsOptions = {}): Pr
   const ownsBus = options.bus === undefined;
   const replays = options.dpopReplays ?? new MemoryReplayStore();
   const heartbeatMs = (options.heartbeatSeconds ?? HEARTBEAT_SECONDS) * 1000;
+  const streamMaxMs = (options.streamMaxSeconds ?? STREAM_MAX_SECONDS) * 1000;
   const endedTtl = options.endedTtlSeconds ?? ENDED_TTL_SECONDS;
   const maxStreams = options.maxStreams ?? MAX_STREAMS;
   const origins = new Set(options.origins ?? []);
@@ -293,20 +304,21 @@ export async function startSessionEvents(options: SessionEventsOptions = {}): Pr
       res.end(frame(SESSION_ENDED_EVENT, endedData(before), before.jti));
       return;
     }
-    const exp = typeof claims.exp === 'number' ? claims.exp : Math.floor(Date.now() / 1000);
     const stream: Stream = {
       sid,
       sub,
       res,
       heartbeat: setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs),
-      // the stream ends with the token: the page subscribes again with its current token
-      expiry: setTimeout(() => endStream(stream, 'token-expired', { exp }), Math.max(0, exp * 1000 - Date.now())),
+      // The token is checked when the stream opens; the stream outlives it (it carries only its own session's end, and
+      // ends with that session), so an untouched page costs the provider no refresh for it. Bounded all the same: after
+      // streamMaxSeconds the page subscribes again, with its current token.
+      expiry: setTimeout(() => endStream(stream, RENEW_EVENT, { maxAgeSeconds: streamMaxMs / 1000 }), streamMaxMs),
     };
     let set = bySid.get(sid);
     if (!set) bySid.set(sid, (set = new Set()));
     set.add(stream);
     open++;
-    res.write(frame('ready', { sid, heartbeatSeconds: heartbeatMs / 1000, exp }));
+    res.write(frame('ready', { sid, heartbeatSeconds: heartbeatMs / 1000, maxAgeSeconds: streamMaxMs / 1000 }));
     res.on('close', () => forget(stream));
   }
 

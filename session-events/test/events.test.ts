@@ -171,3 +171,28 @@ describe('a subscription is refused', () => {
     await r.body?.cancel();
   });
 });
+
+describe('a stream and its token', () => {
+  test('outlives the token it opened with (no refresh for it), and ends with renew after streamMaxSeconds', async () => {
+    const short = await startSessionEvents({ port: 0, issuer: realm.issuer, heartbeatSeconds: 0.2, streamMaxSeconds: 2.5, quiet: true });
+    const controller = new AbortController();
+    try {
+      // a token with 1 s left: the stream stays open past its exp, hearing heartbeats
+      const token = await accessToken(realm, { sid: 'T1', sub: 'user-t', key, claims: { exp: Math.floor(Date.now() / 1000) + 1 } });
+      const subscription = await subscribe(short, token, key, { signal: controller.signal });
+      assert.equal(subscription.response.status, 200);
+      const ready = JSON.parse((await subscription.next('ready')).data) as Record<string, unknown>;
+      assert.equal(ready['maxAgeSeconds'], 2.5);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      assert.equal(subscription.ended, false, 'the stream ended with its token');
+      assert.equal(short.streams, 1);
+      const renew = await subscription.next('renew', 3000);
+      assert.deepEqual(JSON.parse(renew.data), { maxAgeSeconds: 2.5 });
+      await subscription.done;
+      assert.equal(short.streams, 0);
+    } finally {
+      controller.abort();
+      await short.close();
+    }
+  });
+});

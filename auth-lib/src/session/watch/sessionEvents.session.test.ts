@@ -62,7 +62,7 @@ describe('in the session: the leading tab holds the stream; its end takes the se
     const bound = `eyJhbGciOiJFUzI1NiJ9.${claims}.signature`;
     kc.token = bound;
     await jest.advanceTimersByTimeAsync(2 * RECONNECT_FIRST_MS);
-    service.last().stream!.push(frame('token-expired', { exp: 1 })); // reconnect with the token the session holds now
+    service.last().stream!.push(frame('renew', { maxAgeSeconds: 3600 })); // reconnect with the token the session holds now
     await jest.advanceTimersByTimeAsync(0);
 
     expect(service.requests).toHaveLength(2);

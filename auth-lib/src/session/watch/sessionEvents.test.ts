@@ -149,7 +149,7 @@ describe('what the service says', () => {
     expect(t.events.connected).toBe(true);
   });
 
-  test("'token-expired' reconnects at once with the current token and a new proof", async () => {
+  test("'renew' (the stream's maximum age) reconnects at once with the current token and a new proof", async () => {
     const service = fakeService();
     let token = 0;
     const t = tab(service, { token: async () => `token-${++token}` });
@@ -157,7 +157,7 @@ describe('what the service says', () => {
     await jest.advanceTimersByTimeAsync(0);
     service.last().stream!.push(READY);
     await jest.advanceTimersByTimeAsync(5 * 60_000);
-    service.last().stream!.push(frame('token-expired', { exp: 1 }));
+    service.last().stream!.push(frame('renew', { maxAgeSeconds: 3600 }));
     await jest.advanceTimersByTimeAsync(0);
 
     expect(service.requests).toHaveLength(2);

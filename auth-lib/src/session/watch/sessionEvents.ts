@@ -29,7 +29,7 @@ export const RETRY_AFTER_MAX_MS = 300_000;
 
 type Frame = { event: string; data: string };
 type Outcome =
-  /** reconnect at once (token-expired) */
+  /** reconnect at once (renew: the stream reached its maximum age) */
   | 'now'
   /** reconnect with backoff */
   | 'later'
@@ -108,7 +108,7 @@ export class SessionEvents {
       return;
     }
     if (Date.now() - openedAt >= STABLE_STREAM_MS) this.failures = 0;
-    // at once, unless the stream did not even last the first wait (a service answering token-expired at once)
+    // at once, unless the stream did not even last the first wait (a service answering renew at once)
     if (outcome === 'now' && Date.now() - openedAt >= RECONNECT_FIRST_MS) return this.retryIn(0);
     if (outcome === 'now' && this.refusedOnce) return this.retryIn(0); // the one retry after a 401
     if (typeof outcome === 'object') return this.retryIn(outcome.waitMs);
@@ -182,7 +182,7 @@ export class SessionEvents {
         if (this.host.isSignedIn()) this.host.ended();
         return 'stop';
       }
-      case 'token-expired':
+      case 'renew':
         return 'now';
       case 'unavailable':
       case 'closing':
