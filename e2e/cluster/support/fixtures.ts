@@ -5,6 +5,8 @@ import { test as base, expect, type BrowserContext, type Page, type Response } f
 import { randomUUID } from 'node:crypto';
 import { fillLoginForm } from '../../production/support/browser';
 import { freePort } from '@gatehouse/testkit/ports';
+import { startPostgres } from '@gatehouse/testkit/postgres';
+import { startSessionEvents, type SessionEvents } from '@gatehouse/session-events';
 import { previewConfig, startTopology } from '../../production/support/topology';
 import { NODE_HEADER, onNodeStarted, startKeycloakCluster, type ClusterNode, type KeycloakCluster } from './cluster';
 
@@ -82,6 +84,11 @@ function lastNode(header: string | undefined): string {
 /** What one scenario runs on: a realm of its own in the cluster, the production builds behind nginx pointed at it. */
 export interface Scenario {
   readonly realm: string;
+  /**
+   * With `sessionEventsInstances`: two session-events instances on one PostgreSQL of their own; the realm posts its
+   * back-channel logout to `receiving`, the pages subscribe at `streaming` (decisions/0118).
+   */
+  readonly sessionEvents?: { readonly receiving: SessionEvents; readonly streaming: SessionEvents };
   /** signs `page` in as alice on the remote's `route`; returns the node that answered the sign-in (holds the session) */
   signIn(page: Page, route: string): Promise<ClusterNode>;
 }
@@ -96,6 +103,8 @@ interface ClusterFixtures {
    * until a scenario needs it), so no node is started only to be stopped again.
    */
   runningNodes: 'all' | 'one';
+  /** two session-events instances sharing a PostgreSQL beside the cluster (Scenario.sessionEvents); default off */
+  sessionEventsInstances: boolean;
   /**
    * The shell's origin, on a free port (the remotes on free ports too): the suite shares no fixed port with the
    * production suite, so it can run beside it (scripts/test-keycloak.mjs). Also the pages' `baseURL`.
@@ -122,6 +131,7 @@ export const test = base.extend<ClusterFixtures, { cluster: KeycloakCluster }>({
     { scope: 'worker', timeout: 600_000 },
   ],
   runningNodes: ['all', { option: true }],
+  sessionEventsInstances: [false, { option: true }],
   shell: async ({}, use) => {
     currentShell = `http://localhost:${await freePort()}`;
     await use(currentShell);
@@ -137,7 +147,7 @@ export const test = base.extend<ClusterFixtures, { cluster: KeycloakCluster }>({
   traffic: async ({ context, cluster }, use) => {
     await use(new ProviderTraffic(context, cluster.url));
   },
-  scenario: async ({ cluster, runningNodes, shell, remoteManifests }, use, testInfo) => {
+  scenario: async ({ cluster, runningNodes, sessionEventsInstances, shell, remoteManifests }, use, testInfo) => {
     // A Keycloak start takes 15 s on a quiet machine and two minutes on a busy one: the test's time limit
     // (the config's `timeout`) is for what the test does, so each node start during it adds its own time.
     onNodeStarted((ms) => testInfo.setTimeout(testInfo.timeout + ms));
@@ -148,19 +158,42 @@ export const test = base.extend<ClusterFixtures, { cluster: KeycloakCluster }>({
       if (!keep!.running) await keep!.start();
     }
     const name = `e2e-cluster-${randomUUID().slice(0, 8)}`;
+    const rep = withDemoClientScopes(testRealm(name, { origin: shell }));
+    const events = sessionEventsInstances ? { receiving: await freePort(), streaming: await freePort() } : null;
+    if (events) {
+      const client = rep.clients?.find((c) => c.clientId === 'gatehouse-shell');
+      if (!client) throw new Error('testRealm() has no gatehouse-shell client');
+      client.attributes = {
+        ...client.attributes,
+        'backchannel.logout.url': `http://127.0.0.1:${events.receiving}/backchannel-logout`,
+        'backchannel.logout.session.required': 'true',
+      };
+    }
     const admin = await signInAsAdmin(cluster.url);
-    await admin.realms.create({
-      ...withDemoClientScopes(testRealm(name, { origin: shell })),
-      displayName: `e2e ${testInfo.title}`,
-      accessTokenLifespan: TOKEN_LIFESPAN_S,
-    });
+    await admin.realms.create({ ...rep, displayName: `e2e ${testInfo.title}`, accessTokenLifespan: TOKEN_LIFESPAN_S });
+    const toStop: Array<() => Promise<void>> = [];
+    let instances: Scenario['sessionEvents'];
+    if (events) {
+      const postgres = await startPostgres({ port: await freePort(), database: 'events', username: 'events' });
+      toStop.push(postgres.stop);
+      const databaseUrl = `postgres://events@127.0.0.1:${postgres.port}/events`;
+      const start = (port: number) =>
+        startSessionEvents({ port, issuer: `${cluster.url}/realms/${name}`, origins: [shell], databaseUrl, quiet: true });
+      const receiving = await start(events.receiving);
+      toStop.unshift(() => receiving.close());
+      const streaming = await start(events.streaming);
+      toStop.unshift(() => streaming.close());
+      instances = { receiving, streaming };
+    }
     const config = previewConfig();
+    if (events) config['sessionEvents'] = { url: `http://localhost:${events.streaming}` };
     config.identityProvider = { ...config.identityProvider, url: cluster.url, realm: name, sessionWatchSeconds: SESSION_WATCH_S };
     // no demo API runs beside the cluster (it verifies the tokens of the provider on :8080): the remotes name none
     config.remotes = config.remotes.map(({ api: _api, ...remote }) => ({ ...remote, manifest: remoteManifests[remote.name]! }));
     const topology = await startTopology({ config, shellPort: Number(new URL(shell).port) });
     await use({
       realm: name,
+      ...(instances ? { sessionEvents: instances } : {}),
       async signIn(page, route) {
         const signedIn = page.waitForResponse(
           (response) => response.request().method() === 'POST' && response.url().includes('/login-actions/authenticate'),
@@ -174,6 +207,7 @@ export const test = base.extend<ClusterFixtures, { cluster: KeycloakCluster }>({
     });
     onNodeStarted(null);
     await topology.stop();
+    for (const stop of toStop) await stop();
     // the realm goes with the database when no node runs (a scenario that failed half-way)
     if (cluster.nodes.some((node) => node.running)) await (await signInAsAdmin(cluster.url)).realms.del({ realm: name });
   },
