@@ -4,7 +4,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { openWithSession } from '../support/flows';
 import { onKeycloak } from '../support/provider';
-import { visitorUsing } from '../support/visitor';
+import { hiddenTab, visitorUsing } from '../support/visitor';
 import { IDP, REALM_URL, SESSION_EVENTS, USERS, type DemoUser } from '../support/system';
 
 // The provider posts a back-channel logout token to session-events when a session ends (the realm's gatehouse-shell
@@ -14,16 +14,6 @@ import { IDP, REALM_URL, SESSION_EVENTS, USERS, type DemoUser } from '../support
 // check waits while nobody uses the page (decisions/0090) — minutes. The budget: the push (well under a second on
 // loopback), the other tabs' proof with the provider and the render, on a loaded machine.
 const PUSHED_WITHIN = 4_000;
-
-/** A tab the page's code sees as hidden (a background tab): the Page Visibility API says so from the first script. */
-async function hiddenTab(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  await page.addInitScript(() => {
-    Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
-    Object.defineProperty(document, 'hidden', { get: () => true });
-  });
-  return page;
-}
 
 /** Every request a browser (context) makes for the session-events stream. */
 function streamsOf(context: BrowserContext): string[] {

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 
 /**
  * A visitor using `page`: a key press (Shift, which types nothing) every `everyMs` until the returned function is
@@ -13,4 +13,17 @@ export function visitorUsing(page: Page, everyMs = 3_000): () => void {
   const timer = setInterval(press, everyMs);
   page.once('close', () => clearInterval(timer));
   return () => clearInterval(timer);
+}
+
+/**
+ * A new tab of `context` that the page's code sees as hidden from its first script (a background tab): the Page
+ * Visibility API says `hidden`. The session watch checks nothing from such a tab (decisions/0090).
+ */
+export async function hiddenTab(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
+    Object.defineProperty(document, 'hidden', { get: () => true });
+  });
+  return page;
 }

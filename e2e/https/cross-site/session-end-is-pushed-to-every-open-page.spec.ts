@@ -1,8 +1,8 @@
 import { startSessionEvents, type SessionEvents } from '@gatehouse/session-events';
-import type { BrowserContext, Page } from '@playwright/test';
 import { createRemoteJWKSet } from 'jose';
 import { expect, heading, test, withBothCookieSettings } from '../support/fixtures';
 import { openSignedIn } from '../support/flows';
+import { hiddenTab } from '../../support/visitor';
 
 // The provider on another site, third-party cookies allowed and blocked: its back-channel logout reaches the
 // session-events service (on loopback, as an operator's internal address), which streams the end through nginx
@@ -13,16 +13,6 @@ import { openSignedIn } from '../support/flows';
 const PUSHED_WITHIN_MS = 4_000;
 
 test.use({ backchannelLogout: true });
-
-/** A tab the page's code sees as hidden from its first script (a background tab). */
-async function hiddenTab(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  await page.addInitScript(() => {
-    Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
-    Object.defineProperty(document, 'hidden', { get: () => true });
-  });
-  return page;
-}
 
 withBothCookieSettings(() => {
   let service: SessionEvents | undefined;
