@@ -24,6 +24,11 @@ export const RECONNECT_FIRST_MS = 1000;
 export const RECONNECT_MAX_MS = 60_000;
 export const RECONNECT_JITTER = 0.2;
 export const STABLE_STREAM_MS = 60_000;
+/**
+ * The most text a stream may send without ending a frame (its frames are a few hundred bytes): past it the stream is
+ * dropped and opened again with backoff, rather than buffered without end.
+ */
+export const MAX_FRAME_CHARS = 64 * 1024;
 /** the longest `Retry-After` honoured (a larger one is capped) */
 export const RETRY_AFTER_MAX_MS = 300_000;
 
@@ -164,6 +169,7 @@ export class SessionEvents {
           const outcome = frame && this.dispatch(frame);
           if (outcome) return outcome;
         }
+        if (buffer.length > MAX_FRAME_CHARS) return 'later';
       }
     } finally {
       reader.cancel().catch(() => undefined);
