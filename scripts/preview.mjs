@@ -81,8 +81,28 @@ export async function startIdentityProvider(identityProvider, options = {}) {
   return idp;
 }
 
-/** Demo APIs this process started, stopped on shutdown even while one is still starting. @type {Set<ManagedProcess>} */
-const demoApis = new Set();
+/** Services this process started (the demo API, session events), stopped on shutdown even while one is still starting. @type {Set<ManagedProcess>} */
+const services = new Set();
+
+/**
+ * Starts a Node service of this repository (`args`: its bin and options) and resolves once `health` answers; one that
+ * does not answer within 30 s is stopped, and the error says which.
+ *
+ * @param {string[]} args @param {{ health: string, name: string, quiet?: boolean }} options
+ * @returns {Promise<ManagedProcess>}
+ */
+async function startService(args, { health, name, quiet }) {
+  const service = startProcess(process.execPath, args, { cwd: REPO_ROOT, stdio: forwardedOutput(quiet) });
+  services.add(service);
+  void service.exited.then(() => services.delete(service));
+  try {
+    await waitForUrl(health, { timeoutMs: 30_000, child: service.child, name });
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
+  return service;
+}
 
 /**
  * Starts the demo API on :4010 (demo-api/: one path per remote, each for a token of its own audience) unless it
@@ -107,16 +127,7 @@ export async function startDemoApi(config, options = {}) {
   const args = [join(REPO_ROOT, 'demo-api/bin/gatehouse-demo-api.mjs'), '--port', String(DEMO_API_PORT), '--issuer', issuer];
   args.push('--origins', [...new Set(origins)].join(','), ...(options.quiet ? ['--quiet'] : []));
   log(`starting the demo API on :${DEMO_API_PORT} (tokens of ${issuer})`);
-  const api = startProcess(process.execPath, args, { cwd: REPO_ROOT, stdio: forwardedOutput(options.quiet) });
-  demoApis.add(api);
-  void api.exited.then(() => demoApis.delete(api));
-  try {
-    await waitForUrl(health, { timeoutMs: 30_000, child: api.child, name: 'the demo API' });
-  } catch (error) {
-    await api.stop();
-    throw error;
-  }
-  return api;
+  return startService(args, { health, name: 'the demo API', quiet: options.quiet });
 }
 
 /**
@@ -144,14 +155,7 @@ export async function startSessionEventsService(config, options) {
   args.push('--issuer', issuer, '--origins', options.shellOrigin, '--public-url', url.replace(/\/+$/, ''));
   if (options.quiet) args.push('--quiet');
   log(`starting session events on :${SESSION_EVENTS_PORT} (back-channel logout of ${issuer})`);
-  const service = startProcess(process.execPath, args, { cwd: REPO_ROOT, stdio: forwardedOutput(options.quiet) });
-  try {
-    await waitForUrl(health, { timeoutMs: 30_000, child: service.child, name: 'session events' });
-  } catch (error) {
-    await service.stop();
-    throw error;
-  }
-  return service;
+  return startService(args, { health, name: 'session events', quiet: options.quiet });
 }
 
 /**
@@ -394,8 +398,8 @@ async function main() {
   let stopAll;
   const shutdown = async (/** @type {number} */ code) => {
     if (stopAll) await stopAll();
-    // a demo API still starting when the stop came is not in stopAll yet
-    await Promise.all([...demoApis].map((api) => api.stop()));
+    // a service still starting when the stop came is not in stopAll yet
+    await Promise.all([...services].map((service) => service.stop()));
     process.exit(code);
   };
   process.on('SIGINT', () => {
